@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// Runs the vitest suite and ends with the plain summary line CI reads: "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+
+const outputFile = path.resolve(".test-results", `results-${process.pid}.json`);
+mkdirSync(path.dirname(outputFile), { recursive: true });
+rmSync(outputFile, { force: true });
+
+const vitest = path.resolve("node_modules", "vitest", "vitest.mjs");
+const run = spawnSync(
+  process.execPath,
+  [
+    vitest,
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${outputFile}`,
+    ...process.argv.slice(2),
+  ],
+  { stdio: "inherit" },
+);
+
+let passed = 0;
+let failed = 0;
+if (existsSync(outputFile)) {
+  const report = JSON.parse(readFileSync(outputFile, "utf8"));
+  passed = report.numPassedTests ?? 0;
+  failed = report.numFailedTests ?? 0;
+  // A file that failed to load counts as a failure even when it declared no test.
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) => file.status === "failed" && file.assertionResults.length === 0,
+  );
+  failed += brokenFiles.length;
+  rmSync(outputFile, { force: true });
+} else {
+  failed = 1;
+}
+if (run.status !== 0 && failed === 0) failed = 1;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(run.status === 0 && failed === 0 ? 0 : 1);

@@ -1,0 +1,87 @@
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from "fastify-type-provider-zod";
+
+import { ERROR_REGISTRY } from "../domain/errors.ts";
+import type { AppDeps } from "./appDeps.ts";
+import { authenticationHook } from "./authentication.ts";
+import { mapError } from "./errorMapping.ts";
+import { openApiInfo } from "./openApiInfo.ts";
+import { requestIdFor } from "./requestId.ts";
+import { registerRoutes } from "./routes/index.ts";
+
+export type App = FastifyInstance;
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Builds the HTTP app without listening, so tests drive it with `inject()`. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId: requestIdFor,
+    logController: new LogController({ requestIdLogLabel: "requestId" }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Hooks and the error handler come first: plugins registered later inherit them.
+  app.addHook("onRoute", (route) => {
+    // Swagger UI's pages and assets are public.
+    if (route.url.startsWith("/docs")) route.config = { ...(route.config ?? {}), public: true };
+  });
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addHook("preValidation", authenticationHook(deps.verifier));
+  app.addHook("onResponse", async (request, reply) => {
+    deps.events.emit("http.request", {
+      method: request.method,
+      route: request.routeOptions.url ?? "unmatched",
+      status: reply.statusCode,
+      durationSeconds: reply.elapsedTime / 1000,
+    });
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const mapped = mapError(error);
+    const details = (error as { details?: unknown }).details;
+    const logContext = { err: error, code: mapped.code, status: mapped.status, details };
+    if (mapped.status >= 500) request.log.error(logContext, "request failed");
+    else request.log.info(logContext, "request rejected");
+    return reply
+      .status(mapped.status)
+      .send({ error: mapped.code, message: mapped.message, requestId: request.id });
+  });
+  app.setNotFoundHandler({ preValidation: authenticationHook(deps.verifier) }, (request, reply) =>
+    reply
+      .status(404)
+      .send({ error: "notFound", message: ERROR_REGISTRY.notFound.message, requestId: request.id }),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: openApiInfo(),
+      components: {
+        securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { docExpansion: "list" } });
+
+  app.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  await registerRoutes(app, deps);
+  return app;
+}

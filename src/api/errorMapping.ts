@@ -1,0 +1,68 @@
+import type { FastifyError } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+
+import { ERROR_REGISTRY, type ErrorCode, ServiceError } from "../domain/errors.ts";
+
+export interface MappedError {
+  status: number;
+  code: ErrorCode;
+  message: string;
+}
+
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message?: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: "invalidRequest", message: "The request body is not valid JSON." },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: "invalidRequest", message: "The request body must not be empty." },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: "invalidRequest",
+    message: "The Content-Length header is invalid.",
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: "payloadTooLarge" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: "unsupportedMediaType" },
+  FST_ERR_CTP_INVALID_TYPE: { code: "unsupportedMediaType" },
+  FST_ERR_VALIDATION: { code: "invalidRequest" },
+};
+
+const STATUS_FALLBACK: Record<number, ErrorCode> = {
+  400: "invalidRequest",
+  401: "authenticationRequired",
+  403: "forbidden",
+  404: "notFound",
+  413: "payloadTooLarge",
+  415: "unsupportedMediaType",
+  429: "rateLimited",
+};
+
+function validationMessage(error: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0];
+    const where = [error.validationContext, ...(first?.instancePath ?? "").split("/").filter(Boolean)].join(
+      ".",
+    );
+    const message = first?.message ?? "is invalid";
+    // A field-specific sentence (e.g. "async must be a boolean") already names its field.
+    return /^\w+ must /.test(message) ? message : `${where}: ${message}`;
+  }
+  return ERROR_REGISTRY.invalidRequest.message;
+}
+
+/** Maps any thrown error to a registry code and status; unknown errors are 500 internalServerError. */
+export function mapError(error: unknown): MappedError {
+  if (error instanceof ServiceError) {
+    return { status: ERROR_REGISTRY[error.code].status, code: error.code, message: error.message };
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError?.validation) {
+    return { status: 400, code: "invalidRequest", message: validationMessage(fastifyError) };
+  }
+  const known = fastifyError?.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (known) {
+    const status = ERROR_REGISTRY[known.code].status;
+    return { status, code: known.code, message: known.message ?? ERROR_REGISTRY[known.code].message };
+  }
+  const status = fastifyError?.statusCode;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    const code = STATUS_FALLBACK[status] ?? "invalidRequest";
+    return { status: ERROR_REGISTRY[code].status, code, message: ERROR_REGISTRY[code].message };
+  }
+  return { status: 500, code: "internalServerError", message: ERROR_REGISTRY.internalServerError.message };
+}

@@ -1,0 +1,13 @@
+import type { FastifyInstance } from "fastify";
+
+import type { AppDeps } from "../appDeps.ts";
+import { brandRoutes } from "./brands.ts";
+import { healthRoutes } from "./health.ts";
+import { orgRoutes } from "./orgs.ts";
+
+/** Every route module, in one list: add a line here for a new one. */
+export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  await healthRoutes(app, deps);
+  await orgRoutes(app, deps);
+  await brandRoutes(app, deps);
+}

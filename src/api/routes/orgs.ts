@@ -1,0 +1,68 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+
+import type { AppDeps } from "../appDeps.ts";
+import { principalOf } from "../authentication.ts";
+import { errorResponses, orgParams } from "../schemas/common.ts";
+import { createOrgBody, orgList, orgSchema, updateOrgBody } from "../schemas/orgs.ts";
+import { orgView } from "../views/orgView.ts";
+
+export async function orgRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    "/v2/orgs",
+    {
+      schema: {
+        tags: ["orgs"],
+        summary: "Create an org (admin)",
+        body: createOrgBody,
+        response: { 201: orgSchema, ...errorResponses(403) },
+      },
+    },
+    async (request, reply) => {
+      const org = await services.orgs.create(principalOf(request), request.body);
+      return reply.status(201).send(orgView(org));
+    },
+  );
+
+  typed.get(
+    "/v2/orgs",
+    {
+      schema: {
+        tags: ["orgs"],
+        summary: "List the orgs the caller may access",
+        response: { 200: orgList, ...errorResponses() },
+      },
+    },
+    async (request) => ({ items: (await services.orgs.list(principalOf(request))).map(orgView) }),
+  );
+
+  typed.get(
+    "/v2/orgs/:orgId",
+    {
+      schema: {
+        tags: ["orgs"],
+        summary: "Get an org",
+        params: orgParams,
+        response: { 200: orgSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => orgView(await services.orgs.getAccessible(principalOf(request), request.params.orgId)),
+  );
+
+  typed.patch(
+    "/v2/orgs/:orgId",
+    {
+      schema: {
+        tags: ["orgs"],
+        summary: "Update an org (admin)",
+        params: orgParams,
+        body: updateOrgBody,
+        response: { 200: orgSchema, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) =>
+      orgView(await services.orgs.update(principalOf(request), request.params.orgId, request.body)),
+  );
+}

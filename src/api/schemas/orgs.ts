@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+import { isoTimestamp, uuid } from "./common.ts";
+
+const workspaceId = z.string().trim().min(1).max(128);
+
+export const orgSchema = z
+  .object({
+    id: uuid,
+    name: z.string(),
+    parentWorkspaceId: z.string().nullable(),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+  })
+  .meta({ id: "Org" });
+
+export const createOrgBody = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  parentWorkspaceId: workspaceId.nullable().optional(),
+});
+
+export const updateOrgBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200).optional(),
+    parentWorkspaceId: workspaceId.nullable().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: "at least one field is required" });
+
+export const orgList = z.object({ items: z.array(orgSchema) });

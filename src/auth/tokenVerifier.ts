@@ -1,0 +1,64 @@
+import { createRemoteJWKSet, type JWTPayload, jwtVerify, SignJWT } from "jose";
+
+import type { Principal } from "./principal.ts";
+
+/** Verifies a bearer JWT and maps its claims to a Principal; any failure is `undefined`. */
+export interface TokenVerifier {
+  verify(bearer: string): Promise<Principal | undefined>;
+}
+
+function toPrincipal(payload: JWTPayload, bearer: string): Principal | undefined {
+  if (typeof payload.sub !== "string" || payload.sub.length === 0) return undefined;
+  const orgs = Array.isArray(payload.orgs)
+    ? payload.orgs.filter((org): org is string => typeof org === "string")
+    : [];
+  return { sub: payload.sub, orgIds: orgs, isAdmin: payload.role === "admin", bearer };
+}
+
+export function hs256Verifier(secret: string): TokenVerifier {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async verify(bearer) {
+      try {
+        const { payload } = await jwtVerify(bearer, key, { algorithms: ["HS256"] });
+        return toPrincipal(payload, bearer);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+export function jwksVerifier(options: { jwksUrl: string; issuer: string; audience: string }): TokenVerifier {
+  const keys = createRemoteJWKSet(new URL(options.jwksUrl));
+  return {
+    async verify(bearer) {
+      try {
+        const { payload } = await jwtVerify(bearer, keys, {
+          issuer: options.issuer,
+          audience: options.audience,
+        });
+        return toPrincipal(payload, bearer);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+export interface DevTokenClaims {
+  sub: string;
+  orgs?: string[];
+  admin?: boolean;
+  ttlSeconds?: number;
+}
+
+/** Signs a local development token (HS256), as `serenity token` prints it. */
+export async function signDevToken(secret: string, claims: DevTokenClaims): Promise<string> {
+  const jwt = new SignJWT({ orgs: claims.orgs ?? [], ...(claims.admin ? { role: "admin" } : {}) })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(claims.sub)
+    .setIssuedAt()
+    .setExpirationTime(`${claims.ttlSeconds ?? 12 * 3600}s`);
+  return jwt.sign(new TextEncoder().encode(secret));
+}

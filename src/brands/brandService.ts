@@ -1,0 +1,51 @@
+import type { Principal } from "../auth/principal.ts";
+import { findBrand } from "../db/brands/findBrand.ts";
+import { type BrandRow, insertBrand } from "../db/brands/insertBrand.ts";
+import { listBrands } from "../db/brands/listBrands.ts";
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
+import type { OrgService } from "../orgs/orgService.ts";
+
+export type Brand = BrandRow;
+
+export interface BrandServiceDeps {
+  db: Db;
+  clock: Clock;
+  orgs: OrgService;
+}
+
+export interface CreateFlatBrandInput {
+  name: string;
+  domain?: string | null;
+  primaryUrl?: string | null;
+}
+
+/** Brands of an org. Every lookup goes through the org's tenancy check first. */
+export class BrandService {
+  constructor(private readonly deps: BrandServiceDeps) {}
+
+  /** A brand without `semrushMarket`: created `pending` and flat (spec/api.md §3). */
+  async createFlat(principal: Principal, orgId: string, input: CreateFlatBrandInput): Promise<Brand> {
+    await this.deps.orgs.getAccessible(principal, orgId);
+    return insertBrand(this.deps.db, {
+      orgId,
+      name: input.name,
+      domain: input.domain ?? null,
+      primaryUrl: input.primaryUrl ?? null,
+      now: this.deps.clock.now(),
+    });
+  }
+
+  async list(principal: Principal, orgId: string): Promise<Brand[]> {
+    await this.deps.orgs.getAccessible(principal, orgId);
+    return listBrands(this.deps.db, orgId);
+  }
+
+  async get(principal: Principal, orgId: string, brandId: string): Promise<Brand> {
+    await this.deps.orgs.getAccessible(principal, orgId);
+    const brand = await findBrand(this.deps.db, orgId, brandId);
+    if (!brand) throw new ServiceError("notFound");
+    return brand;
+  }
+}

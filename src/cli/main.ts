@@ -1,0 +1,19 @@
+import { Command } from "commander";
+
+import { registerMigrate } from "./commands/migrate.ts";
+import { registerServe } from "./commands/serve.ts";
+import { registerStart } from "./commands/start.ts";
+import { registerToken } from "./commands/token.ts";
+
+/** The `serenity` command: every subcommand only parses arguments and calls services. */
+const program = new Command("serenity")
+  .description("Serenity: AI-visibility monitoring control plane on Semrush enterprise AI workspaces")
+  .showHelpAfterError()
+  .enablePositionalOptions();
+
+registerStart(program);
+registerServe(program);
+registerMigrate(program);
+registerToken(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,117 @@
+import path from "node:path";
+
+import { z } from "zod";
+
+/**
+ * Boot-time configuration: every variable of SPEC §6 that the process needs to start.
+ * Feature flags that must take effect without a restart live in `flags.ts` and are read per use.
+ */
+
+const httpOrigin = z.url({ protocol: /^https?$/ }).transform((value) => new URL(value).origin);
+
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  SERENITY_DATA_DIR: z.string().min(1).default("./.serenity"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  SEMRUSH_PROJECTS_BASE_URL: httpOrigin.optional(),
+  SEMRUSH_USERS_BASE_URL: httpOrigin.optional(),
+  SERENITY_AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  SERENITY_AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SERENITY_AUTH_ISSUER: z.string().min(1).optional(),
+  SERENITY_AUTH_AUDIENCE: z.string().min(1).optional(),
+  SERENITY_CREDENTIAL_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes, base64-encoded")
+    .optional(),
+  SERENITY_SIMULATOR_CONTROLS: z.enum(["true", "false"]).default("false"),
+  SERENITY_SYNC_SETTLE_BUDGET_MS: positiveInt.default(10_000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type RawEnv = z.infer<typeof envSchema>;
+
+export interface Config {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  port: number;
+  host: string;
+  gateway: { projectsBaseUrl: string; usersBaseUrl: string } | undefined;
+  auth: {
+    secret: string | undefined;
+    jwksUrl: string | undefined;
+    issuer: string | undefined;
+    audience: string | undefined;
+  };
+  credentialKey: string | undefined;
+  simulatorControls: boolean;
+  syncSettleBudgetMs: number;
+  logLevel: RawEnv["LOG_LEVEL"];
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+function requireHttpsUnlessLoopback(variable: string, origin: string | undefined): void {
+  if (!origin) return;
+  const url = new URL(origin);
+  if (url.protocol !== "https:" && !LOOPBACK_HOSTS.has(url.hostname)) {
+    throw new ConfigError(variable, "must use https (plain http is accepted only on loopback)");
+  }
+}
+
+/** Parses the environment once; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? "environment");
+    throw new ConfigError(variable, `is invalid: ${issue?.message ?? "unreadable value"}`);
+  }
+  const raw = parsed.data;
+  requireHttpsUnlessLoopback("SEMRUSH_PROJECTS_BASE_URL", raw.SEMRUSH_PROJECTS_BASE_URL);
+  requireHttpsUnlessLoopback("SEMRUSH_USERS_BASE_URL", raw.SEMRUSH_USERS_BASE_URL);
+  if (raw.SEMRUSH_USERS_BASE_URL && !raw.SEMRUSH_PROJECTS_BASE_URL) {
+    throw new ConfigError("SEMRUSH_PROJECTS_BASE_URL", "is required when SEMRUSH_USERS_BASE_URL is set");
+  }
+  if (raw.SERENITY_AUTH_JWKS_URL && (!raw.SERENITY_AUTH_ISSUER || !raw.SERENITY_AUTH_AUDIENCE)) {
+    throw new ConfigError(
+      "SERENITY_AUTH_ISSUER",
+      "and SERENITY_AUTH_AUDIENCE are required with SERENITY_AUTH_JWKS_URL",
+    );
+  }
+  const projectsBaseUrl = raw.SEMRUSH_PROJECTS_BASE_URL;
+  return {
+    databaseUrl: raw.DATABASE_URL,
+    dataDir: path.resolve(raw.SERENITY_DATA_DIR),
+    port: raw.PORT,
+    host: raw.HOST,
+    gateway: projectsBaseUrl
+      ? { projectsBaseUrl, usersBaseUrl: raw.SEMRUSH_USERS_BASE_URL ?? projectsBaseUrl }
+      : undefined,
+    auth: {
+      secret: raw.SERENITY_AUTH_SECRET,
+      jwksUrl: raw.SERENITY_AUTH_JWKS_URL,
+      issuer: raw.SERENITY_AUTH_ISSUER,
+      audience: raw.SERENITY_AUTH_AUDIENCE,
+    },
+    credentialKey: raw.SERENITY_CREDENTIAL_KEY,
+    simulatorControls: raw.SERENITY_SIMULATOR_CONTROLS === "true",
+    syncSettleBudgetMs: raw.SERENITY_SYNC_SETTLE_BUDGET_MS,
+    logLevel: raw.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Feature flags and per-use settings. Each is read from the environment at the moment of use
+ * (never cached at boot), so flipping one takes effect without a restart and tests can toggle it.
+ */
+
+export interface FlagWarning {
+  variable: string;
+  value: string;
+}
+
+export type FlagSource = Record<string, string | undefined>;
+
+function isExactlyTrue(value: string | undefined): boolean {
+  return value === "true";
+}
+
+/** SERENITY_DYNAMIC_ALLOCATION: on only for the exact string `true` (spec/allocation.md §2). */
+export function dynamicAllocationEnabled(env: FlagSource = process.env): boolean {
+  return isExactlyTrue(env.SERENITY_DYNAMIC_ALLOCATION);
+}
+
+/** SERENITY_ASYNC_PROVISIONING: the master switch for `async: true`, on unless exactly `false`. */
+export function asyncProvisioningEnabled(env: FlagSource = process.env): boolean {
+  return env.SERENITY_ASYNC_PROVISIONING?.trim().toLowerCase() !== "false";
+}
+
+/** SERENITY_ASYNC_PROMPT_GEN: on only for `true`, case-insensitive (spec/generation.md §2). */
+export function asyncPromptGenerationEnabled(env: FlagSource = process.env): boolean {
+  return env.SERENITY_ASYNC_PROMPT_GEN?.trim().toLowerCase() === "true";
+}
+
+function positiveIntegerOrUndefined(
+  variable: string,
+  env: FlagSource,
+  warn: (warning: FlagWarning) => void,
+): number | undefined {
+  const value = env[variable];
+  if (value === undefined || value.trim() === "") return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0) {
+    warn({ variable, value });
+    return undefined;
+  }
+  return Number(value);
+}
+
+/** Per-brand ceilings: positive integers only; a malformed value is ignored with a warning. */
+export function brandAiCeiling(
+  env: FlagSource = process.env,
+  warn: (warning: FlagWarning) => void = () => {},
+): { projects: number | undefined; prompts: number | undefined } {
+  return {
+    projects: positiveIntegerOrUndefined("SERENITY_BRAND_AI_CEILING_PROJECTS", env, warn),
+    prompts: positiveIntegerOrUndefined("SERENITY_BRAND_AI_CEILING_PROMPTS", env, warn),
+  };
+}
+
+/** A positive integer number of milliseconds from the environment, else the default. */
+export function durationMs(variable: string, fallback: number, env: FlagSource = process.env): number {
+  const value = env[variable];
+  if (value === undefined || !/^\d+$/.test(value.trim()) || Number(value) <= 0) return fallback;
+  return Number(value);
+}

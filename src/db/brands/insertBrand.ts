@@ -1,0 +1,31 @@
+import type { DbExecutor } from "../database.ts";
+import { brands } from "../schema.ts";
+
+export type BrandRow = typeof brands.$inferSelect;
+
+export async function insertBrand(
+  db: DbExecutor,
+  values: {
+    orgId: string;
+    name: string;
+    domain: string | null;
+    primaryUrl: string | null;
+    aliases?: string[];
+    now: Date;
+  },
+): Promise<BrandRow> {
+  const [row] = await db
+    .insert(brands)
+    .values({
+      orgId: values.orgId,
+      name: values.name,
+      domain: values.domain,
+      primaryUrl: values.primaryUrl,
+      aliases: values.aliases ?? [],
+      status: "pending",
+      createdAt: values.now,
+      updatedAt: values.now,
+    })
+    .returning();
+  return row!;
+}

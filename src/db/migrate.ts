@@ -1,0 +1,44 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+
+/**
+ * Applies the committed migrations under a PostgreSQL advisory lock, on one dedicated connection,
+ * so any number of processes may migrate at once (Drizzle's migrator takes no lock of its own).
+ */
+
+export const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+
+/** An arbitrary constant shared by every Serenity process: "serenity" as a 63-bit number. */
+const MIGRATION_LOCK_KEY = 0x7365_7265_6e69;
+
+export async function runMigrations(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    try {
+      await client.query("set client_min_messages = warning");
+      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: "drizzle" });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** True when every committed migration has been applied (used by /readyz). */
+export async function migrationsApplied(pool: pg.Pool, expected: number): Promise<boolean> {
+  try {
+    const result = await pool.query<{ count: string }>(
+      "select count(*)::text as count from drizzle.__drizzle_migrations",
+    );
+    return Number(result.rows[0]?.count ?? 0) >= expected;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,169 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/**
+ * The whole schema. Timestamps that guards compare (updated_at, lease expiry, credential expiry)
+ * are written from the application's clock, never from now(), so tests can move time.
+ */
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const orgs = pgTable("orgs", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  parentWorkspaceId: text("parent_workspace_id"),
+  /** The org's id in the identity provider, sent to generators as `metadata.imsOrgId`. */
+  externalId: text("external_id"),
+  createdAt: tz("created_at").notNull(),
+  updatedAt: tz("updated_at").notNull(),
+});
+
+export const brands = pgTable(
+  "brands",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id),
+    name: text("name").notNull(),
+    domain: text("domain"),
+    primaryUrl: text("primary_url"),
+    aliases: text("aliases")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    status: text("status", { enum: ["pending", "active", "deleted"] }).notNull(),
+    /** The canonical pointer: written only once the upstream confirms the workspace is ready. */
+    subWorkspaceId: text("sub_workspace_id").unique("brands_sub_workspace_id_unique"),
+    provisioningStatus: text("provisioning_status", { enum: ["pending", "ready", "failed"] }),
+    provisioningAttemptId: uuid("provisioning_attempt_id"),
+    /** Not a foreign key: job records are purged. */
+    provisioningJobId: uuid("provisioning_job_id"),
+    provisioningError: text("provisioning_error"),
+    provisioningCandidateWorkspaceId: text("provisioning_candidate_workspace_id"),
+    createdAt: tz("created_at").notNull(),
+    updatedAt: tz("updated_at").notNull(),
+  },
+  (table) => [
+    index("brands_org_id_idx").on(table.orgId),
+    check("brands_provisioning_error_length", sql`char_length(${table.provisioningError}) <= 2000`),
+  ],
+);
+
+export const markets = pgTable(
+  "markets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    brandId: uuid("brand_id")
+      .notNull()
+      .references(() => brands.id),
+    geoTargetId: integer("geo_target_id").notNull(),
+    languageCode: text("language_code").notNull(),
+    country: text("country").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    projectId: text("project_id").notNull(),
+    createdAt: tz("created_at").notNull(),
+    updatedAt: tz("updated_at").notNull(),
+  },
+  (table) => [unique("markets_brand_slice_unique").on(table.brandId, table.geoTargetId, table.languageCode)],
+);
+
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: uuid("id").primaryKey(),
+    type: text("type").notNull(),
+    orgId: uuid("org_id").notNull(),
+    brandId: uuid("brand_id"),
+    status: text("status", { enum: ["IN_PROGRESS", "COMPLETED", "FAILED"] }).notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    credentialId: uuid("credential_id"),
+    leaseToken: uuid("lease_token"),
+    leaseExpiresAt: tz("lease_expires_at"),
+    attempts: integer("attempts").notNull().default(0),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    error: jsonb("error").$type<{ code: string; message: string; retryable: boolean }>(),
+    nextJobId: uuid("next_job_id"),
+    createdBy: text("created_by"),
+    createdAt: tz("created_at").notNull(),
+    updatedAt: tz("updated_at").notNull(),
+  },
+  (table) => [
+    index("jobs_status_updated_idx").on(table.status, table.updatedAt),
+    index("jobs_brand_id_idx").on(table.brandId),
+  ],
+);
+
+export const credentials = pgTable("credentials", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  ownerSub: text("owner_sub").notNull(),
+  audience: text("audience").notNull(),
+  /** AES-256-GCM sealed token (iv ‖ tag ‖ ciphertext); NULL once invalidated. */
+  sealed: bytea("sealed"),
+  expiresAt: tz("expires_at").notNull(),
+  invalidatedAt: tz("invalidated_at"),
+  createdAt: tz("created_at").notNull(),
+});
+
+export const allocationLedger = pgTable(
+  "allocation_ledger",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orgId: uuid("org_id").notNull(),
+    brandId: uuid("brand_id"),
+    subWorkspaceId: text("sub_workspace_id").notNull(),
+    reason: text("reason", { enum: ["topUp", "release", "sweep", "deactivate"] }).notNull(),
+    before: jsonb("before").$type<{ projects: number; prompts: number }>(),
+    after: jsonb("after").$type<{ projects: number; prompts: number }>(),
+    outcome: text("outcome").notNull(),
+    errorCode: text("error_code"),
+    requestId: text("request_id"),
+    createdAt: tz("created_at").notNull(),
+  },
+  (table) => [index("allocation_ledger_org_idx").on(table.orgId, table.id)],
+);
+
+/** Cross-process allocation locks: a lease row per sub-workspace, no connection held while waiting. */
+export const allocationLocks = pgTable("allocation_locks", {
+  subWorkspaceId: text("sub_workspace_id").primaryKey(),
+  holder: uuid("holder").notNull(),
+  expiresAt: tz("expires_at").notNull(),
+});
+
+export const workerHeartbeats = pgTable("worker_heartbeats", {
+  workerId: text("worker_id").primaryKey(),
+  jobTypes: text("job_types").array().notNull(),
+  seenAt: tz("seen_at").notNull(),
+});
+
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: tz("updated_at").notNull(),
+});
+
+export const schema = {
+  orgs,
+  brands,
+  markets,
+  jobs,
+  credentials,
+  allocationLedger,
+  allocationLocks,
+  workerHeartbeats,
+  settings,
+};

@@ -1,0 +1,48 @@
+import pino, { type Logger, type LoggerOptions } from "pino";
+
+export type { Logger } from "pino";
+
+/**
+ * Every path that may carry a secret, redacted centrally. Tokens, sealed credentials, cookies and
+ * authorization headers never reach a log line, whatever object they arrive in.
+ */
+export const REDACTED_PATHS = [
+  "authorization",
+  "*.authorization",
+  "headers.authorization",
+  "req.headers.authorization",
+  "req.headers.cookie",
+  "res.headers['set-cookie']",
+  "cookie",
+  "*.cookie",
+  "token",
+  "*.token",
+  "accessToken",
+  "*.accessToken",
+  "bearer",
+  "*.bearer",
+  "sealed",
+  "*.sealed",
+  "sealedToken",
+  "*.sealedToken",
+  "password",
+  "*.password",
+  "secret",
+  "*.secret",
+];
+
+export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
+  const loggerOptions: LoggerOptions = {
+    level: options.level ?? "info",
+    base: { service: "serenity" },
+    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  return options.destination ? pino(loggerOptions, options.destination) : pino(loggerOptions);
+}
+
+/** Upstream bodies go to logs only, truncated (spec/operations.md §4). */
+export function truncateForLog(body: unknown, limit = 2048): string {
+  const text = typeof body === "string" ? body : (JSON.stringify(body) ?? "");
+  return text.length > limit ? `${text.slice(0, limit)}…[truncated ${text.length - limit} chars]` : text;
+}

@@ -1,0 +1,22 @@
+import { collectDefaultMetrics, Registry } from "prom-client";
+
+import type { EventBus } from "./events.ts";
+import { registerGatewayMetrics } from "./metrics/gatewayMetrics.ts";
+import { registerHttpMetrics } from "./metrics/httpMetrics.ts";
+
+/**
+ * The metrics registry (names are a contract: docs/metrics.md). One registry per runtime, so
+ * several apps in one test process never collide. Metrics are fed only by event subscriptions:
+ * each subsystem has one `register…Metrics` module under metrics/.
+ */
+export interface Metrics {
+  registry: Registry;
+}
+
+export function createMetrics(events: EventBus, options: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: "serenity_process_" });
+  registerHttpMetrics(registry, events);
+  registerGatewayMetrics(registry, events);
+  return { registry };
+}

@@ -1,0 +1,34 @@
+import { Counter, Histogram, type Registry } from "prom-client";
+
+import type { EventBus } from "../events.ts";
+
+export function registerGatewayMetrics(registry: Registry, events: EventBus): void {
+  const requests = new Counter({
+    name: "serenity_gateway_requests_total",
+    help: "Upstream gateway requests, by gateway (um/pe), route template and status.",
+    labelNames: ["gateway", "route", "status"],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "serenity_gateway_request_duration_seconds",
+    help: "Upstream gateway request duration in seconds.",
+    labelNames: ["gateway", "route", "status"],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+    registers: [registry],
+  });
+  events.on("gateway.request", ({ gateway, route, status, durationSeconds }) => {
+    const labels = { gateway, route, status: String(status) };
+    requests.inc(labels);
+    duration.observe(labels, durationSeconds);
+  });
+
+  const quotaClassifications = new Counter({
+    name: "serenity_gateway_metered_quota_classifications_total",
+    help: "405 answers seen by the client, by whether they classified as a metered-quota rejection.",
+    labelNames: ["matched"],
+    registers: [registry],
+  });
+  events.on("gateway.quotaClassification", ({ matched }) =>
+    quotaClassifications.inc({ matched: String(matched) }),
+  );
+}

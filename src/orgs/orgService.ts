@@ -1,0 +1,61 @@
+import { canAccessOrg, type Principal } from "../auth/principal.ts";
+import type { Db } from "../db/database.ts";
+import { findOrgById } from "../db/orgs/findOrgById.ts";
+import { insertOrg, type OrgRow } from "../db/orgs/insertOrg.ts";
+import { listOrgs } from "../db/orgs/listOrgs.ts";
+import { updateOrg } from "../db/orgs/updateOrg.ts";
+import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
+
+export type Org = OrgRow;
+
+export interface OrgServiceDeps {
+  db: Db;
+  clock: Clock;
+}
+
+/** Orgs (tenants). Tenancy: an org the caller may not access is indistinguishable from a missing one. */
+export class OrgService {
+  constructor(private readonly deps: OrgServiceDeps) {}
+
+  async create(
+    principal: Principal,
+    input: { name: string; parentWorkspaceId?: string | null },
+  ): Promise<Org> {
+    requireAdmin(principal);
+    return insertOrg(this.deps.db, {
+      name: input.name,
+      parentWorkspaceId: input.parentWorkspaceId ?? null,
+      now: this.deps.clock.now(),
+    });
+  }
+
+  async list(principal: Principal): Promise<Org[]> {
+    return listOrgs(this.deps.db, principal.isAdmin ? undefined : principal.orgIds);
+  }
+
+  /** The org if it exists and the caller may access it; else `notFound` (no existence oracle). */
+  async getAccessible(principal: Principal, orgId: string): Promise<Org> {
+    if (!canAccessOrg(principal, orgId)) throw new ServiceError("notFound");
+    const org = await findOrgById(this.deps.db, orgId);
+    if (!org) throw new ServiceError("notFound");
+    return org;
+  }
+
+  async update(
+    principal: Principal,
+    orgId: string,
+    changes: { name?: string; parentWorkspaceId?: string | null },
+  ): Promise<Org> {
+    // Existence is checked before the role, so a non-admin learns nothing about foreign ids.
+    await this.getAccessible(principal, orgId);
+    requireAdmin(principal);
+    const updated = await updateOrg(this.deps.db, orgId, { ...changes, now: this.deps.clock.now() });
+    if (!updated) throw new ServiceError("notFound");
+    return updated;
+  }
+}
+
+function requireAdmin(principal: Principal): void {
+  if (!principal.isAdmin) throw new ServiceError("forbidden");
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+import { type App, buildApp } from "../api/app.ts";
+import type { ReadinessReport } from "../api/appDeps.ts";
+import { MIGRATIONS_FOLDER, migrationsApplied } from "../db/migrate.ts";
+import type { Runtime } from "./runtime.ts";
+import { createVerifier } from "./verifier.ts";
+
+function committedMigrationCount(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+export type ReadinessCheck = () => Promise<boolean>;
+
+/** Builds the API for a runtime; extra readiness checks (the gateway) join the database's. */
+export async function createApiApp(
+  runtime: Runtime,
+  extraChecks: Record<string, ReadinessCheck> = {},
+): Promise<App> {
+  const expectedMigrations = committedMigrationCount();
+  const readiness = async (): Promise<ReadinessReport> => {
+    const checks: Record<string, boolean> = {};
+    checks.database = await runtime.database.pool.query("select 1").then(
+      () => true,
+      () => false,
+    );
+    checks.migrations =
+      checks.database && (await migrationsApplied(runtime.database.pool, expectedMigrations));
+    for (const [name, check] of Object.entries(extraChecks)) checks[name] = await check().catch(() => false);
+    return { ready: Object.values(checks).every(Boolean), checks };
+  };
+  return buildApp({
+    logger: runtime.logger,
+    events: runtime.events,
+    metrics: runtime.metrics,
+    verifier: await createVerifier(runtime.config),
+    services: runtime.services,
+    readiness,
+  });
+}
+
+export async function listen(app: App, port: number, host: string): Promise<string> {
+  await app.listen({ port, host });
+  const address = app.server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return `http://${shownHost}:${actualPort}`;
+}

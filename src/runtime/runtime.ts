@@ -1,0 +1,66 @@
+import type { Config } from "../config/env.ts";
+import { type Database, openDatabase } from "../db/database.ts";
+import { runMigrations } from "../db/migrate.ts";
+import { type Clock, systemClock } from "../domain/clock.ts";
+import { EventBus } from "../observability/events.ts";
+import type { Logger } from "../observability/logger.ts";
+import { createMetrics, type Metrics } from "../observability/metrics.ts";
+import { resolveDatabase } from "./databaseUrl.ts";
+import { createServices, type Services } from "./services.ts";
+
+/**
+ * The composition root shared by every process kind (start, serve, worker, CLI tools): the
+ * database (embedded or external), migrations, the event bus, metrics and the services.
+ */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  events: EventBus;
+  metrics: Metrics;
+  database: Database;
+  databaseUrl: string;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  migrate?: boolean;
+  clock?: Clock;
+}
+
+export async function openRuntime(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
+  const { url, embedded } = await resolveDatabase(config, logger);
+  let database: Database | undefined;
+  try {
+    if (options.migrate ?? true) await runMigrations(url);
+    database = openDatabase(url);
+    const clock = options.clock ?? systemClock;
+    const events = new EventBus();
+    const metrics = createMetrics(events, { defaultMetrics: true });
+    const services = createServices({ db: database.db, clock, events, logger });
+    const opened = database;
+    return {
+      config,
+      logger,
+      clock,
+      events,
+      metrics,
+      database: opened,
+      databaseUrl: url,
+      services,
+      close: async () => {
+        await opened.close();
+        await embedded?.release();
+      },
+    };
+  } catch (error) {
+    await database?.close();
+    await embedded?.release();
+    throw error;
+  }
+}

@@ -1,0 +1,65 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+
+import { acquireEmbeddedDatabase, type EmbeddedDatabase } from "../../src/db/embeddedServer.ts";
+import { runMigrations } from "../../src/db/migrate.ts";
+import { createLogger } from "../../src/observability/logger.ts";
+
+/**
+ * One PostgreSQL for the whole run: the machine's when TEST_DATABASE_URL is set, else an embedded
+ * server in a temporary directory. A template database is migrated once; each test file clones it
+ * (`createTestDatabase`), so files are isolated and run in parallel.
+ */
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    dbAdminUrl: string;
+    dbTemplate: string;
+    dbPrefix: string;
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export default async function setup(project: TestProject) {
+  const runId = randomBytes(4).toString("hex");
+  let embedded: EmbeddedDatabase | undefined;
+  let tempDir: string | undefined;
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    tempDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-test-db-"));
+    await fs.chmod(tempDir, 0o755);
+    embedded = await acquireEmbeddedDatabase(tempDir, createLogger({ level: "silent" }));
+    adminUrl = withDatabase(embedded.url, "postgres");
+  }
+  const template = `serenity_tpl_${runId}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${template}`);
+  await runMigrations(withDatabase(adminUrl, template));
+
+  project.provide("dbAdminUrl", adminUrl);
+  project.provide("dbTemplate", template);
+  project.provide("dbPrefix", `serenity_t_${runId}_`);
+
+  return async () => {
+    const leftovers = await admin.query<{ datname: string }>(
+      "select datname from pg_database where datname like $1 or datname = $2",
+      [`serenity_t_${runId}_%`, template],
+    );
+    for (const { datname } of leftovers.rows)
+      await admin.query(`drop database if exists ${datname} with (force)`);
+    await admin.end();
+    await embedded?.release();
+    if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
+  };
+}

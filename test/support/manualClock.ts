@@ -1,0 +1,47 @@
+import type { Clock } from "../../src/domain/clock.ts";
+
+/**
+ * A clock tests move by hand. `sleep` resolves when `advance` passes its deadline, so code that
+ * waits for a backoff or a lease runs instantly and deterministically.
+ */
+export class ManualClock implements Clock {
+  #now: number;
+  #sleepers: { until: number; resolve: () => void }[] = [];
+
+  constructor(start = new Date("2026-01-01T00:00:00.000Z")) {
+    this.#now = start.getTime();
+  }
+
+  now(): Date {
+    return new Date(this.#now);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const sleeper = { until: this.#now + ms, resolve };
+      this.#sleepers.push(sleeper);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /** Moves time forward and wakes every sleeper whose deadline has passed. */
+  advance(ms: number): void {
+    this.#now += ms;
+    const due = this.#sleepers.filter((s) => s.until <= this.#now);
+    this.#sleepers = this.#sleepers.filter((s) => s.until > this.#now);
+    for (const sleeper of due) sleeper.resolve();
+  }
+
+  /** How many sleepers are waiting (lets a test know the code under test reached its wait). */
+  get pendingSleeps(): number {
+    return this.#sleepers.length;
+  }
+}

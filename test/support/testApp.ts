@@ -1,0 +1,69 @@
+import { Writable } from "node:stream";
+
+import type { App } from "../../src/api/app.ts";
+import { buildApp } from "../../src/api/app.ts";
+import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
+import { type Clock, systemClock } from "../../src/domain/clock.ts";
+import { EventBus } from "../../src/observability/events.ts";
+import { createLogger } from "../../src/observability/logger.ts";
+import { createMetrics } from "../../src/observability/metrics.ts";
+import { createServices, type Services } from "../../src/runtime/services.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+
+export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-0123456789";
+
+/** Every log line an app under test wrote, parsed, for assertions (redaction, request ids). */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
+    this.lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+    callback();
+  }
+}
+
+export interface TestApp {
+  app: App;
+  db: TestDatabase;
+  services: Services;
+  events: EventBus;
+  logs: LogCapture;
+  token(claims: { sub?: string; orgs?: string[]; admin?: boolean; ttlSeconds?: number }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(options: { clock?: Clock; db?: TestDatabase } = {}): Promise<TestApp> {
+  const db = options.db ?? (await createTestDatabase());
+  const logs = new LogCapture();
+  const logger = createLogger({ level: "debug", destination: logs });
+  const events = new EventBus();
+  const metrics = createMetrics(events);
+  const clock = options.clock ?? systemClock;
+  const services = createServices({ db: db.db, clock, events, logger });
+  const app = await buildApp({
+    logger,
+    events,
+    metrics,
+    verifier: hs256Verifier(TEST_AUTH_SECRET),
+    services,
+    readiness: async () => ({ ready: true, checks: { database: true } }),
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    services,
+    events,
+    logs,
+    token: (claims) =>
+      signDevToken(TEST_AUTH_SECRET, {
+        sub: claims.sub ?? "user-1",
+        orgs: claims.orgs,
+        admin: claims.admin,
+        ttlSeconds: claims.ttlSeconds,
+      }),
+    close: async () => {
+      await app.close();
+      if (!options.db) await db.destroy();
+    },
+  };
+}
