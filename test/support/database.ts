@@ -55,3 +55,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** An empty database (no migrations applied), for tests of the migrator itself. */
+export async function createEmptyDatabase(): Promise<{ url: string; destroy(): Promise<void> }> {
+  const name = `${inject("dbPrefix")}${randomBytes(5).toString("hex")}`;
+  await withAdmin((client) => client.query(`create database ${name}`));
+  return {
+    url: withDatabase(inject("dbAdminUrl"), name),
+    destroy: () =>
+      withAdmin((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+  };
+}

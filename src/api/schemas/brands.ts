@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { isoTimestamp, uuid } from "./common.ts";
+import { isoTimestamp, plainText, uuid } from "./common.ts";
 
 export const brandSchema = z
   .object({
@@ -35,7 +35,7 @@ const domain = z
 const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).max(2048);
 
 export const createBrandBody = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: plainText(200),
   domain: domain.nullable().optional(),
   primaryUrl: httpUrl.nullable().optional(),
   async: z.boolean({ message: "async must be a boolean" }).optional(),

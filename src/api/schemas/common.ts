@@ -21,3 +21,15 @@ export function errorResponses(...statuses: number[]): Record<number, typeof err
 }
 
 export const isoTimestamp = z.string().meta({ format: "date-time" });
+
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** Free text a user names things with: trimmed, bounded, no control characters (PostgreSQL rejects NUL). */
+export function plainText(maxLength: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(maxLength, `must be at most ${maxLength} characters`)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), "must not contain control characters");
+}

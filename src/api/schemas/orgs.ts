@@ -1,8 +1,8 @@
 import { z } from "zod";
 
-import { isoTimestamp, uuid } from "./common.ts";
+import { isoTimestamp, plainText, uuid } from "./common.ts";
 
-const workspaceId = z.string().trim().min(1).max(128);
+const workspaceId = plainText(128);
 
 export const orgSchema = z
   .object({
@@ -15,13 +15,13 @@ export const orgSchema = z
   .meta({ id: "Org" });
 
 export const createOrgBody = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: plainText(200),
   parentWorkspaceId: workspaceId.nullable().optional(),
 });
 
 export const updateOrgBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: plainText(200).optional(),
     parentWorkspaceId: workspaceId.nullable().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: "at least one field is required" });

@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { SERENITY_BIN } from "../support/cli.ts";
+
+/** `serenity start` as a newcomer runs it: a fresh data dir, the embedded database, the banner. */
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-start-"));
+  await fs.chmod(dataDir, 0o755);
+});
+afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  token: string;
+  output: () => string;
+}
+
+function start(): Promise<Started> {
+  const child = spawn(process.execPath, [SERENITY_BIN, "start"], {
+    env: { ...process.env, SERENITY_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "warn", DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`start did not print its banner in 30 s:\n${stdout}\n${stderr}`)),
+      30_000,
+    );
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /running at (http:\/\/\S+)/.exec(stdout)?.[1];
+      const token = /SERENITY_TOKEN=(\S+)/.exec(stdout)?.[1];
+      if (url && token && stdout.includes("Ctrl-C")) {
+        clearTimeout(timer);
+        resolve({ child, url, token, output: () => stdout + stderr });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`start exited early (${code}):\n${stdout}\n${stderr}`)));
+  });
+}
+
+async function stop(started: Started): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => started.child.on("exit", (code) => resolve(code)));
+  started.child.kill("SIGINT");
+  return exited;
+}
+
+async function postmasterAlive(): Promise<boolean> {
+  try {
+    const pid = Number(
+      (await fs.readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0],
+    );
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("serenity start", () => {
+  it("serves /healthz and /docs, stops cleanly on Ctrl-C, and a second start reuses the data", async () => {
+    const began = Date.now();
+    const first = await start();
+    expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${first.url}/docs`)).status).toBeLessThan(400);
+    expect(Date.now() - began).toBeLessThan(30_000);
+    const auth = { authorization: `Bearer ${first.token}`, "content-type": "application/json" };
+    const created = await fetch(`${first.url}/v2/orgs`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "Kept" }),
+    });
+    expect(created.status).toBe(201);
+    expect(await stop(first)).toBe(0);
+    expect(await postmasterAlive()).toBe(false);
+
+    const second = await start();
+    try {
+      const list = await fetch(`${second.url}/v2/orgs`, {
+        headers: { authorization: `Bearer ${second.token}` },
+      });
+      const names = ((await list.json()) as { items: { name: string }[] }).items.map((org) => org.name);
+      expect(names).toContain("Kept");
+    } finally {
+      expect(await stop(second)).toBe(0);
+    }
+    expect(await postmasterAlive()).toBe(false);
+  });
+});
