@@ -1,0 +1,58 @@
+import { type Clock, systemClock } from "../domain/clock.ts";
+import type { EventBus } from "../observability/events.ts";
+import type { Logger } from "../observability/logger.ts";
+import { createProjectEngineClient, type ProjectEngineClient } from "./projectEngineClient.ts";
+import { DEFAULT_MAX_RETRIES } from "./retryPolicy.ts";
+import { GatewayTransport } from "./transport.ts";
+import { createUserManagerClient, type UserManagerClient } from "./userManagerClient.ts";
+
+/** The per-attempt timeout of spec/gateway.md §1. */
+export const DEFAULT_GATEWAY_TIMEOUT_MS = 15_000;
+
+export interface GatewayClientOptions {
+  /** PE origin (a path, if any, is ignored). */
+  projectsBaseUrl: string;
+  /** UM origin; pass the PE origin when they share one. */
+  usersBaseUrl: string;
+  events: EventBus;
+  logger: Logger;
+  /** Backoff waits go through it (tests pass a ManualClock); defaults to the system clock. */
+  clock?: Clock;
+  /** Per attempt, headers and body together; default 15 s. A timeout surfaces as status 504. */
+  timeoutMs?: number;
+  /** Retries after the first attempt; default 2. */
+  maxRetries?: number;
+  /** Jitter source in [0, 1); default Math.random. */
+  random?: () => number;
+}
+
+export interface GatewayClient {
+  users: UserManagerClient;
+  projects: ProjectEngineClient;
+  /**
+   * Readiness: true when every gateway origin answers HTTP (a 401 counts: the gateway is there),
+   * false on a timeout, a network failure or a proxy's 502/503/504. No bearer, no retry.
+   */
+  reachable(): Promise<boolean>;
+  /** Closes the keep-alive pools; in-flight calls finish first. */
+  close(): Promise<void>;
+}
+
+export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
+  const clock = options.clock ?? systemClock;
+  const transport = new GatewayTransport({
+    origins: { pe: new URL(options.projectsBaseUrl).origin, um: new URL(options.usersBaseUrl).origin },
+    events: options.events,
+    logger: options.logger.child({ component: "gateway" }),
+    clock,
+    timeoutMs: options.timeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    random: options.random ?? Math.random,
+  });
+  return {
+    users: createUserManagerClient(transport),
+    projects: createProjectEngineClient(transport, clock),
+    reachable: () => transport.probe(),
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The client's retry policy (spec/gateway.md §1) as pure functions: whether an attempt's outcome
+ * is retried and how long to wait first. The transport applies it; waits go through the Clock.
+ */
+
+export const DEFAULT_MAX_RETRIES = 2;
+export const BACKOFF_BASE_MS = 200;
+export const MAX_WAIT_MS = 20_000;
+
+/** Methods the upstream treats as idempotent: safe to repeat after a 5xx or a lost connection. */
+const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE"]);
+
+export function isIdempotentMethod(method: string): boolean {
+  return IDEMPOTENT_METHODS.has(method.toUpperCase());
+}
+
+/** What one attempt produced, as far as the retry policy cares. */
+export type AttemptOutcome =
+  | { type: "answer"; status: number; retryAfter?: string | undefined }
+  | { type: "timeout" }
+  | { type: "network" };
+
+export interface RetryInput {
+  method: string;
+  outcome: AttemptOutcome;
+  /** Retries already made (0 after the first attempt). */
+  retriesSoFar: number;
+  maxRetries: number;
+  now: Date;
+  /** A uniform random number in [0, 1), injected for deterministic tests. */
+  random: () => number;
+}
+
+export type RetryDecision = { retry: false } | { retry: true; waitMs: number };
+
+/**
+ * Parses `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3) into milliseconds from
+ * `now`; a date in the past means "now" (0). Unparseable → undefined (fall back to backoff).
+ */
+export function parseRetryAfter(value: string | undefined, now: Date): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (text === "") return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now.getTime());
+}
+
+/**
+ * Exponential backoff from 200 ms with "equal jitter": half of the step is fixed, half random, so
+ * concurrent clients spread out while no wait collapses to ~0. Capped at 20 s.
+ */
+export function backoffMs(retriesSoFar: number, random: () => number): number {
+  const step = BACKOFF_BASE_MS * 2 ** retriesSoFar;
+  const jittered = step / 2 + (step / 2) * random();
+  return Math.min(MAX_WAIT_MS, Math.round(jittered));
+}
+
+function isRetryableOutcome(method: string, outcome: AttemptOutcome): boolean {
+  if (outcome.type === "answer") {
+    // 429 means "not processed": safe to repeat for any method, a POST included.
+    if (outcome.status === 429) return true;
+    // A 5xx may come after the upstream committed a create: only idempotent methods repeat.
+    return outcome.status >= 500 && isIdempotentMethod(method);
+  }
+  // A timeout or a dropped connection may also hide a committed write.
+  return isIdempotentMethod(method);
+}
+
+export function decideRetry(input: RetryInput): RetryDecision {
+  const { method, outcome, retriesSoFar, maxRetries, now, random } = input;
+  if (retriesSoFar >= maxRetries || !isRetryableOutcome(method, outcome)) return { retry: false };
+  if (outcome.type === "answer" && outcome.status === 429) {
+    const asked = parseRetryAfter(outcome.retryAfter, now);
+    // Honour the upstream's wait, but never longer than the cap: a request must end in bounded time.
+    if (asked !== undefined) return { retry: true, waitMs: Math.min(MAX_WAIT_MS, asked) };
+  }
+  return { retry: true, waitMs: backoffMs(retriesSoFar, random) };
+}

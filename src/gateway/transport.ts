@@ -1,0 +1,325 @@
+import { performance } from "node:perf_hooks";
+
+import { Pool } from "undici";
+import type { z } from "zod";
+
+import type { Clock } from "../domain/clock.ts";
+import type { EventBus } from "../observability/events.ts";
+import { type Logger, truncateForLog } from "../observability/logger.ts";
+import {
+  classifyAnswer,
+  classifyTransportFailure,
+  statusOfTransportFailure,
+  type TransportFailure,
+} from "./classifyError.ts";
+import { GatewayError, type GatewayErrorKind } from "./errors.ts";
+import { type AttemptOutcome, decideRetry } from "./retryPolicy.ts";
+import { buildPath, type QueryValue } from "./routeTemplate.ts";
+import type { GatewayName } from "./types.ts";
+
+/**
+ * The one place that talks HTTP to the gateways: keep-alive pools per origin, bearer forwarding,
+ * the per-attempt timeout, the retry policy, classification into `GatewayError`, response
+ * validation and the `gateway.request` events. The adapters above it only describe calls.
+ */
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface GatewayRequest<T> {
+  gateway: GatewayName;
+  method: HttpMethod;
+  /** Templated route below the gateway prefix, e.g. `/v1/workspaces/{ws}/resources`. */
+  route: string;
+  params?: Record<string, string>;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Validates and maps a 2xx body; omitted when the body is not used (202/204 answers). */
+  response?: z.ZodType<T>;
+}
+
+export interface TransportOptions {
+  origins: Record<GatewayName, string>;
+  events: EventBus;
+  logger: Logger;
+  clock: Clock;
+  timeoutMs: number;
+  maxRetries: number;
+  random: () => number;
+}
+
+type Attempt =
+  | { type: "answer"; status: number; body: string; retryAfter: string | undefined }
+  | { type: TransportFailure; cause: unknown };
+
+/** The readiness probe never waits long: a hung gateway must not hang `/readyz`. */
+const PROBE_TIMEOUT_CAP_MS = 5_000;
+
+/** Answers a proxy in front of the gateway gives when the gateway behind it is down. */
+const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
+
+// Control characters would make undici reject the header after we counted an attempt; refuse early.
+function isUsableToken(bearer: string | undefined): bearer is string {
+  if (typeof bearer !== "string" || bearer.trim() === "") return false;
+  for (let i = 0; i < bearer.length; i += 1) {
+    const code = bearer.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f) return false;
+  }
+  return true;
+}
+
+export class GatewayTransport {
+  readonly #options: TransportOptions;
+  readonly #pools = new Map<string, Pool>();
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+  }
+
+  async send<T>(bearer: string | undefined, request: GatewayRequest<T>): Promise<T> {
+    const { gateway, method, route } = request;
+    if (!isUsableToken(bearer)) {
+      // No upstream call without a user: fail like the gateway would, before sending anything.
+      throw new GatewayError({ kind: "unauthorized", status: 401, method, route, gateway });
+    }
+    const path = buildPath(gateway, route, request.params, request.query);
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      authorization: `Bearer ${bearer}`,
+    };
+    let payload: string | undefined;
+    if (request.body !== undefined) {
+      payload = JSON.stringify(request.body);
+      headers["content-type"] = "application/json";
+    }
+
+    for (let retries = 0; ; retries += 1) {
+      const attempt = await this.#attempt(
+        gateway,
+        method,
+        route,
+        path,
+        headers,
+        payload,
+        this.#options.timeoutMs,
+      );
+      if (attempt.type === "answer" && attempt.status >= 200 && attempt.status < 300) {
+        return this.#parse(request, attempt.status, attempt.body);
+      }
+      const outcome: AttemptOutcome =
+        attempt.type === "answer"
+          ? { type: "answer", status: attempt.status, retryAfter: attempt.retryAfter }
+          : attempt;
+      const decision = decideRetry({
+        method,
+        outcome,
+        retriesSoFar: retries,
+        maxRetries: this.#options.maxRetries,
+        now: this.#options.clock.now(),
+        random: this.#options.random,
+      });
+      const error = this.#errorOf(request, attempt);
+      this.#logFailure(error, retries, decision.retry ? decision.waitMs : undefined);
+      if (!decision.retry) throw error;
+      await this.#options.clock.sleep(decision.waitMs);
+    }
+  }
+
+  /**
+   * Readiness: is each gateway origin answering HTTP? No bearer and no retry; any answer proves the
+   * gateway is there (a 401 included) except the 502/503/504 a proxy gives for a dead backend.
+   * Probes emit no `gateway.request` event: their 401s would drown the real ones in the metrics.
+   */
+  async probe(): Promise<boolean> {
+    const timeoutMs = Math.min(this.#options.timeoutMs, PROBE_TIMEOUT_CAP_MS);
+    const targets: { gateway: GatewayName; path: string }[] = [
+      { gateway: "pe", path: buildPath("pe", "/v1/languages") },
+    ];
+    if (this.#options.origins.um !== this.#options.origins.pe) {
+      targets.push({
+        gateway: "um",
+        path: buildPath("um", "/v1/workspaces/{ws}/status", { ws: "readiness-probe" }),
+      });
+    }
+    const results = await Promise.all(
+      targets.map(async ({ gateway, path }) => {
+        const attempt = await this.#exchange(
+          gateway,
+          "GET",
+          path,
+          { accept: "application/json" },
+          undefined,
+          timeoutMs,
+        );
+        return attempt.type === "answer" && !UNREACHABLE_STATUSES.has(attempt.status);
+      }),
+    );
+    return results.every(Boolean);
+  }
+
+  async close(): Promise<void> {
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(pools.map((pool) => pool.close()));
+  }
+
+  #pool(gateway: GatewayName): Pool {
+    const origin = this.#options.origins[gateway];
+    let pool = this.#pools.get(origin);
+    if (!pool) {
+      // One keep-alive pool per origin (UM and PE share one when they share the origin). Our own
+      // per-attempt timer bounds every call, so undici's phase timeouts are only a backstop.
+      pool = new Pool(origin, {
+        connections: 64,
+        keepAliveTimeout: 10_000,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      this.#pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  async #attempt(
+    gateway: GatewayName,
+    method: HttpMethod,
+    route: string,
+    path: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+    timeoutMs: number,
+  ): Promise<Attempt> {
+    const started = performance.now();
+    const attempt = await this.#exchange(gateway, method, path, headers, payload, timeoutMs);
+    const status = attempt.type === "answer" ? attempt.status : statusOfTransportFailure(attempt.type);
+    this.#options.events.emit("gateway.request", {
+      gateway,
+      method,
+      route,
+      status,
+      durationSeconds: (performance.now() - started) / 1000,
+    });
+    if (attempt.type === "answer" && attempt.status === 405) {
+      this.#options.events.emit("gateway.quotaClassification", {
+        matched: classifyAnswer(attempt) === "meteredQuota",
+      });
+    }
+    return attempt;
+  }
+
+  /** One HTTP exchange bounded by `timeoutMs` (headers and body together). Never throws. */
+  async #exchange(
+    gateway: GatewayName,
+    method: HttpMethod,
+    path: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+    timeoutMs: number,
+  ): Promise<Attempt> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    try {
+      const response = await this.#pool(gateway).request({
+        method,
+        path,
+        headers,
+        body: payload,
+        signal: controller.signal,
+      });
+      const body = await response.body.text();
+      const retryAfter = response.headers["retry-after"];
+      return {
+        type: "answer",
+        status: response.statusCode,
+        body,
+        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      };
+    } catch (cause) {
+      return { type: timedOut ? "timeout" : "network", cause };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #parse<T>(request: GatewayRequest<T>, status: number, body: string): T {
+    const schema = request.response;
+    if (!schema) return undefined as T;
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch (cause) {
+      throw this.#unexpected(request, status, body, "the body is not JSON", cause);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const problems = parsed.error.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.code}`);
+      throw this.#unexpected(request, status, body, problems.join("; "), parsed.error);
+    }
+    return parsed.data;
+  }
+
+  #unexpected(
+    request: GatewayRequest<unknown>,
+    status: number,
+    body: string,
+    problem: string,
+    cause: unknown,
+  ): GatewayError {
+    const error = new GatewayError({
+      kind: "unexpectedResponse",
+      status,
+      method: request.method,
+      route: request.route,
+      gateway: request.gateway,
+      body: truncateForLog(body),
+      cause,
+    });
+    this.#options.logger.warn({ ...error.toLog(), problem }, "gateway response failed validation");
+    return error;
+  }
+
+  #errorOf(request: GatewayRequest<unknown>, attempt: Attempt): GatewayError {
+    const { method, route, gateway } = request;
+    if (attempt.type === "answer") {
+      return new GatewayError({
+        kind: classifyAnswer(attempt),
+        status: attempt.status,
+        method,
+        route,
+        gateway,
+        body: truncateForLog(attempt.body),
+      });
+    }
+    return new GatewayError({
+      kind: classifyTransportFailure(attempt.type),
+      status: statusOfTransportFailure(attempt.type),
+      method,
+      route,
+      gateway,
+      cause: attempt.cause,
+    });
+  }
+
+  #logFailure(error: GatewayError, retries: number, waitMs: number | undefined): void {
+    const causeCode = (error.cause as { code?: unknown } | undefined)?.code;
+    const fields = { ...error.toLog(), attempt: retries + 1, retryInMs: waitMs, causeCode };
+    const level = NOISY_KINDS.has(error.kind) ? "warn" : "info";
+    this.#options.logger[level](
+      fields,
+      waitMs === undefined ? "gateway call failed" : "gateway call failed; retrying",
+    );
+  }
+}
+
+/** Outages and bugs are worth a warning; expected answers (403, 404, quota…) stay at info. */
+const NOISY_KINDS: ReadonlySet<GatewayErrorKind> = new Set([
+  "unavailable",
+  "rateLimited",
+  "methodNotAllowed",
+  "unexpectedResponse",
+]);

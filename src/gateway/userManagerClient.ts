@@ -1,0 +1,115 @@
+import type { GatewayTransport } from "./transport.ts";
+import type {
+  AiAllocation,
+  AiResources,
+  CreateSubWorkspaceRequest,
+  Workspace,
+  WorkspaceDetails,
+} from "./types.ts";
+import {
+  familyWire,
+  resourcesWire,
+  statusWire,
+  workspaceDetailsWire,
+  workspaceWire,
+} from "./wire/userManagerWire.ts";
+
+/**
+ * The User Manager adapter (`/enterprise/users/api`): sub-workspaces and their AI resources.
+ * Every call takes the caller's bearer first. No business rules here — callers decide what a 0,
+ * a 403 or a not-ready answer means.
+ */
+export interface UserManagerClient {
+  /** `POST /v2/workspaces/{parent}/child`; the new workspace usually reads `not ready`. */
+  createSubWorkspace(
+    bearer: string,
+    parentId: string,
+    request: CreateSubWorkspaceRequest,
+  ): Promise<Workspace>;
+  /** `GET /v1/workspaces/{ws}/status` → the normalised status. */
+  getStatus(bearer: string, workspaceId: string): Promise<string>;
+  /** `GET /v1/workspaces/{ws}/family` → the workspace itself and all its descendants. */
+  getFamily(bearer: string, workspaceId: string): Promise<Workspace[]>;
+  /** `GET /v1/workspaces/{ws}/resources` → AI usage and allocation per dimension. */
+  getResources(bearer: string, workspaceId: string): Promise<AiResources>;
+  /**
+   * `POST /v2/workspaces/{ws}/resources/transfer`: sets absolute totals; omitted dimensions stay.
+   * Resolves with nothing: the answer's body is not used (read `getResources` for the new state).
+   */
+  transferResources(bearer: string, subWorkspaceId: string, totals: AiAllocation): Promise<void>;
+  /** `GET /v1/workspaces/{ws}` including `limitsEnabled`. */
+  getWorkspace(bearer: string, workspaceId: string): Promise<WorkspaceDetails>;
+  /** `DELETE /v1/workspaces/{ws}` (cascades). Tests and simulator clean-up only. */
+  deleteWorkspace(bearer: string, workspaceId: string): Promise<void>;
+}
+
+/** `{projects?, prompts?}` → the wire's `{ai: {...}}`, leaving omitted dimensions out entirely. */
+function aiResourcesBody(allocation: AiAllocation | undefined): { ai?: AiAllocation } {
+  if (!allocation) return {};
+  const ai: AiAllocation = {};
+  if (allocation.projects !== undefined) ai.projects = allocation.projects;
+  if (allocation.prompts !== undefined) ai.prompts = allocation.prompts;
+  return Object.keys(ai).length > 0 ? { ai } : {};
+}
+
+export function createUserManagerClient(transport: GatewayTransport): UserManagerClient {
+  return {
+    createSubWorkspace: (bearer, parentId, request) =>
+      transport.send(bearer, {
+        gateway: "um",
+        method: "POST",
+        route: "/v2/workspaces/{parent}/child",
+        params: { parent: parentId },
+        // `resources` is required upstream even when empty.
+        body: { title: request.title, resources: aiResourcesBody(request.resources) },
+        response: workspaceWire,
+      }),
+    getStatus: (bearer, workspaceId) =>
+      transport.send(bearer, {
+        gateway: "um",
+        method: "GET",
+        route: "/v1/workspaces/{ws}/status",
+        params: { ws: workspaceId },
+        response: statusWire,
+      }),
+    getFamily: (bearer, workspaceId) =>
+      transport.send(bearer, {
+        gateway: "um",
+        method: "GET",
+        route: "/v1/workspaces/{ws}/family",
+        params: { ws: workspaceId },
+        response: familyWire,
+      }),
+    getResources: (bearer, workspaceId) =>
+      transport.send(bearer, {
+        gateway: "um",
+        method: "GET",
+        route: "/v1/workspaces/{ws}/resources",
+        params: { ws: workspaceId },
+        response: resourcesWire,
+      }),
+    transferResources: (bearer, subWorkspaceId, totals) =>
+      transport.send(bearer, {
+        gateway: "um",
+        method: "POST",
+        route: "/v2/workspaces/{ws}/resources/transfer",
+        params: { ws: subWorkspaceId },
+        body: { resources: { ai: aiResourcesBody(totals).ai ?? {} } },
+      }),
+    getWorkspace: (bearer, workspaceId) =>
+      transport.send(bearer, {
+        gateway: "um",
+        method: "GET",
+        route: "/v1/workspaces/{ws}",
+        params: { ws: workspaceId },
+        response: workspaceDetailsWire,
+      }),
+    deleteWorkspace: (bearer, workspaceId) =>
+      transport.send(bearer, {
+        gateway: "um",
+        method: "DELETE",
+        route: "/v1/workspaces/{ws}",
+        params: { ws: workspaceId },
+      }),
+  };
+}

@@ -1,0 +1,143 @@
+import { z } from "zod";
+
+import type {
+  AddedAiModel,
+  AiModel,
+  AiModelAssignment,
+  BrandTopic,
+  CreatePromptsResult,
+  Language,
+  Project,
+  Prompt,
+  Tag,
+} from "../types.ts";
+import { optional, wireId, wireParentId } from "./common.ts";
+
+/** Project Engine response schemas (spec/gateway.md §2, §4), mapped to domain shapes. */
+
+export const languageWire = z
+  .looseObject({ id: wireId, name: z.string() })
+  .transform((l): Language => ({ id: l.id, name: l.name }));
+
+export const aiModelWire = z
+  .looseObject({ id: wireId, key: z.string(), name: z.string(), icon: optional(z.string()) })
+  .transform((m): AiModel => ({ id: m.id, key: m.key, name: m.name, icon: m.icon }));
+
+export const projectWire = z
+  .looseObject({
+    id: wireId,
+    name: optional(z.string()),
+    publish_status: optional(z.string()),
+    domain: optional(z.string()),
+    country_code: optional(z.string()),
+    location_id: optional(z.number()),
+    location_name: optional(z.string()),
+    language_id: optional(wireId),
+    primary_url: optional(z.string()),
+    brand_name_display: optional(z.string()),
+    brand_names: optional(z.array(z.string())),
+    settings: optional(
+      z.looseObject({
+        ai: optional(z.looseObject({ language: optional(z.looseObject({ name: optional(z.string()) })) })),
+      }),
+    ),
+  })
+  .transform((p): Project => ({
+    id: p.id,
+    name: p.name,
+    publishStatus: p.publish_status,
+    domain: p.domain,
+    countryCode: p.country_code,
+    locationId: p.location_id,
+    locationName: p.location_name,
+    languageId: p.language_id,
+    languageCode: p.settings?.ai?.language?.name,
+    primaryUrl: p.primary_url,
+    brandNameDisplay: p.brand_name_display,
+    brandNames: p.brand_names,
+  }));
+
+export const brandTopicsWire = z.array(
+  z
+    .looseObject({ topic: z.string(), volume: optional(z.number()), prompts: optional(z.array(z.string())) })
+    .transform((t): BrandTopic => ({ topic: t.topic, volume: t.volume ?? 0, prompts: t.prompts ?? [] })),
+);
+
+export const aiModelAssignmentsWire = z
+  .looseObject({
+    items: z.array(
+      z
+        .looseObject({ id: wireId, model: aiModelWire, prompts_count: optional(z.number()) })
+        .transform((a): AiModelAssignment => ({
+          assignmentId: a.id,
+          model: a.model,
+          promptsCount: a.prompts_count ?? 0,
+        })),
+    ),
+  })
+  .transform((list) => list.items);
+
+export const addedAiModelWire = z
+  .looseObject({ id: wireId, model: optional(aiModelWire) })
+  .transform((a): AddedAiModel => ({ assignmentId: a.id, model: a.model }));
+
+const promptTagWire = z
+  .looseObject({ id: wireId, name: optional(z.string()), parent_id: wireParentId })
+  .transform((t) => ({ id: t.id, name: t.name, parentId: t.parent_id }));
+
+const promptMetadataWire = z
+  .looseObject({
+    created_at: optional(z.string()),
+    created_by: optional(z.string()),
+    updated_at: optional(z.string()),
+    updated_by: optional(z.string()),
+  })
+  .transform((m) => ({
+    createdAt: m.created_at,
+    createdBy: m.created_by,
+    updatedAt: m.updated_at,
+    updatedBy: m.updated_by,
+  }));
+
+export const promptWire = z
+  .looseObject({
+    id: wireId,
+    name: z.string(),
+    is_new: optional(z.boolean()),
+    tags: optional(z.array(promptTagWire)),
+    metadata: optional(promptMetadataWire),
+  })
+  .transform((p): Prompt => ({
+    id: p.id,
+    text: p.name,
+    isNew: p.is_new ?? false,
+    tags: p.tags ?? [],
+    metadata: p.metadata,
+  }));
+
+export const createPromptsWire = z
+  .looseObject({ items: z.array(promptWire), existing_count: optional(z.number()) })
+  .transform((r): CreatePromptsResult => ({
+    items: r.items,
+    existingCount: r.existing_count ?? r.items.filter((p) => !p.isNew).length,
+  }));
+
+export const tagWire = z
+  .looseObject({
+    id: wireId,
+    name: z.string(),
+    parent_id: wireParentId,
+    children_count: optional(z.number()),
+    prompts_count: optional(z.number()),
+  })
+  .transform((t): Tag => ({
+    id: t.id,
+    name: t.name,
+    parentId: t.parent_id,
+    childrenCount: t.children_count ?? 0,
+    promptsCount: t.prompts_count ?? 0,
+  }));
+
+export const tagListWire = z.looseObject({ items: z.array(tagWire) }).transform((list) => list.items);
+
+export const tagArrayWire = z.array(tagWire);
