@@ -3,7 +3,7 @@ import simpleImportSort from "eslint-plugin-simple-import-sort";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".serenity/", "src/db/migrations/", "coverage/", ".test-results/"] },
+  { ignores: ["node_modules/", ".serenity/", "src/db/migrations/", "coverage/", ".test-results/", "docs/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -22,6 +22,7 @@ export function errorResponses(...statuses: number[]): Record<number, typeof err
 
 export const isoTimestamp = z.string().meta({ format: "date-time" });
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** Free text a user names things with: trimmed, bounded, no control characters (PostgreSQL rejects NUL). */
