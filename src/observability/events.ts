@@ -14,6 +14,24 @@ export interface ServiceEvents {
     durationSeconds: number;
   };
   "gateway.quotaClassification": { matched: boolean };
+  /** A guard's `ensure` finished without error: hot path (no transfer) or a top-up. */
+  "allocation.headroomCheck": { orgId: string; outcome: "hot_path" | "topped_up" };
+  /** A successful top-up transfer and how long the read-plan-transfer took. */
+  "allocation.topUp": { orgId: string; path: "fail_fast" | "settle"; durationSeconds: number };
+  "allocation.rejection": {
+    orgId: string;
+    reason: "orgPoolExhausted" | "brandAiLimit" | "workspaceBusy" | "quotaExceeded";
+  };
+  /** A settle-path transfer answered "workspace not ready" and will be retried. */
+  "allocation.notReadyRetry": { orgId: string };
+  "allocation.release": {
+    orgId: string;
+    outcome: "released" | "nothingToRelease" | "requiresDecommission" | "dryRun" | "error";
+  };
+  "allocation.quotaRetry": { callSite: string; outcome: "recovered" | "exhausted" | "abandoned" };
+  "allocation.lockWait": { waitSeconds: number; acquired: boolean };
+  /** The pool's free share per dimension, from a pool view or the periodic sampler. */
+  "allocation.poolSampled": { orgId: string; dimension: "projects" | "prompts"; freeRatio: number };
 }
 
 export type EventName = keyof ServiceEvents;

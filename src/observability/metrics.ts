@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Registry } from "prom-client";
 
 import type { EventBus } from "./events.ts";
+import { registerAllocationMetrics } from "./metrics/allocationMetrics.ts";
 import { registerGatewayMetrics } from "./metrics/gatewayMetrics.ts";
 import { registerHttpMetrics } from "./metrics/httpMetrics.ts";
 
@@ -18,5 +19,6 @@ export function createMetrics(events: EventBus, options: { defaultMetrics?: bool
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: "serenity_process_" });
   registerHttpMetrics(registry, events);
   registerGatewayMetrics(registry, events);
+  registerAllocationMetrics(registry, events);
   return { registry };
 }

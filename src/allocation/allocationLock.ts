@@ -1,0 +1,59 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * The per-sub-workspace allocation lock (spec/allocation.md §3.1, docs/decisions/0001). A lock
+ * implementation only knows how to take and give back a lease; `reentrant()` adds the rule that a
+ * section already holding a sub-workspace's lock may run nested guarded work without waiting for
+ * itself (retryOnQuota's `ensure({})` inside a section, or a fan-out inside one request).
+ */
+export interface LockLease {
+  release(): Promise<void>;
+}
+
+export interface LockProvider {
+  /** Waits (bounded) for the sub-workspace's lock; throws `workspaceBusy` when the wait times out. */
+  acquire(subWorkspaceId: string): Promise<LockLease>;
+}
+
+export interface AllocationLock {
+  withLock<T>(subWorkspaceId: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** What the current async context holds: per sub-workspace, the queue nested sections chain on. */
+type HeldLocks = Map<string, { tail: Promise<void> }>;
+
+export function reentrant(provider: LockProvider): AllocationLock {
+  const held = new AsyncLocalStorage<HeldLocks>();
+
+  function runHolding<T>(subWorkspaceId: string, work: () => Promise<T>): Promise<T> {
+    const next: HeldLocks = new Map(held.getStore());
+    next.set(subWorkspaceId, { tail: Promise.resolve() });
+    return held.run(next, work);
+  }
+
+  return {
+    async withLock(subWorkspaceId, work) {
+      const outer = held.getStore()?.get(subWorkspaceId);
+      if (outer) {
+        // Nested sections of the holder run one at a time among themselves, so two concurrent
+        // nested ensures cannot send crossing absolute transfers; each gets its own queue for
+        // deeper nesting, so nothing ever waits on itself.
+        const previous = outer.tail;
+        let done!: () => void;
+        outer.tail = new Promise<void>((resolve) => (done = resolve));
+        await previous;
+        try {
+          return await runHolding(subWorkspaceId, work);
+        } finally {
+          done();
+        }
+      }
+      const lease = await provider.acquire(subWorkspaceId);
+      try {
+        return await runHolding(subWorkspaceId, work);
+      } finally {
+        await lease.release();
+      }
+    },
+  };
+}

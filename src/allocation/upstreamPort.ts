@@ -1,0 +1,29 @@
+import type { TransferTargets, WorkspaceResources } from "../domain/allocation.ts";
+
+/**
+ * The narrow port allocation needs from the upstream (the User Manager's resources read and
+ * transfer). The gateway adapter implements it; tests of pure rules may use an in-memory model.
+ * Every call acts for a user, so the caller's bearer travels with it.
+ */
+export interface AllocationUpstream {
+  /** `GET …/workspaces/{ws}/resources`: one round trip. */
+  readResources(bearer: string, workspaceId: string): Promise<WorkspaceResources>;
+  /** `POST …/workspaces/{ws}/resources/transfer`: absolute totals, all or nothing. */
+  transfer(bearer: string, subWorkspaceId: string, targets: TransferTargets): Promise<void>;
+  /** The classified kind of an upstream failure; `undefined` for anything that is not one. */
+  failureKind(error: unknown): UpstreamFailureKind | undefined;
+}
+
+/** The gateway client's error classification (spec/gateway.md §5). */
+export type UpstreamFailureKind =
+  | "unauthorized"
+  | "forbidden"
+  | "gone"
+  | "meteredQuota"
+  | "methodNotAllowed"
+  | "conflict"
+  | "poolExhausted"
+  | "workspaceNotReady"
+  | "rateLimited"
+  | "unavailable"
+  | "badRequest";

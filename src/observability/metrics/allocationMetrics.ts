@@ -1,0 +1,76 @@
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+
+import type { EventBus } from "../events.ts";
+
+/** Allocation metrics of spec/operations.md §3, fed only by allocation events. */
+export function registerAllocationMetrics(registry: Registry, events: EventBus): void {
+  const headroomChecks = new Counter({
+    name: "serenity_allocation_headroom_checks_total",
+    help: "Guard headroom checks by outcome: hot_path (no transfer) or topped_up.",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  events.on("allocation.headroomCheck", ({ outcome }) => headroomChecks.inc({ outcome }));
+
+  const topUpDuration = new Histogram({
+    name: "serenity_allocation_topup_duration_seconds",
+    help: "Duration of a successful top-up (read, plan, transfer) by path: fail_fast or settle.",
+    labelNames: ["path"],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  events.on("allocation.topUp", ({ path, durationSeconds }) =>
+    topUpDuration.observe({ path }, durationSeconds),
+  );
+
+  const poolFreeRatio = new Gauge({
+    name: "serenity_allocation_pool_free_ratio",
+    help: "Free share of an org's pool per dimension (free / total), from the pool sampler.",
+    labelNames: ["org", "dimension"],
+    registers: [registry],
+  });
+  events.on("allocation.poolSampled", ({ orgId, dimension, freeRatio }) =>
+    poolFreeRatio.set({ org: orgId, dimension }, freeRatio),
+  );
+
+  const rejections = new Counter({
+    name: "serenity_allocation_rejections_total",
+    help: "Guarded writes rejected by allocation, by reason.",
+    labelNames: ["reason"],
+    registers: [registry],
+  });
+  events.on("allocation.rejection", ({ reason }) => rejections.inc({ reason }));
+
+  const notReadyRetries = new Counter({
+    name: "serenity_allocation_not_ready_retries_total",
+    help: "Settle-path transfers retried after a 'workspace not ready' answer.",
+    registers: [registry],
+  });
+  events.on("allocation.notReadyRetry", () => notReadyRetries.inc());
+
+  const releases = new Counter({
+    name: "serenity_allocation_releases_total",
+    help: "Surplus releases by outcome.",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  events.on("allocation.release", ({ outcome }) => releases.inc({ outcome }));
+
+  const quotaRetries = new Counter({
+    name: "serenity_allocation_quota_retries_total",
+    help: "retryOnQuota runs after a metered-quota 405, by outcome and call site.",
+    labelNames: ["outcome", "call_site"],
+    registers: [registry],
+  });
+  events.on("allocation.quotaRetry", ({ outcome, callSite }) =>
+    quotaRetries.inc({ outcome, call_site: callSite }),
+  );
+
+  const lockWait = new Histogram({
+    name: "serenity_allocation_lock_wait_seconds",
+    help: "Time spent waiting for a sub-workspace's allocation lock (timeouts included).",
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  events.on("allocation.lockWait", ({ waitSeconds }) => lockWait.observe(waitSeconds));
+}

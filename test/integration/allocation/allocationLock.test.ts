@@ -1,0 +1,222 @@
+import { randomUUID } from "node:crypto";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { reentrant } from "../../../src/allocation/allocationLock.ts";
+import {
+  createDatabaseLockProvider,
+  DEFAULT_LOCK_TTL_MS,
+} from "../../../src/allocation/databaseAllocationLock.ts";
+import { createInProcessLockProvider } from "../../../src/allocation/inProcessAllocationLock.ts";
+import { acquireAllocationLock } from "../../../src/db/allocation/acquireAllocationLock.ts";
+import { releaseAllocationLock } from "../../../src/db/allocation/releaseAllocationLock.ts";
+import { renewAllocationLock } from "../../../src/db/allocation/renewAllocationLock.ts";
+import { allocationLocks } from "../../../src/db/schema.ts";
+import { ServiceError } from "../../../src/domain/errors.ts";
+import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
+import { createLogger } from "../../../src/observability/logger.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { ManualClock } from "../../support/manualClock.ts";
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.destroy());
+
+const logger = createLogger({ level: "silent" });
+
+function setup(env: Record<string, string> = {}) {
+  const clock = new ManualClock();
+  const events = new EventBus();
+  const waits: ServiceEvents["allocation.lockWait"][] = [];
+  events.on("allocation.lockWait", (event) => waits.push(event));
+  const provider = createDatabaseLockProvider({ db: db.db, clock, events, logger, env, random: () => 0.5 });
+  return { clock, provider, waits };
+}
+
+/** Tracks a promise's settlement without awaiting it. */
+function track<T>(promise: Promise<T>) {
+  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
+  promise.then(
+    (value) => Object.assign(state, { settled: true, value }),
+    (error: unknown) => Object.assign(state, { settled: true, error }),
+  );
+  return state;
+}
+
+/** Lets the database round trips of the code under test finish (no backoff is waited for real). */
+const settleIo = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+/** Moves the manual clock in steps, letting I/O run between steps, until `done()` or the time is spent. */
+async function drive(clock: ManualClock, totalMs: number, stepMs: number, done: () => boolean = () => false) {
+  for (let spent = 0; spent < totalMs && !done(); spent += stepMs) {
+    await settleIo();
+    clock.advance(stepMs);
+  }
+  await settleIo();
+}
+
+async function lockRow(subWorkspaceId: string) {
+  const rows = await db.db.select().from(allocationLocks);
+  return rows.find((row) => row.subWorkspaceId === subWorkspaceId);
+}
+
+describe("database allocation lock", () => {
+  it("a second holder waits until the first releases", async () => {
+    const { clock, provider, waits } = setup();
+    const ws = `ws-${randomUUID()}`;
+    const first = await provider.acquire(ws);
+    const second = track(provider.acquire(ws));
+
+    await drive(clock, 1_000, 50);
+    expect(second.settled).toBe(false);
+
+    await first.release();
+    await drive(clock, 1_000, 50, () => second.settled);
+    expect(second.error).toBeUndefined();
+    expect(second.value).toBeDefined();
+    expect(waits.map((wait) => wait.acquired)).toEqual([true, true]);
+    expect(waits[1]!.waitSeconds).toBeGreaterThanOrEqual(1);
+    await second.value!.release();
+    expect(await lockRow(ws)).toBeUndefined();
+  });
+
+  it("a crashed holder's lease expires after its TTL and is taken over", async () => {
+    const { clock, provider } = setup();
+    const ws = `ws-${randomUUID()}`;
+    const crashed = randomUUID();
+    // A holder that never heartbeats nor releases (killed mid-section).
+    await acquireAllocationLock(db.db, {
+      subWorkspaceId: ws,
+      holder: crashed,
+      now: clock.now(),
+      ttlMs: 3_000,
+    });
+
+    const waiter = track(provider.acquire(ws));
+    await drive(clock, 2_900, 100, () => waiter.settled);
+    expect(waiter.settled).toBe(false);
+
+    await drive(clock, 1_000, 50, () => waiter.settled);
+    expect(waiter.error).toBeUndefined();
+    expect((await lockRow(ws))?.holder).not.toBe(crashed);
+
+    // The stale holder can neither renew nor release the new holder's lease.
+    expect(
+      await renewAllocationLock(db.db, { subWorkspaceId: ws, holder: crashed, now: clock.now(), ttlMs: 1 }),
+    ).toBe(false);
+    expect(await releaseAllocationLock(db.db, { subWorkspaceId: ws, holder: crashed })).toBe(false);
+    expect(await lockRow(ws)).toBeDefined();
+    await waiter.value!.release();
+  });
+
+  it("a live holder keeps its lease by heartbeat; the waiter times out with workspaceBusy", async () => {
+    const { clock, provider, waits } = setup({ SERENITY_ALLOCATION_LOCK_TIMEOUT_MS: "9000" });
+    const ws = `ws-${randomUUID()}`;
+    const holder = await provider.acquire(ws);
+    const waiter = track(provider.acquire(ws));
+
+    // The wait outlasts the TTL: without renewals the lease would have expired and been taken over.
+    expect(9_000).toBeGreaterThan(DEFAULT_LOCK_TTL_MS);
+    await drive(clock, 12_000, 100, () => waiter.settled);
+    expect(waiter.settled).toBe(true);
+    expect(waiter.error).toBeInstanceOf(ServiceError);
+    expect((waiter.error as ServiceError).code).toBe("workspaceBusy");
+    expect(waits.at(-1)).toEqual({ waitSeconds: 9, acquired: false });
+
+    // The holder still owns the row, and it has been renewed past the original expiry.
+    const row = await lockRow(ws);
+    expect(row?.expiresAt.getTime()).toBeGreaterThan(
+      new Date("2026-01-01T00:00:00.000Z").getTime() + DEFAULT_LOCK_TTL_MS,
+    );
+    await holder.release();
+    expect(await lockRow(ws)).toBeUndefined();
+  });
+
+  it("the default wait is 10 s", async () => {
+    const { clock, provider } = setup();
+    const ws = `ws-${randomUUID()}`;
+    const holder = await provider.acquire(ws);
+    const waiter = track(provider.acquire(ws));
+    await drive(clock, 9_800, 200, () => waiter.settled);
+    expect(waiter.settled).toBe(false);
+    await drive(clock, 600, 100, () => waiter.settled);
+    expect((waiter.error as ServiceError).code).toBe("workspaceBusy");
+    await holder.release();
+  });
+
+  it("releases by holder token only", async () => {
+    const now = new Date();
+    const ws = `ws-${randomUUID()}`;
+    const holder = randomUUID();
+    expect(
+      await acquireAllocationLock(db.db, { subWorkspaceId: ws, holder, now, ttlMs: 60_000 }),
+    ).toMatchObject({ holder });
+    expect(
+      await acquireAllocationLock(db.db, { subWorkspaceId: ws, holder: randomUUID(), now, ttlMs: 60_000 }),
+    ).toBeUndefined();
+    expect(await releaseAllocationLock(db.db, { subWorkspaceId: ws, holder: randomUUID() })).toBe(false);
+    expect((await lockRow(ws))?.holder).toBe(holder);
+    expect(await releaseAllocationLock(db.db, { subWorkspaceId: ws, holder })).toBe(true);
+    expect(await lockRow(ws)).toBeUndefined();
+  });
+
+  it("locks of different sub-workspaces are independent", async () => {
+    const { provider } = setup();
+    const a = await provider.acquire(`ws-${randomUUID()}`);
+    const b = await provider.acquire(`ws-${randomUUID()}`);
+    await Promise.all([a.release(), b.release()]);
+  });
+});
+
+describe("reentrant sections", () => {
+  it("a nested section of the holder does not wait for itself, and siblings run one at a time", async () => {
+    const { provider } = setup();
+    const lock = reentrant(provider);
+    const ws = `ws-${randomUUID()}`;
+    const order: string[] = [];
+    await lock.withLock(ws, async () => {
+      order.push("outer");
+      await Promise.all(
+        ["a", "b"].map((name) =>
+          lock.withLock(ws, async () => {
+            order.push(`${name}:start`);
+            await lock.withLock(ws, async () => order.push(`${name}:inner`));
+            await settleIo();
+            order.push(`${name}:end`);
+          }),
+        ),
+      );
+    });
+    expect(order).toEqual(["outer", "a:start", "a:inner", "a:end", "b:start", "b:inner", "b:end"]);
+    expect(await lockRow(ws)).toBeUndefined();
+  });
+
+  it("releases the lock when the section throws", async () => {
+    const { provider } = setup();
+    const lock = reentrant(provider);
+    const ws = `ws-${randomUUID()}`;
+    await expect(lock.withLock(ws, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect(await lockRow(ws)).toBeUndefined();
+  });
+});
+
+describe("in-process lock (test-only)", () => {
+  it("serialises sections inside one process", async () => {
+    const lock = reentrant(createInProcessLockProvider());
+    let inside = 0;
+    let maxInside = 0;
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        lock.withLock("ws-1", async () => {
+          inside++;
+          maxInside = Math.max(maxInside, inside);
+          await settleIo();
+          inside--;
+        }),
+      ),
+    );
+    expect(maxInside).toBe(1);
+  });
+});
