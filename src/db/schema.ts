@@ -75,7 +75,12 @@ export const markets = pgTable(
     languageCode: text("language_code").notNull(),
     country: text("country").notNull(),
     workspaceId: text("workspace_id").notNull(),
-    projectId: text("project_id").notNull(),
+    /**
+     * `creating` reserves the slice before the upstream project exists (our table is the only
+     * guard against duplicate slices: upstream allows them); `ready` once the project is published.
+     */
+    status: text("status", { enum: ["creating", "ready"] }).notNull().default("ready"),
+    projectId: text("project_id"),
     createdAt: tz("created_at").notNull(),
     updatedAt: tz("updated_at").notNull(),
   },
