@@ -37,11 +37,15 @@ export type RetryDecision = { retry: false } | { retry: true; waitMs: number };
  * Parses `Retry-After` as delta-seconds or an HTTP date (RFC 9110 §10.2.3) into milliseconds from
  * `now`; a date in the past means "now" (0). Unparseable → undefined (fall back to backoff).
  */
+const HTTP_DATE_SHAPE = /^[A-Za-z]{3}.*\b[A-Za-z]{3}\b.*\d{1,2}:\d{2}:\d{2}/;
+
 export function parseRetryAfter(value: string | undefined, now: Date): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
   if (text === "") return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Only an HTTP date (a month name and a clock time): V8's Date.parse also accepts "1.5" or "-1".
+  if (!HTTP_DATE_SHAPE.test(text)) return undefined;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now.getTime());
