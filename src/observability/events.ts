@@ -5,6 +5,22 @@ import { EventEmitter } from "node:events";
  * calls). Add an entry here for each new event; payloads carry ids and numbers, never secrets.
  */
 export interface ServiceEvents {
+  /** A delivery reached a record: how long its message waited after becoming deliverable. */
+  "job.delivered": { type: string; lagSeconds: number };
+  /** How one delivery ended (spec/operations.md §3 `serenity_jobs_total` outcomes). */
+  "job.finished": {
+    type: string;
+    outcome: "completed" | "failed" | "retried" | "requeued" | "dropped_duplicate" | "lease_lost";
+    code?: string;
+    durationSeconds?: number;
+  };
+  /** A reconciler run: stalled records found per type, and what it did. */
+  "job.reconciled": {
+    stuck: Record<string, number>;
+    redelivered: number;
+    failed: number;
+    purged: number;
+  };
   "http.request": { method: string; route: string; status: number; durationSeconds: number };
   "gateway.request": {
     gateway: "um" | "pe";
