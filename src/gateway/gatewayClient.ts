@@ -39,9 +39,30 @@ export interface GatewayClient {
 }
 
 export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
+  return assemble(
+    { pe: new URL(options.projectsBaseUrl).origin, um: new URL(options.usersBaseUrl).origin },
+    options,
+  );
+}
+
+/**
+ * A client for a process with no gateway configured (e.g. `serenity migrate`, or `serve` before the
+ * lead wires the simulator): every call fails with the registry's `configurationError` (503)
+ * before sending anything, and `reachable()` is false.
+ */
+export function createUnconfiguredGatewayClient(
+  options: Pick<GatewayClientOptions, "events" | "logger" | "clock">,
+): GatewayClient {
+  return assemble(undefined, options);
+}
+
+function assemble(
+  origins: { pe: string; um: string } | undefined,
+  options: Omit<GatewayClientOptions, "projectsBaseUrl" | "usersBaseUrl">,
+): GatewayClient {
   const clock = options.clock ?? systemClock;
   const transport = new GatewayTransport({
-    origins: { pe: new URL(options.projectsBaseUrl).origin, um: new URL(options.usersBaseUrl).origin },
+    origins,
     events: options.events,
     logger: options.logger.child({ component: "gateway" }),
     clock,

@@ -123,6 +123,14 @@ const PROJECT = "/v1/workspaces/{ws}/projects/{pid}";
 const PROJECT_V2 = "/v2/workspaces/{ws}/projects/{pid}";
 const PROJECT_V3 = "/v3/workspaces/{ws}/projects/{pid}";
 
+/**
+ * Catalogue ids (languages, models) are integers upstream; domain ids are strings, so a numeric
+ * string goes back on the wire as a number (FastAPI-style validation would coerce, stricter peers may not).
+ */
+function catalogueIdForWire(id: string | number): string | number {
+  return typeof id === "string" && /^\d+$/.test(id) ? Number(id) : id;
+}
+
 /** The largest page the prompt list accepts. */
 export const MAX_PROMPT_PAGE_SIZE = 200;
 
@@ -167,7 +175,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
             country_code: request.countryCode.toLowerCase(),
             location_id: request.locationId,
             location_name: request.locationName,
-            language_id: request.languageId,
+            language_id: catalogueIdForWire(request.languageId),
           },
           response: projectWire,
         },
@@ -204,7 +212,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
       pe(bearer, "GET", `${PROJECT}/ai_models`, inProject(ws, pid), { response: aiModelAssignmentsWire }),
     addProjectAiModel: (bearer, ws, pid, modelId) =>
       pe(bearer, "POST", `${PROJECT_V2}/ai_models`, inProject(ws, pid), {
-        body: { model_id: modelId },
+        body: { model_id: catalogueIdForWire(modelId) },
         response: addedAiModelWire,
       }),
     deleteProjectAiModels: (bearer, ws, pid, assignmentIds) =>

@@ -4,6 +4,7 @@ import { Pool } from "undici";
 import type { z } from "zod";
 
 import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
 import type { EventBus } from "../observability/events.ts";
 import { type Logger, truncateForLog } from "../observability/logger.ts";
 import {
@@ -38,7 +39,8 @@ export interface GatewayRequest<T> {
 }
 
 export interface TransportOptions {
-  origins: Record<GatewayName, string>;
+  /** Undefined when no gateway is configured: every call then fails `configurationError` unsent. */
+  origins: Record<GatewayName, string> | undefined;
   events: EventBus;
   logger: Logger;
   clock: Clock;
@@ -81,6 +83,7 @@ export class GatewayTransport {
       // No upstream call without a user: fail like the gateway would, before sending anything.
       throw new GatewayError({ kind: "unauthorized", status: 401, method, route, gateway });
     }
+    if (!this.#options.origins) throw new ServiceError("configurationError", { details: { gateway, route } });
     const path = buildPath(gateway, route, request.params, request.query);
     const headers: Record<string, string> = {
       accept: "application/json",
@@ -130,11 +133,13 @@ export class GatewayTransport {
    * Probes emit no `gateway.request` event: their 401s would drown the real ones in the metrics.
    */
   async probe(): Promise<boolean> {
+    const origins = this.#options.origins;
+    if (!origins) return false;
     const timeoutMs = Math.min(this.#options.timeoutMs, PROBE_TIMEOUT_CAP_MS);
     const targets: { gateway: GatewayName; path: string }[] = [
       { gateway: "pe", path: buildPath("pe", "/v1/languages") },
     ];
-    if (this.#options.origins.um !== this.#options.origins.pe) {
+    if (origins.um !== origins.pe) {
       targets.push({
         gateway: "um",
         path: buildPath("um", "/v1/workspaces/{ws}/status", { ws: "readiness-probe" }),
@@ -163,7 +168,8 @@ export class GatewayTransport {
   }
 
   #pool(gateway: GatewayName): Pool {
-    const origin = this.#options.origins[gateway];
+    const origin = this.#options.origins?.[gateway];
+    if (!origin) throw new ServiceError("configurationError", { details: { gateway } });
     let pool = this.#pools.get(origin);
     if (!pool) {
       // One keep-alive pool per origin (UM and PE share one when they share the origin). Our own

@@ -2,10 +2,16 @@ import type { Config } from "../config/env.ts";
 import { type Database, openDatabase } from "../db/database.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../domain/clock.ts";
+import {
+  createGatewayClient,
+  createUnconfiguredGatewayClient,
+  type GatewayClient,
+} from "../gateway/gatewayClient.ts";
 import { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import { resolveDatabase } from "./databaseUrl.ts";
+import type { GatewayOrigins } from "./gatewayOrigins.ts";
 import { createServices, type Services } from "./services.ts";
 
 /**
@@ -21,12 +27,16 @@ export interface Runtime {
   database: Database;
   databaseUrl: string;
   services: Services;
+  /** The upstream gateway client (spec/gateway.md); fails `configurationError` when none is set. */
+  gateway: GatewayClient;
   close(): Promise<void>;
 }
 
 export interface RuntimeOptions {
   migrate?: boolean;
   clock?: Clock;
+  /** Overrides `config.gateway`, e.g. with the in-process simulator (see gatewayOrigins.ts). */
+  gateway?: GatewayOrigins;
 }
 
 export async function openRuntime(
@@ -42,6 +52,10 @@ export async function openRuntime(
     const clock = options.clock ?? systemClock;
     const events = new EventBus();
     const metrics = createMetrics(events, { defaultMetrics: true });
+    const origins = options.gateway ?? config.gateway;
+    const gateway = origins
+      ? createGatewayClient({ ...origins, events, logger, clock })
+      : createUnconfiguredGatewayClient({ events, logger, clock });
     const services = createServices({ db: database.db, clock, events, logger });
     const opened = database;
     return {
@@ -53,7 +67,9 @@ export async function openRuntime(
       database: opened,
       databaseUrl: url,
       services,
+      gateway,
       close: async () => {
+        await gateway.close();
         await opened.close();
         await embedded?.release();
       },

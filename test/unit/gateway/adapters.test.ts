@@ -181,7 +181,7 @@ describe("Project Engine adapter: catalogues and projects", () => {
       countryCode: "FR",
       locationId: 2250,
       locationName: "France",
-      languageId: 12,
+      languageId: "12",
     });
     expect(sent()).toEqual({
       method: "POST",
@@ -259,7 +259,7 @@ describe("Project Engine adapter: models, prompts, tags", () => {
     expect(sent()).toEqual({
       method: "POST",
       url: `${PE}/v2/workspaces/ws1/projects/p1/ai_models`,
-      body: { model_id: "3" },
+      body: { model_id: 3 },
     });
 
     upstream.script(reply(204));
