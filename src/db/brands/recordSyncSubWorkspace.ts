@@ -1,0 +1,56 @@
+import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
+
+import type { DbExecutor } from "../database.ts";
+import { brands } from "../schema.ts";
+import type { BrandRow } from "./insertBrand.ts";
+import { isSubWorkspaceUniqueViolation } from "./subWorkspaceUniqueViolation.ts";
+
+export type SyncPointerOutcome =
+  | { outcome: "recorded"; brand: BrandRow }
+  /** 0 rows: an async attempt owns the brand, the brand is deleted, or it points elsewhere. */
+  | { outcome: "lost" }
+  /** The workspace is already another brand's canonical pointer. */
+  | { outcome: "claimedByAnotherBrand" };
+
+/**
+ * The synchronous path's pointer write (spec/provisioning.md §7): once the workspace is ready,
+ * point the brand at it and make it `active` — unless a concurrent asynchronous attempt owns the
+ * brand (`provisioning_status` pending), which must never be overwritten. The brand must not point
+ * at another workspace already (a concurrent sync call won) and must not be deleted.
+ *
+ * A brand with asynchronous history (`ready`/`failed`) that the sync path completes reads `ready`
+ * afterwards with no error: the sentence of an old failed attempt would otherwise sit next to a
+ * working workspace. A brand without history keeps `null` (no async attempt was ever made).
+ */
+export async function recordSyncSubWorkspace(
+  db: DbExecutor,
+  input: { brandId: string; subWorkspaceId: string; now: Date },
+): Promise<SyncPointerOutcome> {
+  try {
+    const row = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(brands)
+        .set({
+          subWorkspaceId: input.subWorkspaceId,
+          status: "active",
+          provisioningStatus: sql`case when ${brands.provisioningStatus} is null then null else 'ready' end`,
+          provisioningError: null,
+          updatedAt: input.now,
+        })
+        .where(
+          and(
+            eq(brands.id, input.brandId),
+            sql`${brands.provisioningStatus} is distinct from 'pending'`,
+            or(isNull(brands.subWorkspaceId), eq(brands.subWorkspaceId, input.subWorkspaceId)),
+            inArray(brands.status, ["pending", "active"]),
+          ),
+        )
+        .returning();
+      return updated;
+    });
+    return row ? { outcome: "recorded", brand: row } : { outcome: "lost" };
+  } catch (error) {
+    if (isSubWorkspaceUniqueViolation(error)) return { outcome: "claimedByAnotherBrand" };
+    throw error;
+  }
+}

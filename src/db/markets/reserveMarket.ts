@@ -1,0 +1,30 @@
+import type { DbExecutor } from "../database.ts";
+import { markets } from "../schema.ts";
+import type { MarketRow, MarketSlice } from "./marketRow.ts";
+
+/**
+ * Reserves a slice with a `creating` row before the upstream project exists. The table's unique
+ * (brand, geo target, language) is the only duplicate guard (upstream allows duplicate slices):
+ * undefined means the slice is already taken, by a market or by a concurrent create.
+ */
+export async function reserveMarket(
+  db: DbExecutor,
+  values: MarketSlice & { country: string; workspaceId: string; now: Date },
+): Promise<MarketRow | undefined> {
+  const [row] = await db
+    .insert(markets)
+    .values({
+      brandId: values.brandId,
+      geoTargetId: values.geoTargetId,
+      languageCode: values.languageCode,
+      country: values.country,
+      workspaceId: values.workspaceId,
+      status: "creating",
+      projectId: null,
+      createdAt: values.now,
+      updatedAt: values.now,
+    })
+    .onConflictDoNothing({ target: [markets.brandId, markets.geoTargetId, markets.languageCode] })
+    .returning();
+  return row;
+}
