@@ -1,0 +1,68 @@
+import { countryByCode } from "./countries.ts";
+import { DE_TOPICS } from "./topicSeeds/de.ts";
+import { EN_TOPICS } from "./topicSeeds/en.ts";
+import { ES_TOPICS } from "./topicSeeds/es.ts";
+import { FR_TOPICS } from "./topicSeeds/fr.ts";
+import type { TopicSeed } from "./topicSeeds/types.ts";
+
+export interface BrandTopic {
+  topic: string;
+  volume: number;
+  prompts: string[];
+}
+
+const SEEDS: Record<"en" | "fr" | "de" | "es", TopicSeed[]> = {
+  en: EN_TOPICS,
+  fr: FR_TOPICS,
+  de: DE_TOPICS,
+  es: ES_TOPICS,
+};
+
+/** FNV-1a: a tiny stable hash, so the same domain and country always give the same catalogue. */
+function hash(text: string): number {
+  let value = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    value ^= text.charCodeAt(index);
+    value = Math.imul(value, 0x01000193) >>> 0;
+  }
+  return value;
+}
+
+/** "https://www.acme-shoes.co.uk/x" → "Acme Shoes". */
+export function brandNameFromDomain(domain: string): string {
+  const host = domain
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z]+:\/\//, "")
+    .split(/[/?#]/)[0]!
+    .replace(/^www\./, "");
+  const label = host.split(".")[0] ?? host;
+  const words = label.split(/[-_]+/).filter(Boolean);
+  if (words.length === 0) return domain.trim();
+  return words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join(" ");
+}
+
+export function topicLanguageFor(country: string): "en" | "fr" | "de" | "es" {
+  return countryByCode(country)?.topicLanguage ?? "en";
+}
+
+/**
+ * The deterministic `brand-topics` catalogue: the country picks the seed language, the domain picks
+ * a stable subset (8 to all topics) and scales each volume by 50 %–150 %.
+ */
+export function brandTopicsFor(domain: string, country: string): BrandTopic[] {
+  const language = topicLanguageFor(country);
+  const brand = brandNameFromDomain(domain);
+  const key = `${domain.trim().toLowerCase()}|${country.trim().toLowerCase()}`;
+  const seeds = SEEDS[language];
+  const keep = Math.min(seeds.length, 8 + (hash(key) % (seeds.length - 7)));
+  return seeds
+    .map((seed) => ({ seed, rank: hash(`${key}|${seed.topic}`) }))
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, keep)
+    .map(({ seed, rank }) => ({
+      topic: seed.topic,
+      volume: Math.round((seed.volume * (50 + (rank % 101))) / 100),
+      prompts: seed.prompts.map((prompt) => prompt.replaceAll("{brand}", brand)),
+    }));
+}

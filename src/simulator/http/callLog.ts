@@ -1,0 +1,31 @@
+/** One recorded gateway call: the full path (prefix included, query excluded) and the final status. */
+export interface Call {
+  method: string;
+  path: string;
+  status: number;
+  at: string;
+}
+
+/**
+ * The ordered log of every non-control request, the instrument for "zero extra calls" assertions and
+ * for counting round trips. A dropped connection is logged with status 0.
+ */
+export class CallLog {
+  #calls: Call[] = [];
+
+  record(call: Call): void {
+    this.#calls.push(call);
+  }
+
+  list(): Call[] {
+    return this.#calls.map((call) => ({ ...call }));
+  }
+
+  clear(): void {
+    this.#calls = [];
+  }
+
+  get size(): number {
+    return this.#calls.length;
+  }
+}

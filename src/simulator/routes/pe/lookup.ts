@@ -1,0 +1,40 @@
+import type { FastifyReply } from "fastify";
+
+import type { SimContext } from "../../context.ts";
+import { invalidAccess, notFound } from "../../http/responses.ts";
+import type { SimProject, SimWorkspace } from "../../store/types.ts";
+
+export type ProjectParams = { ws: string; pid: string };
+
+/** Unknown workspace → 403 (text/plain, like every PE app error); answers and returns undefined. */
+export function findWorkspace(ctx: SimContext, id: string, reply: FastifyReply): SimWorkspace | undefined {
+  const workspace = ctx.store.workspace(id);
+  if (!workspace) void invalidAccess(reply, "pe");
+  return workspace;
+}
+
+/** Unknown workspace → 403; unknown project (or one of another workspace) → 404 `not found`. */
+export function findProject(
+  ctx: SimContext,
+  params: ProjectParams,
+  reply: FastifyReply,
+): { workspace: SimWorkspace; project: SimProject } | undefined {
+  const workspace = findWorkspace(ctx, params.ws, reply);
+  if (!workspace) return undefined;
+  const project = ctx.store.project(workspace.id, params.pid);
+  if (!project) {
+    void notFound(reply);
+    return undefined;
+  }
+  return { workspace, project };
+}
+
+export function isTrue(value: unknown): boolean {
+  return value === "true" || value === "1";
+}
+
+/** A catalogue id may arrive as a number or a numeric string. */
+export function catalogueId(value: unknown): number | undefined {
+  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof number === "number" && Number.isInteger(number) ? number : undefined;
+}

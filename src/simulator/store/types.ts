@@ -1,0 +1,88 @@
+/**
+ * The simulator's in-memory model. One store holds both gateways (UM workspaces and PE projects), so
+ * a PE write moves units in the UM resources of the project's workspace (spec/gateway.md §3).
+ */
+export type Dimension = "projects" | "prompts";
+export const DIMENSIONS: readonly Dimension[] = ["projects", "prompts"];
+
+export interface UnitCounts {
+  used: number;
+  drafted: number;
+  total: number;
+}
+
+export type PerDimension<T> = Record<Dimension, T>;
+
+export interface SimWorkspace {
+  id: string;
+  title: string;
+  parentId: string | null;
+  /** The status the workspace settles to: `created`, a terminal failure, or `not ready` for a zombie. */
+  status: string;
+  createdAt: number;
+  /** Status observations still to answer `not ready` (reads mode and `/__sim/status`). */
+  notReadyReads: number;
+  /** Time-mode settling: `not ready` until this instant (ms since epoch; 0 = no wait). */
+  settleUntil: number;
+  /** Transfers still to answer 422 `workspace not ready` after settling. */
+  notReadyTransfers: number;
+  /** Meaningful on roots: a workspace is metered when its root has this on. */
+  limitsEnabled: boolean;
+  resources: PerDimension<UnitCounts>;
+  /** Published units not yet visible in `used` on reads (the async catch-up after a publish). */
+  usedLag: { pending: PerDimension<number>; reads: number; until: number };
+  /** After a top-up, writes are judged against `previousTotal` until `until` (the enforcement lag). */
+  enforcement: PerDimension<{ previousTotal: number; until: number } | null>;
+}
+
+export type PublishState = "draft" | "live" | "initial_publish_failed";
+
+export interface SimPrompt {
+  id: string;
+  name: string;
+  live: boolean;
+  tagIds: string[];
+  metadata: Record<string, unknown>;
+}
+
+export interface SimTag {
+  id: string;
+  name: string;
+  parentId: string | null;
+  live: boolean;
+}
+
+export interface SimAssignment {
+  id: string;
+  modelId: number;
+}
+
+export interface SimProject {
+  id: string;
+  workspaceId: string;
+  name: string;
+  brandNameDisplay: string;
+  brandNames: string[];
+  domain: string;
+  primaryUrl: string | null;
+  countryCode: string;
+  locationId: number;
+  locationName: string;
+  languageId: number;
+  publishState: PublishState;
+  /** Changes since the last publish that are not units (a PATCH, a model removal). */
+  dirty: boolean;
+  publishingReads: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Units this project holds in its workspace's `drafted` (staged) and `used` (published). */
+  staged: PerDimension<number>;
+  published: PerDimension<number>;
+  models: SimAssignment[];
+  /** Insertion-ordered; keyed by id. */
+  prompts: Map<string, SimPrompt>;
+  promptIdByText: Map<string, string>;
+  tags: Map<string, SimTag>;
+  /** Project list reads of the workspace that still omit this project (eventual consistency). */
+  hiddenFromListReads: number;
+}

@@ -1,0 +1,58 @@
+import type {
+  Call,
+  Simulator,
+  SimulatorDump,
+  SimulatorOptions,
+} from "../../src/simulator/createSimulator.ts";
+import { startSimulator } from "../../src/simulator/startSimulator.ts";
+
+export interface TestSimulator {
+  /** The origin of both gateways, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** Same as `url`. */
+  baseUrl: string;
+  /** The in-process simulator (store, settings, …) for direct inspection. */
+  simulator: Simulator;
+  close(): Promise<void>;
+  /** `GET /__sim/calls`. */
+  calls(): Promise<Call[]>;
+  /** `DELETE /__sim/calls`. */
+  clearCalls(): Promise<void>;
+  /** `GET /__sim/dump`. */
+  dump(): Promise<SimulatorDump>;
+  /** Any control route over real HTTP: `control("/faults", rule)` POSTs to `/__sim/faults`. */
+  control<T = unknown>(path: string, body?: unknown, method?: string): Promise<T>;
+}
+
+/**
+ * The simulator on an ephemeral loopback port with its controls on; every helper goes through the
+ * `/__sim` routes over real HTTP, exactly as another process would.
+ */
+export async function startTestSimulator(options: SimulatorOptions = {}): Promise<TestSimulator> {
+  const started = await startSimulator({ ...options, controls: true });
+  const { url } = started;
+
+  async function control<T>(path: string, body?: unknown, method?: string): Promise<T> {
+    const verb = method ?? (body === undefined ? "GET" : "POST");
+    const response = await fetch(`${url}/__sim${path.startsWith("/") ? path : `/${path}`}`, {
+      method: verb,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok)
+      throw new Error(`simulator control ${verb} ${path} answered ${response.status}: ${text}`);
+    return (text === "" ? undefined : JSON.parse(text)) as T;
+  }
+
+  return {
+    url,
+    baseUrl: url,
+    simulator: started.simulator,
+    close: started.close,
+    calls: () => control<Call[]>("/calls"),
+    clearCalls: () => control<void>("/calls", undefined, "DELETE"),
+    dump: () => control<SimulatorDump>("/dump"),
+    control,
+  };
+}
