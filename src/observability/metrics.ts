@@ -4,6 +4,7 @@ import type { EventBus } from "./events.ts";
 import { registerAllocationMetrics } from "./metrics/allocationMetrics.ts";
 import { registerGatewayMetrics } from "./metrics/gatewayMetrics.ts";
 import { registerHttpMetrics } from "./metrics/httpMetrics.ts";
+import { registerJobMetrics } from "./metrics/jobMetrics.ts";
 
 /**
  * The metrics registry (names are a contract: docs/metrics.md). One registry per runtime, so
@@ -20,5 +21,6 @@ export function createMetrics(events: EventBus, options: { defaultMetrics?: bool
   registerHttpMetrics(registry, events);
   registerGatewayMetrics(registry, events);
   registerAllocationMetrics(registry, events);
+  registerJobMetrics(registry, events);
   return { registry };
 }

@@ -1,4 +1,5 @@
 import type { Config } from "../config/env.ts";
+import { resolveCredentialKey } from "../credentials/credentialKey.ts";
 import { type Database, openDatabase } from "../db/database.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../domain/clock.ts";
@@ -56,7 +57,9 @@ export async function openRuntime(
     const gateway = origins
       ? createGatewayClient({ ...origins, events, logger, clock })
       : createUnconfiguredGatewayClient({ events, logger, clock });
-    const services = createServices({ db: database.db, clock, events, logger });
+    const credentialKey = resolveCredentialKey(config);
+    credentialKey.catch(() => {}); // surfaces on first use (seal/exchange), not as an unhandled rejection
+    const services = createServices({ db: database.db, clock, events, logger, credentialKey });
     const opened = database;
     return {
       config,

@@ -1,0 +1,22 @@
+import type { DbExecutor } from "../database.ts";
+import { credentials } from "../schema.ts";
+
+export type CredentialRow = typeof credentials.$inferSelect;
+
+export async function insertCredential(
+  db: DbExecutor,
+  values: { id: string; ownerSub: string; audience: string; sealed: Buffer; expiresAt: Date; now: Date },
+): Promise<CredentialRow> {
+  const [row] = await db
+    .insert(credentials)
+    .values({
+      id: values.id,
+      ownerSub: values.ownerSub,
+      audience: values.audience,
+      sealed: values.sealed,
+      expiresAt: values.expiresAt,
+      createdAt: values.now,
+    })
+    .returning();
+  return row!;
+}

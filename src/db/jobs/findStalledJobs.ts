@@ -1,0 +1,52 @@
+import { sql } from "drizzle-orm";
+
+import type { DbExecutor } from "../database.ts";
+import { assertQueueSchemaName } from "./queueSchemaName.ts";
+
+export interface StalledJob {
+  id: string;
+  type: string;
+  attempts: number;
+  leaseExpiresAt: Date | null;
+}
+
+/**
+ * IN_PROGRESS records nobody is working on and nothing will deliver: the lease expired before
+ * `stalledBefore` (or there never was one and the record has not moved since then), and the queue
+ * holds no pending message for the job (queued, retrying, or active and not yet expired).
+ */
+export async function findStalledJobs(
+  db: DbExecutor,
+  query: { stalledBefore: Date; queueSchema: string; queueName: string; limit: number },
+): Promise<StalledJob[]> {
+  const queueTable = sql.raw(`${assertQueueSchemaName(query.queueSchema)}.job`);
+  const before = query.stalledBefore.toISOString();
+  const result = await db.execute<{
+    id: string;
+    type: string;
+    attempts: number;
+    lease_expires_at: Date | string | null;
+  }>(sql`
+    select j.id, j.type, j.attempts, j.lease_expires_at
+    from jobs j
+    where j.status = 'IN_PROGRESS'
+      and (
+        (j.lease_expires_at is not null and j.lease_expires_at < ${before}::timestamptz)
+        or (j.lease_token is null and j.updated_at < ${before}::timestamptz)
+      )
+      and not exists (
+        select 1 from ${queueTable} m
+        where m.name = ${query.queueName}
+          and m.data->>'jobId' = j.id::text
+          and (m.state < 'active' or (m.state = 'active' and m.started_on + m.expire_in > now()))
+      )
+    order by j.updated_at
+    limit ${query.limit}
+  `);
+  return result.rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    attempts: Number(row.attempts),
+    leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),
+  }));
+}

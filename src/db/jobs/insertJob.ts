@@ -1,0 +1,38 @@
+import type { DbExecutor } from "../database.ts";
+import { jobs } from "../schema.ts";
+
+export type JobRow = typeof jobs.$inferSelect;
+export type JobStatus = JobRow["status"];
+export type JobRecordError = NonNullable<JobRow["error"]>;
+
+export interface NewJob {
+  id: string;
+  type: string;
+  orgId: string;
+  brandId: string | null;
+  metadata: Record<string, unknown>;
+  credentialId: string | null;
+  createdBy: string | null;
+  now: Date;
+}
+
+/** A new IN_PROGRESS record; `undefined` when the id already exists (the caller decides). */
+export async function insertJob(db: DbExecutor, job: NewJob): Promise<JobRow | undefined> {
+  const [row] = await db
+    .insert(jobs)
+    .values({
+      id: job.id,
+      type: job.type,
+      orgId: job.orgId,
+      brandId: job.brandId,
+      status: "IN_PROGRESS",
+      metadata: job.metadata,
+      credentialId: job.credentialId,
+      createdBy: job.createdBy,
+      createdAt: job.now,
+      updatedAt: job.now,
+    })
+    .onConflictDoNothing({ target: jobs.id })
+    .returning();
+  return row;
+}

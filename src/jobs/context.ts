@@ -1,0 +1,102 @@
+import { randomUUID } from "node:crypto";
+
+import type { CredentialStore } from "../credentials/credentialStore.ts";
+import type { Db } from "../db/database.ts";
+import { insertJob, type JobRow } from "../db/jobs/insertJob.ts";
+import { linkNextJob } from "../db/jobs/linkNextJob.ts";
+import { saveJobCheckpoint } from "../db/jobs/saveJobCheckpoint.ts";
+import type { Clock } from "../domain/clock.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { JobContext, JobMetadata } from "./handler.ts";
+import { LeaseLostError, needsReauth } from "./jobError.ts";
+import type { JobQueue } from "./queue.ts";
+import type { JobRegistry } from "./registry.ts";
+
+export interface ContextDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  queue: JobQueue;
+  registry: JobRegistry;
+  credentials: CredentialStore;
+}
+
+/** The context of one leased delivery: every write is fenced by `leaseToken`. */
+export function createJobContext<M extends JobMetadata>(
+  deps: ContextDeps,
+  delivery: { record: JobRow; leaseToken: string; metadata: M; signal: AbortSignal },
+): JobContext<M> {
+  const { record, leaseToken } = delivery;
+  const { leaseToken: _hidden, ...snapshot } = record;
+  let handedOff = false;
+  const logger = deps.logger.child({
+    jobId: record.id,
+    jobType: record.type,
+    orgId: record.orgId,
+    brandId: record.brandId,
+    attempt: record.attempts,
+  });
+
+  const handOff = async (type: string, metadata: JobMetadata, delayMs: number): Promise<string> => {
+    if (handedOff) throw new Error("A job hands off to at most one successor (requeue or chain).");
+    const nextJobId = randomUUID();
+    await deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      await insertJob(tx, {
+        id: nextJobId,
+        type,
+        orgId: record.orgId,
+        brandId: record.brandId,
+        metadata,
+        credentialId: record.credentialId,
+        createdBy: record.createdBy,
+        now,
+      });
+      if (!(await linkNextJob(tx, { jobId: record.id, leaseToken, nextJobId, now }))) {
+        throw new LeaseLostError(record.id);
+      }
+      await deps.queue.enqueue(nextJobId, { delayMs, db: tx });
+    });
+    handedOff = true;
+    return nextJobId;
+  };
+
+  const context: JobContext<M> = {
+    job: snapshot,
+    metadata: delivery.metadata,
+    attempt: record.attempts,
+    signal: delivery.signal,
+    clock: deps.clock,
+    logger,
+    async credential() {
+      if (!record.credentialId) throw needsReauth();
+      const exchanged = await deps.credentials.exchange(record.credentialId);
+      if (exchanged.status !== "ok") {
+        logger.info({ reason: exchanged.reason }, "job credential unavailable");
+        throw needsReauth();
+      }
+      return exchanged.token;
+    },
+    async saveCheckpoint(patch) {
+      const metadata = await saveJobCheckpoint(deps.db, {
+        jobId: record.id,
+        leaseToken,
+        patch,
+        now: deps.clock.now(),
+      });
+      if (!metadata) throw new LeaseLostError(record.id);
+      context.metadata = metadata as M;
+    },
+    async requeue(options) {
+      const requeuedJobId = await handOff(record.type, options.metadata ?? context.metadata, options.delayMs);
+      return { requeuedJobId };
+    },
+    async chain(options) {
+      if (!deps.registry.has(options.type))
+        throw new Error(`Cannot chain to unregistered job type ${options.type}`);
+      const chainedJobId = await handOff(options.type, options.metadata, options.delayMs ?? 0);
+      return { chainedJobId };
+    },
+  };
+  return context;
+}

@@ -1,0 +1,15 @@
+/**
+ * The fixed sentences stored as `error.message` on FAILED records and shown to clients. A raw
+ * exception message never reaches a record. Handlers add their own codes through
+ * `errorMessages` in their registration.
+ */
+export const JOB_ERROR_MESSAGES: Record<string, string> = {
+  JOB_FAILED: "The job failed.",
+  JOB_STALLED: "The job stopped making progress and was abandoned.",
+  JOB_TIMEOUT: "The job did not finish in time.",
+  INVALID_JOB_METADATA: "The job was stored with invalid parameters.",
+  UNKNOWN_JOB_TYPE: "This kind of job is not supported by the workers.",
+  NEEDS_REAUTH: "Your sign-in expired before the job could finish; sign in again and resume it.",
+};
+
+export const GENERIC_JOB_FAILURE = JOB_ERROR_MESSAGES.JOB_FAILED!;

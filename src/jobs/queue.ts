@@ -1,0 +1,182 @@
+import { createHash } from "node:crypto";
+import { EventEmitter } from "node:events";
+
+import { type SQL, sql } from "drizzle-orm";
+import type pg from "pg";
+import PgBoss from "pg-boss";
+
+import type { DbExecutor } from "../db/database.ts";
+import { assertQueueSchemaName } from "../db/jobs/queueSchemaName.ts";
+import type { Logger } from "../observability/logger.ts";
+
+/**
+ * The job queue adapter: pg-boss 10 on our PostgreSQL, carrying only `{jobId}`. The record in our
+ * `jobs` table is the source of truth; a message is just "look at this job now". Messages are
+ * acknowledged (`complete`) by the runner once the record reflects the delivery, or `fail`ed so
+ * pg-boss redelivers them when the runner could not even reach the record.
+ */
+
+export const DEFAULT_QUEUE_SCHEMA = "pgboss";
+export const DEFAULT_QUEUE_NAME = "serenity-jobs";
+
+export interface QueueMessage {
+  /** The pg-boss message id (not the job id). */
+  id: string;
+  /** `undefined` when the payload is not ours (acknowledged and dropped). */
+  jobId: string | undefined;
+  /** When the message became deliverable (for queue lag). */
+  availableAt: Date;
+}
+
+export interface EnqueueOptions {
+  /** Deliver no earlier than this many milliseconds from now. */
+  delayMs?: number;
+  /**
+   * At most one message per key, ever: the message id is derived from it, so a second enqueue
+   * with the same key is a no-op (returns null). Use keys that name one intended delivery.
+   */
+  singletonKey?: string;
+  /** Join the caller's transaction: the message exists only if the transaction commits. */
+  db?: DbExecutor;
+}
+
+export interface JobQueue {
+  readonly schema: string;
+  readonly name: string;
+  /** Installs pg-boss's schema and our queue (idempotent, safe across processes). */
+  start(): Promise<void>;
+  enqueue(jobId: string, options?: EnqueueOptions): Promise<string | null>;
+  fetch(batchSize: number): Promise<QueueMessage[]>;
+  complete(message: QueueMessage): Promise<void>;
+  fail(message: QueueMessage): Promise<void>;
+  /** Runs `listener` when a message may have become available (local enqueues, or NOTIFY). */
+  onAvailable(listener: () => void): () => void;
+  /** The NOTIFY channel enqueues signal on (a worker LISTENs on it to wake at once). */
+  readonly notifyChannel: string;
+  /** Tells local listeners a message may be available (called by the LISTEN connection). */
+  signalAvailable(): void;
+  stop(): Promise<void>;
+}
+
+export interface PgBossQueueOptions {
+  pool: pg.Pool;
+  logger: Logger;
+  schema?: string;
+  name?: string;
+  /** Run pg-boss maintenance (expire abandoned active messages, archive): workers only. */
+  supervise?: boolean;
+  /** How long an active message may stay unacknowledged before pg-boss retries it (crash net). */
+  expireInSeconds?: number;
+}
+
+/** pg-boss's executor over a Drizzle handle, so a send can join one of our transactions. */
+function executorFor(db: DbExecutor): PgBoss.Db {
+  return {
+    executeSql: async (text, values = []) => {
+      const parts = text.split(/\$(\d+)/);
+      const chunks: SQL[] = parts.map((part, index) =>
+        index % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1])}`,
+      );
+      const result = await db.execute(sql.join(chunks));
+      return { rows: result.rows as unknown[] };
+    },
+  };
+}
+
+/** A v4-shaped UUID derived from a key: the same key always names the same message. */
+export function messageIdFor(key: string): string {
+  const hex = createHash("sha256").update(`serenity-message:${key}`).digest("hex");
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
+  const schema = assertQueueSchemaName(options.schema ?? DEFAULT_QUEUE_SCHEMA);
+  const name = options.name ?? DEFAULT_QUEUE_NAME;
+  const notifyChannel = `serenity_jobs_${schema}`;
+  const wakeups = new EventEmitter();
+  wakeups.setMaxListeners(100);
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => options.pool.query(text, values) },
+    schema,
+    supervise: options.supervise ?? false,
+    schedule: false,
+    migrate: true,
+  });
+  // pg-boss reports maintenance failures as events; an unheard "error" would crash the process.
+  boss.on("error", (error) => options.logger.warn({ err: error }, "job queue maintenance error"));
+
+  let starting: Promise<void> | undefined;
+  const start = () => {
+    starting ??= (async () => {
+      await boss.start();
+      await boss.createQueue(name, {
+        name,
+        policy: "standard",
+        retryLimit: 5,
+        retryDelay: 5,
+        retryBackoff: true,
+        expireInSeconds: options.expireInSeconds ?? 15 * 60,
+      });
+    })().catch((error: unknown) => {
+      starting = undefined;
+      throw error;
+    });
+    return starting;
+  };
+
+  return {
+    schema,
+    name,
+    notifyChannel,
+    start,
+    async enqueue(jobId, enqueueOptions = {}) {
+      await start();
+      const db = enqueueOptions.db;
+      const delaySeconds = (enqueueOptions.delayMs ?? 0) / 1000;
+      const messageId = await boss.send(
+        name,
+        { jobId },
+        {
+          ...(delaySeconds > 0 ? { startAfter: delaySeconds } : {}),
+          ...(enqueueOptions.singletonKey ? { id: messageIdFor(enqueueOptions.singletonKey) } : {}),
+          ...(db ? { db: executorFor(db) } : {}),
+        },
+      );
+      // NOTIFY is transactional: inside a caller's transaction it is delivered only at commit.
+      const notify = sql`select pg_notify(${notifyChannel}, '')`;
+      if (db) await db.execute(notify);
+      else {
+        await options.pool.query("select pg_notify($1, '')", [notifyChannel]);
+        wakeups.emit("available");
+      }
+      return messageId;
+    },
+    async fetch(batchSize) {
+      await start();
+      const jobs = await boss.fetch<{ jobId?: unknown }>(name, { batchSize, includeMetadata: true });
+      return jobs.map((job) => ({
+        id: job.id,
+        jobId: typeof job.data?.jobId === "string" ? job.data.jobId : undefined,
+        availableAt: new Date(job.startAfter),
+      }));
+    },
+    async complete(message) {
+      await boss.complete(name, message.id);
+    },
+    async fail(message) {
+      await boss.fail(name, message.id);
+    },
+    onAvailable(listener) {
+      wakeups.on("available", listener);
+      return () => wakeups.off("available", listener);
+    },
+    signalAvailable() {
+      wakeups.emit("available");
+    },
+    async stop() {
+      if (starting) await boss.stop({ graceful: false, wait: true, close: false });
+      starting = undefined;
+    },
+  };
+}

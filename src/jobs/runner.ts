@@ -1,0 +1,338 @@
+import { randomUUID } from "node:crypto";
+
+import type { CredentialStore } from "../credentials/credentialStore.ts";
+import type { Db } from "../db/database.ts";
+import { claimJobLease } from "../db/jobs/claimJobLease.ts";
+import { completeJob } from "../db/jobs/completeJob.ts";
+import { failJob } from "../db/jobs/failJob.ts";
+import { failUnleasedJob } from "../db/jobs/failUnleasedJob.ts";
+import { findJob } from "../db/jobs/findJob.ts";
+import type { JobRecordError, JobRow } from "../db/jobs/insertJob.ts";
+import { releaseJobLease } from "../db/jobs/releaseJobLease.ts";
+import type { Clock } from "../domain/clock.ts";
+import type { EventBus, ServiceEvents } from "../observability/events.ts";
+import type { Logger } from "../observability/logger.ts";
+import { defaultRetryDelayMs } from "./backoff.ts";
+import { classifyJobFailure } from "./classifyFailure.ts";
+import { createJobContext } from "./context.ts";
+import type { AnyJobHandler, JobResult } from "./handler.ts";
+import { JobError, LeaseLostError } from "./jobError.ts";
+import type { JobQueue, QueueMessage } from "./queue.ts";
+import type { JobRegistry } from "./registry.ts";
+
+export interface JobRunnerDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  events: EventBus;
+  registry: JobRegistry;
+  queue: JobQueue;
+  credentials: CredentialStore;
+}
+
+/** How one delivery ended, as the runner saw it. */
+export type DeliveryOutcome =
+  | ServiceEvents["job.finished"]["outcome"]
+  /** Interrupted by shutdown: lease released, message re-sent for another worker. */
+  | "released"
+  /** The runner could not reach the record; the message was failed so pg-boss redelivers it. */
+  | "redelivery_requested";
+
+/** The abort reason of a worker shutdown (distinct from the handler timeout). */
+export class WorkerShutdown extends Error {
+  constructor() {
+    super("The worker is shutting down.");
+    this.name = "WorkerShutdown";
+  }
+}
+
+/** How long a handler may ignore its abort signal before the runner stops waiting for it. */
+const MAX_ABANDON_GRACE_MS = 5000;
+
+type HandlerSettlement =
+  | { kind: "returned"; result: unknown }
+  | { kind: "threw"; error: unknown }
+  | { kind: "abandoned"; reason: unknown };
+
+/**
+ * The runner contract of spec/provisioning.md §2 for one delivery: load the record (missing or
+ * not IN_PROGRESS → acknowledge and drop), dispatch on the stored type, claim the lease in one
+ * guarded update, run the handler with an abort signal at its timeout, then complete, retry or
+ * fail by compare-and-set on the lease token. Every terminal path invalidates the job's credential
+ * unless the job handed it on, and clears the lease. Never runs a handler unleased.
+ */
+export class JobRunner {
+  readonly #deps: JobRunnerDeps;
+  readonly #active = new Map<string, AbortController>();
+
+  constructor(deps: JobRunnerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Deliveries currently running a handler. */
+  get activeCount(): number {
+    return this.#active.size;
+  }
+
+  /** Aborts every running handler for shutdown: their leases are released and messages re-sent. */
+  interruptAll(): void {
+    for (const controller of this.#active.values()) controller.abort(new WorkerShutdown());
+  }
+
+  async process(message: QueueMessage): Promise<DeliveryOutcome> {
+    const { logger } = this.#deps;
+    try {
+      return await this.#process(message);
+    } catch (error) {
+      // The database (or the queue) failed under us: let pg-boss redeliver the message; the
+      // lease, if we took one, expires and the next delivery claims it.
+      logger.error({ err: error, jobId: message.jobId, messageId: message.id }, "job delivery failed");
+      await this.#deps.queue.fail(message).catch((failError: unknown) => {
+        logger.error({ err: failError, messageId: message.id }, "could not fail the job message");
+      });
+      return "redelivery_requested";
+    }
+  }
+
+  async #process(message: QueueMessage): Promise<DeliveryOutcome> {
+    const { db, clock, registry, queue } = this.#deps;
+    const record = message.jobId ? await findJob(db, message.jobId) : undefined;
+    if (!record || record.status !== "IN_PROGRESS") {
+      await queue.complete(message);
+      return this.#finished(record?.type ?? "unknown", "dropped_duplicate");
+    }
+    this.#deps.events.emit("job.delivered", {
+      type: record.type,
+      lagSeconds: Math.max(0, (Date.now() - message.availableAt.getTime()) / 1000),
+    });
+
+    const handler = registry.get(record.type);
+    if (!handler) {
+      const failed = await this.#terminal(record, undefined, {
+        code: "UNKNOWN_JOB_TYPE",
+        message: registry.messageFor("UNKNOWN_JOB_TYPE")!,
+        retryable: false,
+      });
+      await queue.complete(message);
+      return this.#finished(record.type, failed ? "failed" : "lease_lost", "UNKNOWN_JOB_TYPE");
+    }
+
+    const leaseToken = randomUUID();
+    const claimed = await claimJobLease(db, {
+      jobId: record.id,
+      leaseToken,
+      now: clock.now(),
+      ttlMs: handler.leaseTtlMs,
+    });
+    if (!claimed) {
+      await queue.complete(message);
+      return this.#finished(record.type, "lease_lost");
+    }
+
+    const started = performance.now();
+    const outcome = await this.#runClaimed(claimed, leaseToken, handler);
+    await queue.complete(message);
+    const durationSeconds = (performance.now() - started) / 1000;
+    if (outcome.kind === "released" || outcome.kind === "redelivery_requested") return outcome.kind;
+    return this.#finished(record.type, outcome.kind, outcome.code, durationSeconds);
+  }
+
+  async #runClaimed(
+    record: JobRow,
+    leaseToken: string,
+    handler: AnyJobHandler,
+  ): Promise<{ kind: DeliveryOutcome; code?: string }> {
+    const { registry, logger } = this.#deps;
+    const log = logger.child({ jobId: record.id, jobType: record.type, attempt: record.attempts });
+
+    if (record.attempts > handler.maxAttempts) {
+      // Deliveries kept dying before they could report (e.g. a crash loop): stop here.
+      return this.#retriesSpent(record, leaseToken);
+    }
+
+    let metadata: Record<string, unknown> = record.metadata;
+    if (handler.metadataSchema) {
+      try {
+        metadata = handler.metadataSchema.parse(record.metadata);
+      } catch (error) {
+        log.warn({ err: error }, "job metadata is invalid");
+        return this.#failTerminal(record, leaseToken, {
+          code: "INVALID_JOB_METADATA",
+          message: registry.messageFor("INVALID_JOB_METADATA")!,
+          retryable: false,
+        });
+      }
+    }
+
+    const settlement = await this.#runHandler(record, leaseToken, handler, metadata);
+
+    if (settlement.kind === "returned") {
+      const result = isPlainObject(settlement.result)
+        ? settlement.result
+        : { value: settlement.result ?? null };
+      return this.#complete(record, leaseToken, result);
+    }
+
+    const error = settlement.kind === "threw" ? settlement.error : settlement.reason;
+    if (error instanceof LeaseLostError) {
+      log.warn("job lease lost while the handler ran; its writes were discarded");
+      return { kind: "lease_lost" };
+    }
+    if (error instanceof WorkerShutdown) {
+      await this.#releaseForShutdown(record, leaseToken);
+      return { kind: "released" };
+    }
+
+    const failure = classifyJobFailure(error, (code) => registry.messageFor(code));
+    if (!(error instanceof JobError)) log.warn({ err: error, code: failure.code }, "job handler threw");
+    if (failure.retryable) {
+      if (record.attempts >= handler.maxAttempts) return this.#retriesSpent(record, leaseToken);
+      return this.#retryLater(record, leaseToken, handler, failure.code);
+    }
+    return this.#failTerminal(record, leaseToken, failure);
+  }
+
+  async #runHandler(
+    record: JobRow,
+    leaseToken: string,
+    handler: AnyJobHandler,
+    metadata: Record<string, unknown>,
+  ): Promise<HandlerSettlement> {
+    const { clock } = this.#deps;
+    const controller = new AbortController();
+    const timers = new AbortController();
+    this.#active.set(leaseToken, controller);
+    clock.sleep(handler.timeoutMs, timers.signal).then(
+      () => controller.abort(new JobError("JOB_TIMEOUT", { retryable: true })),
+      () => {},
+    );
+    // A handler that ignores its signal is waited for a short grace only; its later writes are
+    // fenced by the lease anyway. A shutdown does not wait: the worker already gave it time.
+    const abandoned = new Promise<HandlerSettlement>((resolve) => {
+      controller.signal.addEventListener(
+        "abort",
+        () => {
+          const reason: unknown = controller.signal.reason;
+          if (reason instanceof WorkerShutdown) return resolve({ kind: "abandoned", reason });
+          const grace = Math.min(MAX_ABANDON_GRACE_MS, handler.leaseTtlMs - handler.timeoutMs);
+          clock.sleep(grace, timers.signal).then(
+            () => resolve({ kind: "abandoned", reason }),
+            () => {},
+          );
+        },
+        { once: true },
+      );
+    });
+    try {
+      const context = createJobContext(this.#deps, {
+        record,
+        leaseToken,
+        metadata,
+        signal: controller.signal,
+      });
+      const settled = Promise.resolve()
+        .then(() => handler.handle(context))
+        .then(
+          (result): HandlerSettlement => ({ kind: "returned", result }),
+          (error: unknown): HandlerSettlement => ({ kind: "threw", error }),
+        );
+      const settlement = await Promise.race([settled, abandoned]);
+      // A handler that gave up because of the abort reports the abort's reason, not its own error.
+      if (
+        settlement.kind === "threw" &&
+        controller.signal.aborted &&
+        !(settlement.error instanceof JobError)
+      ) {
+        return { kind: "threw", error: controller.signal.reason };
+      }
+      return settlement;
+    } finally {
+      timers.abort();
+      this.#active.delete(leaseToken);
+    }
+  }
+
+  async #complete(record: JobRow, leaseToken: string, result: JobResult) {
+    const { db, clock, credentials } = this.#deps;
+    const row = await db.transaction(async (tx) => {
+      const done = await completeJob(tx, { jobId: record.id, leaseToken, result, now: clock.now() });
+      if (done?.credentialId && !done.nextJobId) await credentials.invalidate(done.credentialId, { db: tx });
+      return done;
+    });
+    if (!row) return { kind: "lease_lost" as const };
+    const requeued = row.nextJobId !== null && typeof result.requeuedJobId === "string";
+    return { kind: requeued ? ("requeued" as const) : ("completed" as const) };
+  }
+
+  async #failTerminal(record: JobRow, leaseToken: string, error: JobRecordError) {
+    const failed = await this.#terminal(record, leaseToken, error);
+    if (failed)
+      this.#deps.logger.info({ jobId: record.id, jobType: record.type, code: error.code }, "job failed");
+    return { kind: failed ? ("failed" as const) : ("lease_lost" as const), code: error.code };
+  }
+
+  #retriesSpent(record: JobRow, leaseToken: string) {
+    return this.#failTerminal(record, leaseToken, {
+      code: "JOB_FAILED",
+      message: this.#deps.registry.messageFor("JOB_FAILED")!,
+      retryable: true,
+    });
+  }
+
+  /** FAILED + credential invalidation (unless handed on), in one transaction. */
+  async #terminal(record: JobRow, leaseToken: string | undefined, error: JobRecordError): Promise<boolean> {
+    const { db, clock, credentials } = this.#deps;
+    return db.transaction(async (tx) => {
+      const now = clock.now();
+      const row = leaseToken
+        ? await failJob(tx, { jobId: record.id, leaseToken, error, now })
+        : await failUnleasedJob(tx, { jobId: record.id, error, now });
+      if (row?.credentialId && !row.nextJobId) await credentials.invalidate(row.credentialId, { db: tx });
+      return row !== undefined;
+    });
+  }
+
+  /** Retryable: release the lease and schedule the next delivery, atomically. */
+  async #retryLater(record: JobRow, leaseToken: string, handler: AnyJobHandler, code: string) {
+    const { db, clock, queue } = this.#deps;
+    const delayMs = (handler.retryDelayMs ?? defaultRetryDelayMs)(record.attempts);
+    const released = await db.transaction(async (tx) => {
+      const row = await releaseJobLease(tx, { jobId: record.id, leaseToken, now: clock.now() });
+      if (row) await queue.enqueue(record.id, { delayMs, db: tx });
+      return row !== undefined;
+    });
+    return { kind: released ? ("retried" as const) : ("lease_lost" as const), code };
+  }
+
+  async #releaseForShutdown(record: JobRow, leaseToken: string): Promise<void> {
+    const { db, clock, queue } = this.#deps;
+    await db.transaction(async (tx) => {
+      const row = await releaseJobLease(tx, {
+        jobId: record.id,
+        leaseToken,
+        now: clock.now(),
+        refundAttempt: true,
+      });
+      if (row) await queue.enqueue(record.id, { db: tx });
+    });
+  }
+
+  #finished(
+    type: string,
+    outcome: ServiceEvents["job.finished"]["outcome"],
+    code?: string,
+    durationSeconds?: number,
+  ): DeliveryOutcome {
+    this.#deps.events.emit("job.finished", {
+      type,
+      outcome,
+      ...(code ? { code } : {}),
+      ...(durationSeconds !== undefined ? { durationSeconds } : {}),
+    });
+    return outcome;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

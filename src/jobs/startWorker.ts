@@ -1,0 +1,44 @@
+import type { Runtime } from "../runtime/runtime.ts";
+import type { AnyJobHandler } from "./handler.ts";
+import { createPgBossQueue } from "./queue.ts";
+import { JobRegistry } from "./registry.ts";
+import { JobWorker, type JobWorkerOptions } from "./worker.ts";
+
+export interface StartWorkerOptions extends JobWorkerOptions {
+  /** Defaults to every handler registered in `runtime.services.jobs.registry`. */
+  handlers?: AnyJobHandler[];
+}
+
+/**
+ * Runs the job worker inside a runtime (`serenity worker`, `serve --with-worker`, `start`). The
+ * worker gets its own pg-boss instance with maintenance on (expiring messages of crashed workers),
+ * over the runtime's connection pool. Call `stop()` before closing the runtime.
+ */
+export async function startWorker(runtime: Runtime, options: StartWorkerOptions = {}): Promise<JobWorker> {
+  const jobs = runtime.services.jobs;
+  const registry = options.handlers
+    ? options.handlers.reduce((built, handler) => built.registerHandler(handler), new JobRegistry())
+    : jobs.registry;
+  const queue = createPgBossQueue({
+    pool: runtime.database.pool,
+    logger: runtime.logger,
+    schema: jobs.queue.schema,
+    name: jobs.queue.name,
+    supervise: true,
+  });
+  const worker = new JobWorker(
+    {
+      db: runtime.database.db,
+      pool: runtime.database.pool,
+      clock: runtime.clock,
+      logger: runtime.logger,
+      events: runtime.events,
+      registry,
+      queue,
+      credentials: jobs.credentials,
+    },
+    options,
+  );
+  await worker.start();
+  return worker;
+}
