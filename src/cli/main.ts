@@ -4,6 +4,7 @@ import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerStart } from "./commands/start.ts";
 import { registerToken } from "./commands/token.ts";
+import { registerWorker } from "./commands/worker.ts";
 
 /** The `serenity` command: every subcommand only parses arguments and calls services. */
 const program = new Command("serenity")
@@ -15,5 +16,6 @@ registerStart(program);
 registerServe(program);
 registerMigrate(program);
 registerToken(program);
+registerWorker(program);
 
 await program.parseAsync(process.argv);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../appDeps.ts";
 import { brandRoutes } from "./brands.ts";
 import { healthRoutes } from "./health.ts";
+import { jobRoutes } from "./jobs.ts";
 import { orgRoutes } from "./orgs.ts";
 
 /** Every route module, in one list: add a line here for a new one. */
@@ -10,4 +11,5 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await healthRoutes(app, deps);
   await orgRoutes(app, deps);
   await brandRoutes(app, deps);
+  await jobRoutes(app, deps);
 }

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+import { isoTimestamp, uuid } from "./common.ts";
+
+export const jobParams = z.object({ orgId: uuid, brandId: uuid, jobId: uuid });
+
+export const jobErrorSchema = z
+  .object({
+    code: z.string(),
+    message: z.string().meta({ description: "A fixed, caller-safe sentence for the code." }),
+    retryable: z.boolean().meta({ description: "A hint: retrying the operation may succeed." }),
+    needsReauth: z.boolean().meta({ description: "Sign in again and POST …/reauth to resume the job." }),
+  })
+  .meta({ id: "JobError" });
+
+export const jobSchema = z
+  .object({
+    jobId: uuid,
+    jobType: z.string(),
+    status: z.enum(["IN_PROGRESS", "COMPLETED", "FAILED"]),
+    result: z.record(z.string(), z.unknown()).nullable(),
+    error: jobErrorSchema.nullable(),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+  })
+  .meta({
+    id: "Job",
+    description:
+      "An asynchronous job. Provisioning jobs report the effective last hop of their requeues and chains under the requested jobId.",
+  });
+
+export const jobAccepted = z
+  .object({ jobId: uuid, jobType: z.string(), status: z.literal("IN_PROGRESS") })
+  .meta({ id: "JobAccepted" });
