@@ -79,7 +79,9 @@ export const markets = pgTable(
      * `creating` reserves the slice before the upstream project exists (our table is the only
      * guard against duplicate slices: upstream allows them); `ready` once the project is published.
      */
-    status: text("status", { enum: ["creating", "ready"] }).notNull().default("ready"),
+    status: text("status", { enum: ["creating", "ready"] })
+      .notNull()
+      .default("ready"),
     projectId: text("project_id"),
     createdAt: tz("created_at").notNull(),
     updatedAt: tz("updated_at").notNull(),
