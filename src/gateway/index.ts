@@ -1,7 +1,14 @@
 export { classifyAnswer, isJsonBody, isMeteredQuotaAnswer } from "./classifyError.ts";
-export { GATEWAY_ERROR_KINDS, GatewayError, type GatewayErrorKind, isGatewayError } from "./errors.ts";
+export {
+  GATEWAY_ERROR_KINDS,
+  GatewayError,
+  type GatewayErrorKind,
+  isGatewayError,
+  TRANSIENT_GATEWAY_ERROR_KINDS,
+} from "./errors.ts";
 export {
   createGatewayClient,
+  createUnconfiguredGatewayClient,
   DEFAULT_GATEWAY_TIMEOUT_MS,
   type GatewayClient,
   type GatewayClientOptions,
