@@ -1,16 +1,22 @@
 import type pg from "pg";
 
 import { BrandService } from "../brands/brandService.ts";
+import { CatalogueService } from "../catalogues/catalogueService.ts";
 import { ephemeralCredentialKey } from "../credentials/credentialKey.ts";
 import { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
+import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
+import { MarketService } from "../markets/marketService.ts";
+import { passthroughGuardFactory } from "../markets/passthroughGuard.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { OrgService } from "../orgs/orgService.ts";
+import { PromptService } from "../prompts/promptService.ts";
 
 /** The services every entry point (API, worker, CLI) calls. */
 export interface Services {
@@ -18,6 +24,11 @@ export interface Services {
   brands: BrandService;
   /** Jobs: submit, poll, reauth; `jobs.registry` is where job handlers are registered. */
   jobs: JobService;
+  /** The upstream catalogues (languages, AI models), cached per process. */
+  catalogues: CatalogueService;
+  /** Markets and their models; `markets.createForBrand` is the entry for provisioning. */
+  markets: MarketService;
+  prompts: PromptService;
 }
 
 export interface ServiceDeps {
@@ -29,11 +40,40 @@ export interface ServiceDeps {
   credentialKey?: Buffer | Promise<Buffer>;
   /** The job queue; defaults to pg-boss (schema `pgboss`) over `db`'s pool, without maintenance. */
   jobQueue?: JobQueue;
+  /** The upstream gateway client; without one every upstream call fails `configurationError`. */
+  gateway?: GatewayClient;
+  /** The metered-write seam (spec/allocation.md §5); defaults to the passthrough (allocation off). */
+  meteredWrites?: MeteredWriteGuardFactory;
+  /** `SERENITY_SYNC_SETTLE_BUDGET_MS` (config.syncSettleBudgetMs); default 10 s. */
+  syncSettleBudgetMs?: number;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const orgs = new OrgService({ db: deps.db, clock: deps.clock });
-  const brands = new BrandService({ db: deps.db, clock: deps.clock, orgs });
+  const gateway =
+    deps.gateway ??
+    createUnconfiguredGatewayClient({ events: deps.events, logger: deps.logger, clock: deps.clock });
+  const meteredWrites = deps.meteredWrites ?? passthroughGuardFactory;
+  const catalogues = new CatalogueService({ gateway, clock: deps.clock, logger: deps.logger });
+  const markets = new MarketService({
+    db: deps.db,
+    clock: deps.clock,
+    logger: deps.logger,
+    orgs,
+    catalogue: catalogues,
+    gateway,
+    meteredWrites,
+  });
+  const brands = new BrandService({
+    db: deps.db,
+    clock: deps.clock,
+    orgs,
+    logger: deps.logger,
+    gateway,
+    markets,
+    meteredWrites,
+    ...(deps.syncSettleBudgetMs ? { syncSettleBudgetMs: deps.syncSettleBudgetMs } : {}),
+  });
   const credentials = new CredentialStore({
     db: deps.db,
     clock: deps.clock,
@@ -52,7 +92,15 @@ export function createServices(deps: ServiceDeps): Services {
     orgs,
     brands,
   });
-  return { orgs, brands, jobs };
+  const prompts = new PromptService({
+    db: deps.db,
+    logger: deps.logger,
+    orgs,
+    markets,
+    gateway,
+    meteredWrites,
+  });
+  return { orgs, brands, jobs, catalogues, markets, prompts };
 }
 
 /** The pg pool behind a Drizzle handle (Drizzle keeps it as `$client`). */

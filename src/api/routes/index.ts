@@ -2,9 +2,12 @@ import type { FastifyInstance } from "fastify";
 
 import type { AppDeps } from "../appDeps.ts";
 import { brandRoutes } from "./brands.ts";
+import { catalogueRoutes } from "./catalogues.ts";
 import { healthRoutes } from "./health.ts";
 import { jobRoutes } from "./jobs.ts";
+import { marketRoutes } from "./markets.ts";
 import { orgRoutes } from "./orgs.ts";
+import { promptRoutes } from "./prompts.ts";
 
 /** Every route module, in one list: add a line here for a new one. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -12,4 +15,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await orgRoutes(app, deps);
   await brandRoutes(app, deps);
   await jobRoutes(app, deps);
+  await marketRoutes(app, deps);
+  await promptRoutes(app, deps);
+  await catalogueRoutes(app, deps);
 }

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+
+import type { AppDeps } from "../appDeps.ts";
+import { principalOf } from "../authentication.ts";
+import { brandParams, errorResponses } from "../schemas/common.ts";
+import {
+  createMarketBody,
+  createMarketResponse,
+  marketList,
+  marketParams,
+  marketSchema,
+  replaceModelsBody,
+} from "../schemas/markets.ts";
+import { marketView } from "../views/marketView.ts";
+
+const MARKETS = "/v2/orgs/:orgId/brands/:brandId/serenity/markets";
+
+export async function marketRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    MARKETS,
+    {
+      schema: {
+        tags: ["markets"],
+        summary: "Create a market (one upstream project per country × language)",
+        params: brandParams,
+        body: createMarketBody,
+        response: { 201: createMarketResponse, ...errorResponses(403, 404, 409, 500, 502, 503) },
+      },
+    },
+    async (request, reply) => {
+      // `async: true` runs the synchronous path until the asynchronous variant lands; prompt
+      // generation is accepted and not started yet.
+      const { async: _async, generatePrompts: _generatePrompts, ...input } = request.body;
+      const market = await services.markets.create(
+        principalOf(request),
+        request.params.orgId,
+        request.params.brandId,
+        input,
+        { requestId: request.id },
+      );
+      return reply.status(201).send({ market: marketView(market) });
+    },
+  );
+
+  typed.get(
+    MARKETS,
+    {
+      schema: {
+        tags: ["markets"],
+        summary: "List a brand's markets with their upstream state",
+        params: brandParams,
+        response: { 200: marketList, ...errorResponses(403, 404, 502, 503) },
+      },
+    },
+    async (request) => {
+      const { orgId, brandId } = request.params;
+      const markets = await services.markets.list(principalOf(request), orgId, brandId, {
+        requestId: request.id,
+      });
+      return { items: markets.map(marketView) };
+    },
+  );
+
+  typed.delete(
+    `${MARKETS}/:geoTargetId/:languageCode`,
+    {
+      schema: {
+        tags: ["markets"],
+        summary: "Delete a market and its upstream project",
+        params: marketParams,
+        response: { 204: { type: "null" }, ...errorResponses(403, 404, 409, 502, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, brandId, geoTargetId, languageCode } = request.params;
+      await services.markets.delete(principalOf(request), orgId, brandId, geoTargetId, languageCode, {
+        requestId: request.id,
+      });
+      return reply.status(204).send();
+    },
+  );
+
+  typed.put(
+    `${MARKETS}/:geoTargetId/:languageCode/models`,
+    {
+      schema: {
+        tags: ["markets"],
+        summary: "Replace the AI models a market tracks",
+        params: marketParams,
+        body: replaceModelsBody,
+        response: { 200: marketSchema, ...errorResponses(403, 404, 409, 500, 502, 503) },
+      },
+    },
+    async (request) => {
+      const { orgId, brandId, geoTargetId, languageCode } = request.params;
+      const market = await services.markets.replaceModels(
+        principalOf(request),
+        orgId,
+        brandId,
+        geoTargetId,
+        languageCode,
+        request.body.modelIds,
+        { requestId: request.id },
+      );
+      return marketView(market);
+    },
+  );
+}

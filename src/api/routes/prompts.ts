@@ -1,0 +1,84 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+
+import type { AppDeps } from "../appDeps.ts";
+import { principalOf } from "../authentication.ts";
+import { brandParams, errorResponses } from "../schemas/common.ts";
+import {
+  bulkPromptsBody,
+  bulkPromptsResponse,
+  deletePromptsBody,
+  promptList,
+  promptListQuery,
+} from "../schemas/prompts.ts";
+import { bulkPromptsView } from "../views/bulkPromptsView.ts";
+
+const PROMPTS = "/v2/orgs/:orgId/brands/:brandId/serenity/prompts";
+
+export async function promptRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    PROMPTS,
+    {
+      schema: {
+        tags: ["prompts"],
+        summary: "Create up to 500 prompts across a brand's markets (per-item results)",
+        params: brandParams,
+        body: bulkPromptsBody,
+        response: { 201: bulkPromptsResponse, 207: bulkPromptsResponse, ...errorResponses(404, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, brandId } = request.params;
+      const outcomes = await services.prompts.bulkCreate(
+        principalOf(request),
+        orgId,
+        brandId,
+        request.body.items,
+        {
+          requestId: request.id,
+        },
+      );
+      const { status, body } = bulkPromptsView(outcomes);
+      return reply.status(status).send(body);
+    },
+  );
+
+  typed.get(
+    PROMPTS,
+    {
+      schema: {
+        tags: ["prompts"],
+        summary: "List a market's prompts (published only unless includeDrafts=true)",
+        params: brandParams,
+        querystring: promptListQuery,
+        response: { 200: promptList, ...errorResponses(403, 404, 502, 503) },
+      },
+    },
+    async (request) => {
+      const { orgId, brandId } = request.params;
+      return services.prompts.list(principalOf(request), orgId, brandId, request.query);
+    },
+  );
+
+  typed.delete(
+    PROMPTS,
+    {
+      schema: {
+        tags: ["prompts"],
+        summary: "Delete prompts of a market by id",
+        params: brandParams,
+        body: deletePromptsBody,
+        response: { 204: { type: "null" }, ...errorResponses(403, 404, 409, 502, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, brandId } = request.params;
+      await services.prompts.delete(principalOf(request), orgId, brandId, request.body, {
+        requestId: request.id,
+      });
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * ISO-639 language codes ↔ the upstream language catalogue. The catalogue serves only `{id, name}`
+ * with English names, so a code is matched through its English display name from `Intl`
+ * (en → "English", tl → "Filipino"). Pure functions, no I/O.
+ */
+const languageNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/** The English name of a 2–3 letter language code (any case); undefined when Intl does not know it. */
+export function languageNameFor(code: string): string | undefined {
+  if (!/^[A-Za-z]{2,3}$/.test(code)) return undefined;
+  try {
+    return languageNames.of(code.toLowerCase()) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const codesByName = new Map<2 | 3, Map<string, string>>();
+
+function codeMap(length: 2 | 3): Map<string, string> {
+  let map = codesByName.get(length);
+  if (!map) {
+    map = new Map();
+    const walk = (prefix: string) => {
+      if (prefix.length === length) {
+        const english = languageNameFor(prefix)?.toLowerCase();
+        if (english && !map!.has(english)) map!.set(english, prefix);
+        return;
+      }
+      for (const letter of LETTERS) walk(prefix + letter);
+    };
+    walk("");
+    codesByName.set(length, map);
+  }
+  return map;
+}
+
+/**
+ * The ISO code of an English language name ("French" → "fr"), preferring the two-letter code.
+ * Built lazily per process by walking the code space: 676 Intl lookups for two letters, and the
+ * three-letter space (17,576 lookups, a few hundred ms once) only for a name the first misses.
+ */
+export function codeForLanguageName(name: string): string | undefined {
+  const key = name.trim().toLowerCase();
+  return codeMap(2).get(key) ?? codeMap(3).get(key);
+}

@@ -1,0 +1,239 @@
+import type { CatalogueModel, CatalogueService } from "../catalogues/catalogueService.ts";
+import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { Db } from "../db/database.ts";
+import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
+import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
+import type { MarketRow } from "../db/markets/marketRow.ts";
+import { markMarketReady } from "../db/markets/markMarketReady.ts";
+import { reclaimStaleReservation } from "../db/markets/reclaimStaleReservation.ts";
+import { recordReservationProject } from "../db/markets/recordReservationProject.ts";
+import { reserveMarket } from "../db/markets/reserveMarket.ts";
+import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
+import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import { reconcileProjectModels } from "../models/reconcileProjectModels.ts";
+import type { Logger } from "../observability/logger.ts";
+import { upstreamFailure } from "../services/upstreamErrors.ts";
+import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
+import { countryName, geoTargetIdFor } from "./geoTarget.ts";
+import type { CreateMarketInput, Market } from "./market.ts";
+import { resolveWriteTarget } from "./writeTarget.ts";
+
+export interface CreateMarketDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  catalogue: CatalogueService;
+  gateway: GatewayClient;
+  meteredWrites: MeteredWriteGuardFactory;
+  staleReservationMs: number;
+}
+
+/**
+ * Create market (spec/api.md §3, issue 4): validate, reserve the slice in our table, then upstream
+ * create project → PATCH primary_url (non-fatal) → read the project's models → add/remove models →
+ * publish, and only then mark the reservation ready. Any failure rolls back: the project is deleted
+ * best-effort and the reservation released, so a retry starts clean.
+ */
+export async function createMarketForBrand(
+  deps: CreateMarketDeps,
+  ctx: { bearer: string; requestId: string | undefined },
+  brand: BrandRow,
+  org: OrgRow,
+  input: CreateMarketInput,
+): Promise<Market> {
+  const log = deps.logger;
+  const projects = deps.gateway.projects;
+  const target = resolveWriteTarget(brand, org);
+  const country = input.market.toUpperCase();
+  const geoTargetId = geoTargetIdFor(country);
+  if (geoTargetId === undefined) {
+    throw new ServiceError("invalidRequest", {
+      message: "market must be an ISO 3166-1 alpha-2 country code",
+    });
+  }
+  const primaryUrl = input.primaryUrl ?? brand.primaryUrl ?? undefined;
+  const domain = brand.domain ?? hostOf(primaryUrl);
+  if (!domain) {
+    throw new ServiceError("invalidRequest", {
+      message: "The brand needs a domain or a primary URL to create a market",
+    });
+  }
+  const language = await deps.catalogue.resolveLanguage(ctx.bearer, input.languageCode);
+  const models = await modelsForNewMarket(deps, ctx.bearer, brand, input.modelIds);
+
+  const reservation = await reserve(deps, log, ctx.bearer, {
+    brandId: brand.id,
+    geoTargetId,
+    languageCode: language.code,
+    country,
+    workspaceId: target.workspaceId,
+  });
+  const guard = deps.meteredWrites({
+    orgId: org.id,
+    brandId: brand.id,
+    subWorkspaceId: target.subWorkspaceId,
+    parentWorkspaceId: target.parentWorkspaceId,
+    flat: target.flat,
+    bearer: ctx.bearer,
+    requestId: ctx.requestId,
+  });
+
+  let projectId: string | undefined;
+  try {
+    const project = await guard.write("projectCreate", { projects: 1 }, () =>
+      projects.createProject(ctx.bearer, target.workspaceId, {
+        name: `${brand.name} ${country} ${language.code}`,
+        brandNameDisplay: brand.name,
+        brandNames: [brand.name, ...brand.aliases],
+        domain,
+        countryCode: country,
+        locationId: geoTargetId,
+        locationName: countryName(country),
+        languageId: language.id,
+      }),
+    );
+    projectId = project.id;
+    await recordReservationProject(deps.db, { id: reservation.id, projectId, now: deps.clock.now() });
+    const ref = { bearer: ctx.bearer, workspaceId: target.workspaceId, projectId };
+    if (primaryUrl) {
+      try {
+        await projects.patchProject(ctx.bearer, target.workspaceId, projectId, { primaryUrl });
+      } catch (error) {
+        // The market is usable without it; the primary URL can be set again later.
+        log.warn({ err: upstreamFailure(error, log, "patchPrimaryUrl") }, "primary_url not set; continuing");
+      }
+    }
+    const current = await projects.listProjectAiModels(ctx.bearer, target.workspaceId, projectId);
+    await reconcileProjectModels(
+      projects,
+      guard,
+      ref,
+      current,
+      models.map((model) => model.id),
+      async () => 0, // a new project holds no texts: adding a model stages nothing
+    );
+    await guard.write("publish", {}, () =>
+      projects.publishProject(ctx.bearer, target.workspaceId, projectId!),
+    );
+  } catch (error) {
+    const mapped = upstreamFailure(error, log, "createMarket");
+    await rollBack(deps, log, ctx.bearer, reservation, projectId);
+    throw mapped;
+  }
+
+  const ready = await markMarketReady(deps.db, { id: reservation.id, projectId, now: deps.clock.now() });
+  if (!ready) {
+    // Our reservation was reclaimed as stale while we worked: the slice belongs to someone else now.
+    log.error({ projectId }, "market reservation lost before it became ready");
+    await deleteProjectQuietly(deps, log, ctx.bearer, target.workspaceId, projectId);
+    throw new ServiceError("marketExists");
+  }
+  return {
+    geoTargetId,
+    languageCode: language.code,
+    country,
+    projectId,
+    // Publishing was accepted (202) and completes in the background upstream.
+    publishStatus: "publishing",
+    models: models.map(({ id, key, name }) => ({ id, key, name })),
+    promptCount: 0,
+    createdAt: ready.createdAt,
+  };
+}
+
+async function reserve(
+  deps: CreateMarketDeps,
+  log: Logger,
+  bearer: string,
+  slice: { brandId: string; geoTargetId: number; languageCode: string; country: string; workspaceId: string },
+): Promise<MarketRow> {
+  const first = await reserveMarket(deps.db, { ...slice, now: deps.clock.now() });
+  if (first) return first;
+  // Taken: by a market, a create in flight, or a reservation abandoned by a crashed process.
+  const staleBefore = new Date(deps.clock.now().getTime() - deps.staleReservationMs);
+  const reclaimed = await reclaimStaleReservation(deps.db, { ...slice, staleBefore });
+  if (!reclaimed) throw new ServiceError("marketExists");
+  log.warn(
+    { marketId: reclaimed.id, projectId: reclaimed.projectId },
+    "reclaimed an abandoned market reservation",
+  );
+  if (reclaimed.projectId) {
+    await deleteProjectQuietly(deps, log, bearer, reclaimed.workspaceId, reclaimed.projectId);
+  }
+  const second = await reserveMarket(deps.db, { ...slice, now: deps.clock.now() });
+  if (!second) throw new ServiceError("marketExists");
+  return second;
+}
+
+/**
+ * The request's models; else those of the brand's oldest market (a brand tracks the same models
+ * everywhere unless told otherwise); else the default set (ADR 0005).
+ */
+async function modelsForNewMarket(
+  deps: CreateMarketDeps,
+  bearer: string,
+  brand: BrandRow,
+  modelIds: string[] | undefined,
+): Promise<CatalogueModel[]> {
+  if (modelIds && modelIds.length > 0) return deps.catalogue.resolveModels(bearer, modelIds);
+  const [existing] = await listReadyMarkets(deps.db, brand.id);
+  if (existing?.projectId) {
+    try {
+      const assignments = await deps.gateway.projects.listProjectAiModels(
+        bearer,
+        existing.workspaceId,
+        existing.projectId,
+      );
+      if (assignments.length > 0) {
+        return assignments.map(({ model }) => ({ id: model.id, key: model.key, name: model.name }));
+      }
+    } catch (error) {
+      // Copying is a convenience: an unreadable sibling falls back to the defaults.
+      deps.logger.warn({ err: upstreamFailure(error, deps.logger, "copyModels") }, "using default models");
+    }
+  }
+  const catalogue = await deps.catalogue.models(bearer);
+  return DEFAULT_MODEL_KEYS.flatMap((key) => catalogue.filter((model) => model.key === key));
+}
+
+async function rollBack(
+  deps: CreateMarketDeps,
+  log: Logger,
+  bearer: string,
+  reservation: MarketRow,
+  projectId: string | undefined,
+): Promise<void> {
+  if (projectId) await deleteProjectQuietly(deps, log, bearer, reservation.workspaceId, projectId);
+  await deleteMarketRow(deps.db, reservation.id, "creating").catch((error: unknown) =>
+    log.error({ err: error, marketId: reservation.id }, "could not release a market reservation"),
+  );
+}
+
+async function deleteProjectQuietly(
+  deps: CreateMarketDeps,
+  log: Logger,
+  bearer: string,
+  workspaceId: string,
+  projectId: string,
+): Promise<void> {
+  try {
+    await deps.gateway.projects.deleteProject(bearer, workspaceId, projectId);
+  } catch (error) {
+    log.warn(
+      { err: upstreamFailure(error, log, "deleteProject"), projectId },
+      "rollback could not delete a project",
+    );
+  }
+}
+
+function hostOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).hostname || undefined;
+  } catch {
+    return undefined;
+  }
+}

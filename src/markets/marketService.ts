@@ -1,0 +1,238 @@
+import type { Principal } from "../auth/principal.ts";
+import type { CatalogueModel, CatalogueService } from "../catalogues/catalogueService.ts";
+import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { Db } from "../db/database.ts";
+import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
+import { findMarket } from "../db/markets/findMarket.ts";
+import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
+import type { MarketRow } from "../db/markets/marketRow.ts";
+import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
+import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import { isGatewayError } from "../gateway/errors.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import { projectTextCount, reconcileProjectModels } from "../models/reconcileProjectModels.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { OrgService } from "../orgs/orgService.ts";
+import { boundedMap } from "../services/boundedMap.ts";
+import { atUpstreamEdge, upstreamFailure } from "../services/upstreamErrors.ts";
+import { type BrandContext, loadBrandContext } from "./brandContext.ts";
+import { createMarketForBrand } from "./createMarket.ts";
+import { describeMarket } from "./describeMarket.ts";
+import { type CreateMarketInput, type Market } from "./market.ts";
+import { marketWriteTarget, type WriteTarget } from "./writeTarget.ts";
+
+export interface MarketServiceDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  orgs: OrgService;
+  catalogue: CatalogueService;
+  gateway: GatewayClient;
+  meteredWrites: MeteredWriteGuardFactory;
+  /** A `creating` reservation untouched this long is abandoned and may be reclaimed; default 10 min. */
+  staleReservationMs?: number;
+}
+
+/** The caller of an internal operation: whose bearer goes upstream, and the request it serves. */
+export interface OperationContext {
+  bearer: string;
+  requestId: string | undefined;
+}
+
+/** Upstream reads in flight per list request. */
+const LIST_CONCURRENCY = 4;
+/** What a delete may give back: the floor that release keeps (spec/allocation.md §7). */
+const RELEASE_FLOOR = { projects: 1, prompts: 100 };
+const DEFAULT_STALE_RESERVATION_MS = 10 * 60_000;
+
+/** Markets (country × language slices of a brand, one upstream project each) and their models. */
+export class MarketService {
+  constructor(private readonly deps: MarketServiceDeps) {}
+
+  get staleReservationMs(): number {
+    return this.deps.staleReservationMs ?? DEFAULT_STALE_RESERVATION_MS;
+  }
+
+  /** `POST …/serenity/markets` (sync). */
+  async create(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    input: CreateMarketInput,
+    ctx: { requestId: string | undefined },
+  ): Promise<Market> {
+    const { org, brand } = await this.#context(principal, orgId, brandId);
+    return this.createForBrand({ bearer: principal.bearer, requestId: ctx.requestId }, brand, org, input);
+  }
+
+  /**
+   * The create-market flow without tenancy lookups, for callers that already hold the brand and
+   * org (provisioning, after a sub-workspace became ready). Same behaviour and errors as `create`.
+   */
+  async createForBrand(
+    ctx: OperationContext,
+    brand: BrandRow,
+    org: OrgRow,
+    input: CreateMarketInput,
+  ): Promise<Market> {
+    return createMarketForBrand(
+      {
+        ...this.deps,
+        staleReservationMs: this.staleReservationMs,
+        logger: this.#log(ctx, brand),
+      },
+      ctx,
+      brand,
+      org,
+      input,
+    );
+  }
+
+  /** `GET …/serenity/markets`: each ready market with its upstream state, read with bounded concurrency. */
+  async list(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    ctx: { requestId: string | undefined } = { requestId: undefined },
+  ): Promise<Market[]> {
+    const { brand } = await this.#context(principal, orgId, brandId);
+    const gateway = this.deps.gateway;
+    const log = this.#log({ bearer: principal.bearer, requestId: ctx.requestId }, brand);
+    const rows = await listReadyMarkets(this.deps.db, brand.id);
+    return boundedMap(rows, LIST_CONCURRENCY, (row) =>
+      atUpstreamEdge(log, "describeMarket", () => describeMarket(gateway.projects, principal.bearer, row)),
+    );
+  }
+
+  /** `DELETE …/markets/:geoTargetId/:languageCode`: the project (404 upstream = done), the row, then release. */
+  async delete(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    geoTargetId: number,
+    languageCode: string,
+    ctx: { requestId: string | undefined } = { requestId: undefined },
+  ): Promise<void> {
+    const context = await this.#context(principal, orgId, brandId);
+    const operation = { bearer: principal.bearer, requestId: ctx.requestId };
+    const log = this.#log(operation, context.brand);
+    const row = await findMarket(this.deps.db, {
+      brandId,
+      geoTargetId,
+      languageCode: languageCode.toLowerCase(),
+    });
+    if (!row) throw new ServiceError("notFound");
+    if (row.status === "creating" && !this.#isStale(row)) throw new ServiceError("invalidState");
+    if (row.projectId) {
+      await this.#deleteProject(log, operation.bearer, row.workspaceId, row.projectId);
+    }
+    await deleteMarketRow(this.deps.db, row.id);
+    await this.#releaseSurplus(
+      log,
+      this.#guard(context, marketWriteTarget(row.workspaceId, context.org), operation),
+    );
+  }
+
+  /** `PUT …/markets/:geoTargetId/:languageCode/models`: the project tracks exactly `modelIds`. */
+  async replaceModels(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    geoTargetId: number,
+    languageCode: string,
+    modelIds: string[],
+    ctx: { requestId: string | undefined } = { requestId: undefined },
+  ): Promise<Market> {
+    if (modelIds.length < 1 || modelIds.length > 50) {
+      throw new ServiceError("invalidRequest", { message: "modelIds must hold 1 to 50 models" });
+    }
+    const context = await this.#context(principal, orgId, brandId);
+    const operation = { bearer: principal.bearer, requestId: ctx.requestId };
+    const log = this.#log(operation, context.brand);
+    const row = await this.readyMarket(brandId, geoTargetId, languageCode);
+    const gateway = this.deps.gateway;
+    const models: CatalogueModel[] = await this.deps.catalogue.resolveModels(principal.bearer, modelIds);
+    const guard = this.#guard(context, marketWriteTarget(row.workspaceId, context.org), operation);
+    const ref = { bearer: principal.bearer, workspaceId: row.workspaceId, projectId: row.projectId! };
+    const change = await atUpstreamEdge(log, "replaceModels", async () => {
+      const current = await gateway.projects.listProjectAiModels(ref.bearer, ref.workspaceId, ref.projectId);
+      const applied = await reconcileProjectModels(
+        gateway.projects,
+        guard,
+        ref,
+        current,
+        models.map((model) => model.id),
+        () => projectTextCount(gateway.projects, ref),
+      );
+      if (applied.added.length > 0 || applied.removed.length > 0) {
+        await guard.write("publish", {}, () =>
+          gateway.projects.publishProject(ref.bearer, ref.workspaceId, ref.projectId),
+        );
+      }
+      return applied;
+    });
+    if (change.removed.length > change.added.length) await this.#releaseSurplus(log, guard);
+    return atUpstreamEdge(log, "describeMarket", () =>
+      describeMarket(gateway.projects, principal.bearer, row),
+    );
+  }
+
+  /** A ready market of the brand, else notFound (a reservation still being created is not a market yet). */
+  async readyMarket(
+    brandId: string,
+    geoTargetId: number,
+    languageCode: string,
+  ): Promise<MarketRow & { projectId: string }> {
+    const row = await findMarket(this.deps.db, {
+      brandId,
+      geoTargetId,
+      languageCode: languageCode.toLowerCase(),
+    });
+    if (!row || row.status !== "ready" || !row.projectId) throw new ServiceError("notFound");
+    return row as MarketRow & { projectId: string };
+  }
+
+  async #deleteProject(log: Logger, bearer: string, workspaceId: string, projectId: string): Promise<void> {
+    try {
+      await this.deps.gateway.projects.deleteProject(bearer, workspaceId, projectId);
+    } catch (error) {
+      if (isGatewayError(error, "gone")) return;
+      throw upstreamFailure(error, log, "deleteProject");
+    }
+  }
+
+  async #releaseSurplus(log: Logger, guard: MeteredWriteGuard): Promise<void> {
+    try {
+      await guard.releaseSurplus(RELEASE_FLOOR, "release");
+    } catch (error) {
+      // Release is best effort: a failure leaves surplus for the sweep, never fails the delete.
+      log.warn({ err: error }, "release after a market change failed");
+    }
+  }
+
+  #guard(context: BrandContext, target: WriteTarget, operation: OperationContext): MeteredWriteGuard {
+    return this.deps.meteredWrites({
+      orgId: context.org.id,
+      brandId: context.brand.id,
+      subWorkspaceId: target.subWorkspaceId,
+      parentWorkspaceId: target.parentWorkspaceId,
+      flat: target.flat,
+      bearer: operation.bearer,
+      requestId: operation.requestId,
+    });
+  }
+
+  #isStale(row: MarketRow): boolean {
+    return row.updatedAt.getTime() < this.deps.clock.now().getTime() - this.staleReservationMs;
+  }
+
+  #context(principal: Principal, orgId: string, brandId: string): Promise<BrandContext> {
+    return loadBrandContext(this.deps, principal, orgId, brandId);
+  }
+
+  #log(ctx: OperationContext, brand: BrandRow): Logger {
+    return this.deps.logger.child({ requestId: ctx.requestId, orgId: brand.orgId, brandId: brand.id });
+  }
+}

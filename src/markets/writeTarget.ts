@@ -1,0 +1,53 @@
+import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import { ServiceError } from "../domain/errors.ts";
+
+/** Where a brand's market writes go (spec/api.md §3, SPEC §2 "flat mode"). */
+export interface WriteTarget {
+  workspaceId: string;
+  /** True when the brand writes straight into the org's parent (the pool is its allocation). */
+  flat: boolean;
+  subWorkspaceId: string | null;
+  parentWorkspaceId: string | null;
+}
+
+export const NO_PARENT_WORKSPACE_MESSAGE = "Organization has no Semrush workspace configured";
+
+/**
+ * A brand with a sub-workspace writes into it; a brand with neither a sub-workspace nor any
+ * provisioning history is flat and writes into the org's parent; a flat-looking brand whose
+ * provisioning is pending or failed must not fall back to the shared parent by mistake.
+ */
+export function resolveWriteTarget(
+  brand: Pick<BrandRow, "subWorkspaceId" | "provisioningStatus">,
+  org: Pick<OrgRow, "parentWorkspaceId">,
+): WriteTarget {
+  const parentWorkspaceId = org.parentWorkspaceId;
+  if (brand.subWorkspaceId !== null) {
+    if (brand.subWorkspaceId === parentWorkspaceId) throw new ServiceError("workspaceMisconfigured");
+    return {
+      workspaceId: brand.subWorkspaceId,
+      flat: false,
+      subWorkspaceId: brand.subWorkspaceId,
+      parentWorkspaceId,
+    };
+  }
+  if (brand.provisioningStatus !== null) throw new ServiceError("semrushProvisioningIncomplete");
+  if (!parentWorkspaceId) throw new ServiceError("invalidRequest", { message: NO_PARENT_WORKSPACE_MESSAGE });
+  return { workspaceId: parentWorkspaceId, flat: true, subWorkspaceId: null, parentWorkspaceId };
+}
+
+/**
+ * The target of an operation on an existing market: the workspace its project was created in
+ * (recorded on the market row), flat when that is the org's parent. A brand activated after its
+ * flat markets were made keeps writing those markets where their projects live.
+ */
+export function marketWriteTarget(workspaceId: string, org: Pick<OrgRow, "parentWorkspaceId">): WriteTarget {
+  const flat = workspaceId === org.parentWorkspaceId;
+  return {
+    workspaceId,
+    flat,
+    subWorkspaceId: flat ? null : workspaceId,
+    parentWorkspaceId: org.parentWorkspaceId,
+  };
+}

@@ -1,0 +1,232 @@
+import type { Principal } from "../auth/principal.ts";
+import type { Db } from "../db/database.ts";
+import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
+import type { MarketRow } from "../db/markets/marketRow.ts";
+import { ServiceError } from "../domain/errors.ts";
+import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
+import type { Tag } from "../gateway/types.ts";
+import { type BrandContext, loadBrandContext } from "../markets/brandContext.ts";
+import type { MarketService } from "../markets/marketService.ts";
+import { marketWriteTarget } from "../markets/writeTarget.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { OrgService } from "../orgs/orgService.ts";
+import { boundedMap } from "../services/boundedMap.ts";
+import { atUpstreamEdge } from "../services/upstreamErrors.ts";
+import { type BulkItemOutcome, type BulkPromptItem, MAX_BULK_PROMPTS } from "./bulkOutcome.ts";
+import { createProjectPrompts, type ProjectPromptEntry } from "./createProjectPrompts.ts";
+import { checkCategory, checkPromptText } from "./promptText.ts";
+import { promptType } from "./promptType.ts";
+import type { TagPath } from "./tagTaxonomy.ts";
+
+export interface PromptServiceDeps {
+  db: Db;
+  logger: Logger;
+  orgs: OrgService;
+  markets: MarketService;
+  gateway: GatewayClient;
+  meteredWrites: MeteredWriteGuardFactory;
+}
+
+export interface PromptTagView {
+  id: string;
+  name: string;
+  /** The taxonomy dimension (`origin`, `type`…) the tag is a value of; null for a tag outside it. */
+  dimension: string | null;
+}
+
+export interface PromptView {
+  id: string;
+  text: string;
+  tags: PromptTagView[];
+  isDraft: boolean;
+}
+
+export interface PromptListQuery {
+  geoTargetId: number;
+  languageCode: string;
+  includeDrafts?: boolean;
+  page?: number;
+  limit?: number;
+}
+
+/** Projects written in parallel by one bulk request. */
+const PROJECT_CONCURRENCY = 4;
+const RELEASE_FLOOR = { projects: 1, prompts: 100 };
+
+function sliceKey(geoTargetId: number, languageCode: string): string {
+  return `${geoTargetId}:${languageCode.toLowerCase()}`;
+}
+
+/** Prompts of a brand's markets: bulk create with per-item outcomes, list, delete. */
+export class PromptService {
+  constructor(private readonly deps: PromptServiceDeps) {}
+
+  /**
+   * `POST …/serenity/prompts`: items are validated one by one (an invalid one fails alone), grouped
+   * by market, written per project (one metered write and one publish each), and answered in
+   * request order.
+   */
+  async bulkCreate(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    items: readonly BulkPromptItem[],
+    ctx: { requestId: string | undefined } = { requestId: undefined },
+  ): Promise<BulkItemOutcome[]> {
+    if (items.length < 1 || items.length > MAX_BULK_PROMPTS) {
+      throw new ServiceError("invalidRequest", {
+        message: `items must hold 1 to ${MAX_BULK_PROMPTS} prompts`,
+      });
+    }
+    const context = await loadBrandContext(this.deps, principal, orgId, brandId);
+    const gateway = this.deps.gateway;
+    const log = this.#log(ctx.requestId, context);
+    const markets = new Map(
+      (await listReadyMarkets(this.deps.db, brandId)).map((row) => [
+        sliceKey(row.geoTargetId, row.languageCode),
+        row,
+      ]),
+    );
+
+    const outcomes: BulkItemOutcome[] = [];
+    const byProject = new Map<string, { row: MarketRow; entries: ProjectPromptEntry[] }>();
+    items.forEach((item, index) => {
+      const text = checkPromptText(item.text);
+      if (!text.ok) return outcomes.push(invalid(index, text.message));
+      const category = item.category === undefined ? undefined : checkCategory(item.category);
+      if (category && !category.ok) return outcomes.push(invalid(index, category.message));
+      const row = markets.get(sliceKey(item.geoTargetId, item.languageCode));
+      if (!row?.projectId) {
+        return outcomes.push({
+          index,
+          outcome: "failed",
+          code: "notFound",
+          message: "No market exists for this geoTargetId and languageCode.",
+        });
+      }
+      const tags: TagPath[] = [
+        { root: "origin", value: "human" },
+        { root: "source", value: "api" },
+        { root: "type", value: promptType(text.value, context.brand) },
+        ...(category?.ok ? [{ root: "category" as const, value: category.value }] : []),
+      ];
+      const group = byProject.get(row.id) ?? { row, entries: [] };
+      group.entries.push({ index, text: text.value, tags });
+      byProject.set(row.id, group);
+    });
+
+    const perProject = await boundedMap([...byProject.values()], PROJECT_CONCURRENCY, ({ row, entries }) =>
+      createProjectPrompts(
+        gateway.projects,
+        this.#guard(context, row, principal.bearer, ctx.requestId),
+        {
+          bearer: principal.bearer,
+          workspaceId: row.workspaceId,
+          projectId: row.projectId!,
+          createdBy: principal.sub,
+        },
+        entries,
+        log,
+      ),
+    );
+    return [...outcomes, ...perProject.flat()].sort((a, b) => a.index - b.index);
+  }
+
+  /** `GET …/serenity/prompts`: one page of a market's prompts, published only unless drafts are asked for. */
+  async list(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    query: PromptListQuery,
+  ): Promise<{ items: PromptView[]; page: number; total: number }> {
+    const context = await loadBrandContext(this.deps, principal, orgId, brandId);
+    const row = await this.deps.markets.readyMarket(brandId, query.geoTargetId, query.languageCode);
+    const gateway = this.deps.gateway;
+    const log = this.#log(undefined, context);
+    const page = query.page ?? 1;
+    const limit = Math.min(query.limit ?? 50, MAX_PROMPT_PAGE_SIZE);
+    return atUpstreamEdge(log, "listPrompts", async () => {
+      const [answer, roots] = await Promise.all([
+        gateway.projects.listPrompts(principal.bearer, row.workspaceId, row.projectId, {
+          draft: query.includeDrafts ?? false,
+          page,
+          limit,
+        }),
+        gateway.projects.listTags(principal.bearer, row.workspaceId, row.projectId, { search: "" }),
+      ]);
+      const dimensions = rootNames(roots);
+      return {
+        items: answer.items.map((prompt) => ({
+          id: prompt.id,
+          text: prompt.text,
+          tags: prompt.tags.map((tag) => ({
+            id: tag.id,
+            name: tag.name ?? "",
+            dimension: tag.parentId === null ? null : (dimensions.get(tag.parentId) ?? null),
+          })),
+          isDraft: prompt.isNew,
+        })),
+        page: answer.page,
+        total: answer.total,
+      };
+    });
+  }
+
+  /** `DELETE …/serenity/prompts`: deletes by id, publishes the change, then gives surplus back. */
+  async delete(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    input: { geoTargetId: number; languageCode: string; ids: string[] },
+    ctx: { requestId: string | undefined } = { requestId: undefined },
+  ): Promise<void> {
+    const context = await loadBrandContext(this.deps, principal, orgId, brandId);
+    const row = await this.deps.markets.readyMarket(brandId, input.geoTargetId, input.languageCode);
+    const gateway = this.deps.gateway;
+    const log = this.#log(ctx.requestId, context);
+    const guard = this.#guard(context, row, principal.bearer, ctx.requestId);
+    await atUpstreamEdge(log, "deletePrompts", async () => {
+      await gateway.projects.deletePrompts(principal.bearer, row.workspaceId, row.projectId!, input.ids);
+      await guard.write("publish", {}, () =>
+        gateway.projects.publishProject(principal.bearer, row.workspaceId, row.projectId!),
+      );
+    });
+    try {
+      await guard.releaseSurplus(RELEASE_FLOOR, "release");
+    } catch (error) {
+      log.warn({ err: error }, "release after a prompt delete failed");
+    }
+  }
+
+  #guard(
+    context: BrandContext,
+    row: MarketRow,
+    bearer: string,
+    requestId: string | undefined,
+  ): MeteredWriteGuard {
+    const target = marketWriteTarget(row.workspaceId, context.org);
+    return this.deps.meteredWrites({
+      orgId: context.org.id,
+      brandId: context.brand.id,
+      subWorkspaceId: target.subWorkspaceId,
+      parentWorkspaceId: target.parentWorkspaceId,
+      flat: target.flat,
+      bearer,
+      requestId,
+    });
+  }
+
+  #log(requestId: string | undefined, context: BrandContext): Logger {
+    return this.deps.logger.child({ requestId, orgId: context.org.id, brandId: context.brand.id });
+  }
+}
+
+function invalid(index: number, message: string): BulkItemOutcome {
+  return { index, outcome: "failed", code: "invalidRequest", message };
+}
+
+function rootNames(roots: Tag[]): Map<string, string> {
+  return new Map(roots.filter((tag) => tag.parentId === null).map((tag) => [tag.id, tag.name]));
+}

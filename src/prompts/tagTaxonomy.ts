@@ -1,0 +1,85 @@
+import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
+import type { ProjectRef } from "../models/reconcileProjectModels.ts";
+
+/**
+ * Our taxonomy on the upstream's generic tag tree (spec/gateway.md §4): root dimensions with value
+ * children, e.g. `origin` → `human`. Creating a tag that already exists is a 500 upstream, so a tag
+ * is always looked up before it is created; a create that loses a race to a concurrent request is
+ * recovered by looking up again.
+ */
+export const TAXONOMY_ROOTS = ["category", "intent", "origin", "type", "source"] as const;
+export type TaxonomyRoot = (typeof TAXONOMY_ROOTS)[number];
+
+/** A (dimension, value) pair, e.g. `{root: "origin", value: "human"}`. */
+export interface TagPath {
+  root: TaxonomyRoot;
+  value: string;
+}
+
+export function tagKey(path: TagPath): string {
+  return `${path.root}=${path.value}`;
+}
+
+/** The tag ids of `paths`, keyed by `tagKey`, creating only the tags that are missing. */
+export async function resolveTagIds(
+  projects: ProjectEngineClient,
+  ref: ProjectRef,
+  paths: readonly TagPath[],
+): Promise<Map<string, string>> {
+  const valuesByRoot = new Map<TaxonomyRoot, Set<string>>();
+  for (const path of paths) {
+    const values = valuesByRoot.get(path.root) ?? new Set<string>();
+    values.add(path.value);
+    valuesByRoot.set(path.root, values);
+  }
+  const rootIds = await ensureTags(projects, ref, undefined, [...valuesByRoot.keys()]);
+  const ids = new Map<string, string>();
+  await Promise.all(
+    [...valuesByRoot].map(async ([root, values]) => {
+      const childIds = await ensureTags(projects, ref, rootIds.get(root)!, [...values]);
+      for (const value of values) ids.set(tagKey({ root, value }), childIds.get(value)!);
+    }),
+  );
+  return ids;
+}
+
+/** Names → ids of one level of the tree (`parentId` undefined = roots), creating what is missing. */
+async function ensureTags(
+  projects: ProjectEngineClient,
+  ref: ProjectRef,
+  parentId: string | undefined,
+  names: readonly string[],
+): Promise<Map<string, string>> {
+  const lookUp = async () => {
+    const tags = await projects.listTags(ref.bearer, ref.workspaceId, ref.projectId, {
+      parentId,
+      search: "",
+    });
+    // Roots are the entries without a parent; children are filtered by parent in case a peer
+    // answers the whole tree.
+    const level = tags.filter((tag) =>
+      parentId === undefined ? tag.parentId === null : tag.parentId === parentId,
+    );
+    return new Map(level.map((tag) => [tag.name, tag.id]));
+  };
+  const known = await lookUp();
+  const missing = names.filter((name) => !known.has(name));
+  if (missing.length === 0) return known;
+  try {
+    const created = await projects.createTags(ref.bearer, ref.workspaceId, ref.projectId, {
+      names: missing,
+      parentId,
+    });
+    for (const tag of created) known.set(tag.name, tag.id);
+  } catch (error) {
+    // A concurrent request may have created them between our read and our create (upstream 500).
+    const again = await lookUp();
+    if (missing.some((name) => !again.has(name))) throw error;
+    return again;
+  }
+  if (missing.some((name) => !known.has(name))) {
+    // The create answered without echoing every tag: read the level back.
+    return lookUp();
+  }
+  return known;
+}
