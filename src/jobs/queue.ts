@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
 
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type pg from "pg";
 import PgBoss from "pg-boss";
 
@@ -69,18 +69,18 @@ export interface PgBossQueueOptions {
   expireInSeconds?: number;
 }
 
-/** pg-boss's executor over a Drizzle handle, so a send can join one of our transactions. */
+/**
+ * pg-boss's executor over a Drizzle handle, so a send can join one of our transactions. pg-boss
+ * reuses a parameter under different casts (`$5` as text and as timestamptz), which only works
+ * with its own numbering, so the SQL goes to the handle's pg client as is. Drizzle keeps that
+ * client on the handle's session (the transaction's connection inside a transaction).
+ */
 function executorFor(db: DbExecutor): PgBoss.Db {
-  return {
-    executeSql: async (text, values = []) => {
-      const parts = text.split(/\$(\d+)/);
-      const chunks: SQL[] = parts.map((part, index) =>
-        index % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1])}`,
-      );
-      const result = await db.execute(sql.join(chunks));
-      return { rows: result.rows as unknown[] };
-    },
-  };
+  const client = (db as unknown as { session?: { client?: Pick<pg.PoolClient, "query"> } }).session?.client;
+  if (!client || typeof client.query !== "function") {
+    throw new Error("The database handle does not expose its pg client; cannot enqueue in its transaction.");
+  }
+  return { executeSql: (text, values) => client.query(text, values) };
 }
 
 /** A v4-shaped UUID derived from a key: the same key always names the same message. */
