@@ -4,6 +4,8 @@ import type { App } from "../../src/api/app.ts";
 import { buildApp } from "../../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
+import type { MeteredWriteGuardFactory } from "../../src/domain/meteredWrites.ts";
+import { createGatewayClient } from "../../src/gateway/gatewayClient.ts";
 import { EventBus } from "../../src/observability/events.ts";
 import { createLogger } from "../../src/observability/logger.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
@@ -31,14 +33,40 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(options: { clock?: Clock; db?: TestDatabase } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  clock?: Clock;
+  db?: TestDatabase;
+  /** Points the real gateway client at this origin (a test simulator); `maxRetries` defaults to 2. */
+  gateway?: { url: string; maxRetries?: number };
+  /** The metered-write seam; defaults to the passthrough (allocation off). */
+  meteredWrites?: MeteredWriteGuardFactory;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.db ?? (await createTestDatabase());
   const logs = new LogCapture();
   const logger = createLogger({ level: "debug", destination: logs });
   const events = new EventBus();
   const metrics = createMetrics(events);
   const clock = options.clock ?? systemClock;
-  const services = createServices({ db: db.db, clock, events, logger });
+  const gateway = options.gateway
+    ? createGatewayClient({
+        projectsBaseUrl: options.gateway.url,
+        usersBaseUrl: options.gateway.url,
+        events,
+        logger,
+        clock,
+        maxRetries: options.gateway.maxRetries,
+      })
+    : undefined;
+  const services = createServices({
+    db: db.db,
+    clock,
+    events,
+    logger,
+    gateway,
+    meteredWrites: options.meteredWrites,
+  });
   const app = await buildApp({
     logger,
     events,
@@ -63,6 +91,7 @@ export async function createTestApp(options: { clock?: Clock; db?: TestDatabase 
       }),
     close: async () => {
       await app.close();
+      await gateway?.close();
       if (!options.db) await db.destroy();
     },
   };
