@@ -2,6 +2,7 @@ import { Command } from "commander";
 
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe } from "./commands/serve.ts";
+import { registerSimulator } from "./commands/simulator.ts";
 import { registerStart } from "./commands/start.ts";
 import { registerToken } from "./commands/token.ts";
 import { registerWorker } from "./commands/worker.ts";
@@ -16,6 +17,7 @@ registerStart(program);
 registerServe(program);
 registerMigrate(program);
 registerToken(program);
+registerSimulator(program);
 registerWorker(program);
 
 await program.parseAsync(process.argv);
