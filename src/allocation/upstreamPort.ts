@@ -26,4 +26,5 @@ export type UpstreamFailureKind =
   | "workspaceNotReady"
   | "rateLimited"
   | "unavailable"
-  | "badRequest";
+  | "badRequest"
+  | "unexpectedResponse";

@@ -1,0 +1,36 @@
+import type { FlagSource } from "../config/flags.ts";
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../domain/clock.ts";
+import type { EventBus } from "../observability/events.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { AllocationLock } from "./allocationLock.ts";
+import type { AllocationUpstream } from "./upstreamPort.ts";
+
+/** What allocation is composed from: every side effect behind an adapter. */
+export interface AllocationDeps {
+  db: Db;
+  clock: Clock;
+  events: EventBus;
+  logger: Logger;
+  upstream: AllocationUpstream;
+  lock: AllocationLock;
+  /** Where flags are read from, per use (defaults to process.env; tests pass their own). */
+  env?: FlagSource;
+}
+
+/** The sub-workspace an allocation operation acts on, and for whom. */
+export interface AllocationTarget {
+  orgId: string;
+  brandId: string | null;
+  subWorkspaceId: string;
+  requestId: string | null;
+  /** The caller's upstream bearer (a user's token; workers use the stored credential). */
+  bearer: string;
+}
+
+/**
+ * `failFast` is the request path: a "workspace not ready" answer fails at once with workspaceBusy
+ * (the edge budget is about 15 s). `settle` is for jobs and the sweep: not-ready is retried up to 3
+ * times with 1/2/3 s backoff.
+ */
+export type TransferPath = "failFast" | "settle";

@@ -1,0 +1,198 @@
+import { dynamicAllocationEnabled } from "../config/flags.ts";
+import type { Need } from "../domain/allocation.ts";
+import { ServiceError } from "../domain/errors.ts";
+import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import { ensureHeadroom,type EnsureResult } from "./ensureHeadroom.ts";
+import { createQuotaRetryBudget, type QuotaRetryBudget } from "./quotaRetryBudget.ts";
+import {
+  type ReleaseOptions,
+  type ReleaseOutcome,
+  type ReleaseReport,
+  releaseSurplusLocked,
+} from "./releaseSurplus.ts";
+import { retryOnQuota } from "./retryOnQuota.ts";
+import { releaseErrorCodeOf } from "./upstreamFailures.ts";
+
+/** Who and what one request's guard acts for (spec/allocation.md §3). */
+export interface GuardContext {
+  orgId: string;
+  brandId: string | null;
+  /** The brand's canonical sub-workspace; `null` on a sub-workspace brand is a misconfiguration. */
+  subWorkspaceId: string | null;
+  /** The org's parent workspace (the pool). */
+  parentWorkspaceId: string | null;
+  requestId: string | null;
+  bearer: string;
+  /** A flat-mode brand writes straight into the parent: the pool is its allocation, never guarded. */
+  flat: boolean;
+  /** `failFast` (default, request paths) or `settle` (jobs). */
+  path?: TransferPath;
+  /** The request's quota-retry budget; pass the same one to every guard of one request. */
+  quotaBudget?: QuotaRetryBudget;
+}
+
+/** A guard's release: the §7 outcomes plus `disabled` when allocation is not guarding this brand. */
+export type GuardReleaseReport = Omit<ReleaseReport, "outcome" | "subWorkspaceId"> & {
+  outcome: ReleaseOutcome | "disabled";
+  subWorkspaceId: string | null;
+};
+
+/**
+ * The seam every metered upstream write goes through. Built per request for one sub-workspace.
+ * The kill switch is read on every call: off (or a flat brand) makes every method a no-op with
+ * zero upstream calls, except that a metered 405 still maps to quotaExceeded.
+ */
+export interface AllocationGuard {
+  /** Whether the guard currently acts (flag on and a sub-workspace brand). */
+  readonly active: boolean;
+  /** §3: makes sure the sub-workspace has headroom for `need` (takes the lock for itself). */
+  ensure(need: Need): Promise<EnsureResult>;
+  /**
+   * THE call for a metered write: under the sub-workspace's allocation lock, `ensure(need)` then
+   * `write` wrapped in retryOnQuota, then the lock is released. One section per metered upstream
+   * call. Needs (§5): project create `{projects: 1}`; prompt create `{prompts: k × m}` (new texts ×
+   * models); model add `{prompts: t × Δ}`; publish `{}`.
+   */
+  section<T>(need: Need, callSite: string, write: () => Promise<T>): Promise<T>;
+  /** §6 on its own (a write whose headroom was ensured by an enclosing section). */
+  retryOnQuota<T>(callSite: string, write: () => Promise<T>): Promise<T>;
+  /** §7 under the lock; never throws for upstream or lock failures (outcome `error` instead). */
+  releaseSurplus(options: ReleaseOptions): Promise<GuardReleaseReport>;
+  /** For request paths after a delete: never throws at all; failures are logged and left for the sweep. */
+  releaseSurplusBestEffort(options: ReleaseOptions): Promise<GuardReleaseReport>;
+}
+
+type GuardMode = { kind: "off" } | { kind: "flat" } | { kind: "on"; target: AllocationTarget };
+
+export function createAllocationGuard(deps: AllocationDeps, context: GuardContext): AllocationGuard {
+  const path = context.path ?? "failFast";
+  const budget = context.quotaBudget ?? createQuotaRetryBudget();
+  const log = deps.logger.child({
+    requestId: context.requestId,
+    orgId: context.orgId,
+    brandId: context.brandId,
+  });
+
+  function mode(): GuardMode {
+    if (!dynamicAllocationEnabled(deps.env)) return { kind: "off" };
+    if (context.flat) return { kind: "flat" };
+    if (!context.subWorkspaceId || !context.parentWorkspaceId) {
+      // Fail loud before any upstream call: a brand silently skipped would fail later, opaquely.
+      log.error(
+        {
+          hasSubWorkspaceId: Boolean(context.subWorkspaceId),
+          hasParentWorkspaceId: Boolean(context.parentWorkspaceId),
+        },
+        "allocation: dynamic allocation is on but a workspace id is missing",
+      );
+      throw new ServiceError("allocationMisconfigured");
+    }
+    if (context.subWorkspaceId === context.parentWorkspaceId) {
+      log.error({ subWorkspaceId: context.subWorkspaceId }, "allocation: sub-workspace equals the parent");
+      throw new ServiceError("workspaceMisconfigured");
+    }
+    return {
+      kind: "on",
+      target: {
+        orgId: context.orgId,
+        brandId: context.brandId,
+        subWorkspaceId: context.subWorkspaceId,
+        requestId: context.requestId,
+        bearer: context.bearer,
+      },
+    };
+  }
+
+  // The check lives where the guard is built, so every request path that builds one reaches it.
+  mode();
+
+  function ensureUnderLock(target: AllocationTarget, need: Need): Promise<EnsureResult> {
+    return deps.lock.withLock(target.subWorkspaceId, () => ensureHeadroom(deps, target, need, path));
+  }
+
+  /**
+   * `need` is what the wrapped write still needs after a 405: `{}` for a write whose units are
+   * already staged (publish) or unknown, the section's need otherwise. A metered write is all or
+   * nothing, so after a 405 its need is still wholly unstaged; re-ensuring it against a fresh read
+   * is what recovers from a stale-low read (used lagging just after a publish), where `ensure({})`
+   * alone would find nothing short and every retry would fail the same way.
+   */
+  function retry<T>(current: GuardMode, callSite: string, need: Need, write: () => Promise<T>): Promise<T> {
+    return retryOnQuota(
+      deps,
+      {
+        orgId: context.orgId,
+        requestId: context.requestId,
+        budget,
+        ensure: current.kind === "on" ? () => ensureUnderLock(current.target, need) : undefined,
+      },
+      callSite,
+      write,
+    );
+  }
+
+  async function release(options: ReleaseOptions): Promise<GuardReleaseReport> {
+    const current = mode();
+    if (current.kind !== "on") {
+      return { outcome: "disabled", subWorkspaceId: context.subWorkspaceId, requiresDecommission: [] };
+    }
+    try {
+      return await deps.lock.withLock(current.target.subWorkspaceId, () =>
+        releaseSurplusLocked(deps, current.target, options, path),
+      );
+    } catch (error) {
+      // Only the lock wait (workspaceBusy) or a database failure reaches here.
+      const errorCode = releaseErrorCodeOf(deps.upstream, error);
+      log.warn({ err: error, errorCode }, "allocation: release could not run");
+      deps.events.emit("allocation.release", { orgId: context.orgId, outcome: "error" });
+      return {
+        outcome: "error",
+        subWorkspaceId: current.target.subWorkspaceId,
+        requiresDecommission: [],
+        errorCode,
+      };
+    }
+  }
+
+  return {
+    get active() {
+      return mode().kind === "on";
+    },
+
+    async ensure(need) {
+      const current = mode();
+      if (current.kind !== "on") return { toppedUp: false };
+      return ensureUnderLock(current.target, need);
+    },
+
+    async section(need, callSite, write) {
+      const current = mode();
+      if (current.kind !== "on") return retry(current, callSite, need, write);
+      return deps.lock.withLock(current.target.subWorkspaceId, async () => {
+        await ensureHeadroom(deps, current.target, need, path);
+        return retry(current, callSite, need, write);
+      });
+    },
+
+    async retryOnQuota(callSite, write) {
+      return retry(mode(), callSite, {}, write);
+    },
+
+    releaseSurplus: release,
+
+    async releaseSurplusBestEffort(options) {
+      try {
+        const report = await release(options);
+        if (report.outcome === "error") {
+          log.warn({ report }, "allocation: best-effort release failed; left for the sweep");
+        }
+        return report;
+      } catch (error) {
+        // e.g. allocationMisconfigured: a failed release never fails the user's request.
+        log.warn({ err: error }, "allocation: best-effort release failed; left for the sweep");
+        deps.events.emit("allocation.release", { orgId: context.orgId, outcome: "error" });
+        return { outcome: "error", subWorkspaceId: context.subWorkspaceId, requiresDecommission: [] };
+      }
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { DIMENSIONS, type TransferTargets } from "../domain/allocation.ts";
+import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+
+/** Settle-path waits after successive "workspace not ready" answers (spec/operations.md §1). */
+export const NOT_READY_BACKOFF_MS = [1_000, 2_000, 3_000] as const;
+
+/**
+ * Sends one absolute transfer. A 0 is never sent (upstream ignores it silently, so it could only
+ * hide a bug). On the settle path a not-ready answer is retried with 1/2/3 s backoff through the
+ * clock; on the fail-fast path every failure propagates at once.
+ */
+export async function sendTransfer(
+  deps: Pick<AllocationDeps, "upstream" | "clock" | "events">,
+  target: AllocationTarget,
+  targets: TransferTargets,
+  path: TransferPath,
+): Promise<void> {
+  for (const dimension of DIMENSIONS) {
+    const value = targets[dimension];
+    if (value !== undefined && (!Number.isInteger(value) || value <= 0)) {
+      throw new RangeError(`refusing to transfer ${dimension}=${value}: totals must be positive integers`);
+    }
+  }
+  for (let retry = 0; ; retry++) {
+    try {
+      await deps.upstream.transfer(target.bearer, target.subWorkspaceId, targets);
+      return;
+    } catch (error) {
+      const backoff = NOT_READY_BACKOFF_MS[retry];
+      if (
+        path !== "settle" ||
+        backoff === undefined ||
+        deps.upstream.failureKind(error) !== "workspaceNotReady"
+      ) {
+        throw error;
+      }
+      deps.events.emit("allocation.notReadyRetry", { orgId: target.orgId });
+      await deps.clock.sleep(backoff);
+    }
+  }
+}
