@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from "../../support/testApp.ts";
 export const PE = "/enterprise/projects/api";
 export const UM = "/enterprise/users/api";
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely in assertions
 export interface Answer<T = any> {
   status: number;
   body: T;
@@ -29,6 +30,7 @@ export interface MarketsWorld {
   token: string;
   /** Every response body the suite's route calls produced. */
   responses: string[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Answer
   call<T = any>(method: string, url: string, body?: unknown, token?: string): Promise<Answer<T>>;
   createBrand(input?: {
     name?: string;
