@@ -229,9 +229,11 @@ export class JobWorker {
       const client = await this.#deps.pool.connect();
       client.on("notification", () => this.#deps.queue.signalAvailable());
       client.on("error", (error) => {
+        // After #unlisten the client is back in the pool; releasing it again would throw.
+        if (this.#listener !== client) return;
+        this.#listener = undefined;
         this.#deps.logger.warn({ err: error }, "job wake-up connection lost; polling only");
         client.release(error);
-        if (this.#listener === client) this.#listener = undefined;
       });
       await client.query(`LISTEN "${this.#deps.queue.notifyChannel}"`);
       this.#listener = client;

@@ -1,6 +1,7 @@
 import { canAccessOrg, type Principal } from "../auth/principal.ts";
 import type { Db } from "../db/database.ts";
 import { findOrgById } from "../db/orgs/findOrgById.ts";
+import { findOrgByParentWorkspace } from "../db/orgs/findOrgByParentWorkspace.ts";
 import { insertOrg, type OrgRow } from "../db/orgs/insertOrg.ts";
 import { listOrgs } from "../db/orgs/listOrgs.ts";
 import { updateOrg } from "../db/orgs/updateOrg.ts";
@@ -28,6 +29,16 @@ export class OrgService {
       parentWorkspaceId: input.parentWorkspaceId ?? null,
       now: this.deps.clock.now(),
     });
+  }
+
+  /**
+   * The org whose pool is `parentWorkspaceId`, created with `name` when none exists yet. A system
+   * operation (no caller): `serenity start` uses it for the demo org of the built-in simulator.
+   */
+  async ensureForParentWorkspace(name: string, parentWorkspaceId: string): Promise<Org> {
+    const existing = await findOrgByParentWorkspace(this.deps.db, parentWorkspaceId);
+    if (existing) return existing;
+    return insertOrg(this.deps.db, { name, parentWorkspaceId, now: this.deps.clock.now() });
   }
 
   async list(principal: Principal): Promise<Org[]> {

@@ -5,6 +5,7 @@ import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import { SERENITY_BIN } from "../support/cli.ts";
 
 /** `serenity start` as a newcomer runs it: a fresh data dir, the embedded database, the banner. */
@@ -20,12 +21,21 @@ interface Started {
   child: ChildProcess;
   url: string;
   token: string;
+  demoOrgId: string;
   output: () => string;
 }
 
 function start(): Promise<Started> {
   const child = spawn(process.execPath, [SERENITY_BIN, "start"], {
-    env: { ...process.env, SERENITY_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "warn", DATABASE_URL: "" },
+    env: {
+      ...process.env,
+      SERENITY_DATA_DIR: dataDir,
+      PORT: "0",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: "",
+      SEMRUSH_PROJECTS_BASE_URL: "",
+      SEMRUSH_USERS_BASE_URL: "",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -40,9 +50,10 @@ function start(): Promise<Started> {
       stdout += chunk.toString();
       const url = /running at (http:\/\/\S+)/.exec(stdout)?.[1];
       const token = /SERENITY_TOKEN=(\S+)/.exec(stdout)?.[1];
-      if (url && token && stdout.includes("Ctrl-C")) {
+      const demoOrgId = /Demo org:\s+(\S+)/.exec(stdout)?.[1];
+      if (url && token && demoOrgId && stdout.includes("Ctrl-C")) {
         clearTimeout(timer);
-        resolve({ child, url, token, output: () => stdout + stderr });
+        resolve({ child, url, token, demoOrgId, output: () => stdout + stderr });
       }
     });
     child.on("exit", (code) => reject(new Error(`start exited early (${code}):\n${stdout}\n${stderr}`)));
@@ -74,7 +85,18 @@ describe("serenity start", () => {
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${first.url}/docs`)).status).toBeLessThan(400);
     expect(Date.now() - began).toBeLessThan(30_000);
+    expect(first.output()).toContain(`parent workspace ${GOLD_PARENT_WORKSPACE_ID}`);
+    const ready = await fetch(`${first.url}/readyz`);
+    expect(await ready.json()).toEqual({
+      status: "ready",
+      checks: { database: true, migrations: true, gateway: true },
+    });
     const auth = { authorization: `Bearer ${first.token}`, "content-type": "application/json" };
+    const demo = await fetch(`${first.url}/v2/orgs/${first.demoOrgId}`, { headers: auth });
+    expect(await demo.json()).toMatchObject({
+      id: first.demoOrgId,
+      parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
+    });
     const created = await fetch(`${first.url}/v2/orgs`, {
       method: "POST",
       headers: auth,
@@ -84,8 +106,11 @@ describe("serenity start", () => {
     expect(await stop(first)).toBe(0);
     expect(await postmasterAlive()).toBe(false);
 
+    await expect(fs.access(path.join(dataDir, "simulator-state.json"))).resolves.toBeUndefined();
+
     const second = await start();
     try {
+      expect(second.demoOrgId).toBe(first.demoOrgId);
       const list = await fetch(`${second.url}/v2/orgs`, {
         headers: { authorization: `Bearer ${second.token}` },
       });

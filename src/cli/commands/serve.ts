@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 
+import { startWorker } from "../../jobs/startWorker.ts";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
-import { openRuntime } from "../../runtime/runtime.ts";
+import { openServingRuntime } from "../../runtime/servingRuntime.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
 export function registerServe(program: Command): void {
@@ -9,15 +10,25 @@ export function registerServe(program: Command): void {
     .command("serve")
     .description("run the API only (scale these out next to `serenity worker`)")
     .option("--with-worker", "also run jobs in this process", false)
-    .action(async () => {
+    .action(async (options: { withWorker: boolean }) => {
       const { config, logger } = bootstrap();
-      const runtime = await openRuntime(config, logger).catch((error) => fail(logger, error));
-      const app = await createApiApp(runtime);
-      const url = await listen(app, config.port, config.host).catch((error) => fail(logger, error));
-      logger.info({ url }, "serenity API listening");
+      const serving = await openServingRuntime(config, logger).catch((error) => fail(logger, error));
+      const { runtime } = serving;
+      const worker = options.withWorker ? await startWorker(runtime) : undefined;
+      const app = await createApiApp(runtime, { gateway: () => runtime.gateway.reachable() });
+      const url = await listen(app, config.port, config.host).catch(async (error) => {
+        await worker?.stop();
+        await serving.close();
+        return fail(logger, error);
+      });
+      logger.info(
+        { url, simulator: serving.simulatorUrl, withWorker: options.withWorker },
+        "serenity API listening",
+      );
       onShutdown(logger, async () => {
         await app.close();
-        await runtime.close();
+        await worker?.stop();
+        await serving.close();
       });
     });
 }

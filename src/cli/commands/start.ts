@@ -1,48 +1,84 @@
 import type { Command } from "commander";
 
 import { signDevToken } from "../../auth/tokenVerifier.ts";
+import { startWorker } from "../../jobs/startWorker.ts";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
-import { openRuntime } from "../../runtime/runtime.ts";
+import { openServingRuntime } from "../../runtime/servingRuntime.ts";
 import { localAuthSecret } from "../../runtime/verifier.ts";
+import { GOLD_PARENT_WORKSPACE_ID } from "../../simulator/seeds.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
-function banner(url: string, token: string): string {
-  return [
-    "",
-    `  Serenity is running at ${url}`,
-    `  API docs:      ${url}/docs`,
-    "",
-    "  A development token (admin, 12 h):",
-    `  export SERENITY_TOKEN=${token}`,
-    "",
-    "  Try:",
-    `  curl -s ${url}/healthz`,
-    `  curl -s -H "Authorization: Bearer $SERENITY_TOKEN" ${url}/v2/orgs`,
-    `  curl -s -H "Authorization: Bearer $SERENITY_TOKEN" -H "content-type: application/json" \\`,
-    `       -d '{"name":"Acme"}' ${url}/v2/orgs`,
-    "",
-    "  Press Ctrl-C to stop (data stays in the data dir).",
-    "",
-  ].join("\n");
+interface Demo {
+  orgId: string;
+  parentWorkspaceId: string;
+  simulatorUrl: string;
+}
+
+function banner(url: string, token: string, demo: Demo | undefined): string {
+  const auth = `-H "Authorization: Bearer $SERENITY_TOKEN"`;
+  const json = `-H "content-type: application/json"`;
+  const lines = ["", `  Serenity is running at ${url}`, `  API docs:      ${url}/docs`];
+  if (demo) {
+    lines.push(
+      `  Semrush:       built-in simulator at ${demo.simulatorUrl} (gold pool: 13 projects / 800 prompts)`,
+      `  Demo org:      ${demo.orgId} (parent workspace ${demo.parentWorkspaceId})`,
+    );
+  }
+  lines.push("", "  A development token (admin, 12 h):", `  export SERENITY_TOKEN=${token}`, "", "  Try:");
+  if (demo) {
+    const brands = `${url}/v2/orgs/${demo.orgId}/brands`;
+    lines.push(
+      `  curl -s ${auth} ${url}/v2/orgs/${demo.orgId}`,
+      `  curl -s ${auth} ${json} -d '{"name":"Lumiere","domain":"lumiere.example","semrushMarket":{"market":"US","languageCode":"en"}}' ${brands}`,
+      `  curl -s ${auth} ${url}/v2/orgs/${demo.orgId}/serenity/resources`,
+    );
+  } else {
+    lines.push(
+      `  curl -s ${url}/healthz`,
+      `  curl -s ${auth} ${url}/v2/orgs`,
+      `  curl -s ${auth} ${json} -d '{"name":"Acme"}' ${url}/v2/orgs`,
+    );
+  }
+  lines.push("", "  Press Ctrl-C to stop (data stays in the data dir).", "");
+  return lines.join("\n");
 }
 
 export function registerStart(program: Command): void {
   program
     .command("start")
-    .description("all-in-one: embedded database, migrations and the API in one process")
+    .description("all-in-one: embedded database, migrations, the built-in Semrush simulator, API and worker")
     .action(async () => {
+      // The demo runs with just-in-time allocation and prompt generation on, unless told otherwise.
+      process.env.SERENITY_DYNAMIC_ALLOCATION ??= "true";
+      process.env.SERENITY_ASYNC_PROMPT_GEN ??= "true";
       const { config, logger } = bootstrap();
-      const runtime = await openRuntime(config, logger).catch((error) => fail(logger, error));
-      const app = await createApiApp(runtime);
+      const serving = await openServingRuntime(config, logger).catch((error) => fail(logger, error));
+      const { runtime } = serving;
+      const demo: Demo | undefined = serving.simulatorUrl
+        ? {
+            orgId: (await runtime.services.orgs.ensureForParentWorkspace("Demo", GOLD_PARENT_WORKSPACE_ID))
+              .id,
+            parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
+            simulatorUrl: serving.simulatorUrl,
+          }
+        : undefined;
+      const worker = await startWorker(runtime);
+      const app = await createApiApp(runtime, { gateway: () => runtime.gateway.reachable() });
       const url = await listen(app, config.port, config.host).catch(async (error) => {
-        await runtime.close();
+        await worker.stop();
+        await serving.close();
         return fail(logger, error);
       });
-      const token = await signDevToken(await localAuthSecret(config), { sub: "demo-user", admin: true });
-      process.stdout.write(banner(url, token));
+      const token = await signDevToken(await localAuthSecret(config), {
+        sub: "demo-user",
+        admin: true,
+        orgs: demo ? [demo.orgId] : [],
+      });
+      process.stdout.write(banner(url, token, demo));
       onShutdown(logger, async () => {
         await app.close();
-        await runtime.close();
+        await worker.stop();
+        await serving.close();
       });
     });
 }
