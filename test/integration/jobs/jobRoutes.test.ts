@@ -355,8 +355,7 @@ describe("POST …/serenity/jobs/:jobId/reauth", () => {
     expect(live.filter((row) => row.sealed !== null)).toHaveLength(1);
 
     const messages = await t.db.db.execute<{ n: number }>(
-      (await import("drizzle-orm"))
-        .sql`select count(*)::int as n from pgboss.job where data->>'jobId' = ${jobId} and state < 'active'`,
+      sql`select count(*)::int as n from pgboss.job where data->>'jobId' = ${jobId} and state < 'active'`,
     );
     expect(messages.rows[0]?.n).toBe(1);
     acceptedToken = responses[0]!.statusCode === 202 ? first : second;
