@@ -65,7 +65,7 @@ export async function startMarketsWorld(): Promise<MarketsWorld> {
     responses.push(response.body);
     return {
       status: response.statusCode,
-      body: response.body ? response.json() : undefined,
+      body: (response.body ? response.json() : undefined) as T,
       raw: response.body,
     };
   }
