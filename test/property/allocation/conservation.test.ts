@@ -1,0 +1,241 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { AllocationDeps } from "../../../src/allocation/allocationDeps.ts";
+import { createAllocationGuard } from "../../../src/allocation/allocationGuard.ts";
+import { type AllocationLock, reentrant } from "../../../src/allocation/allocationLock.ts";
+import { createInProcessLockProvider } from "../../../src/allocation/inProcessAllocationLock.ts";
+import { DIMENSIONS, type Need, type Units } from "../../../src/domain/allocation.ts";
+import type { Clock } from "../../../src/domain/clock.ts";
+import { ServiceError } from "../../../src/domain/errors.ts";
+import { EventBus } from "../../../src/observability/events.ts";
+import { createLogger } from "../../../src/observability/logger.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { InMemoryUpstream } from "./inMemoryUpstream.ts";
+
+/**
+ * Conservation (SPEC §7, spec/allocation.md §4): random rounds of concurrent ensure, release,
+ * metered writes, publishes and deletes on a few sub-workspaces of one pool, with random yields
+ * inside every upstream call so the operations interleave. Against the in-memory model of the
+ * upstream's transfer semantics (absolute, all or nothing, 0 ignored):
+ * - `pool.total + Σ child totals` never changes and no transfer sends a 0 (checked on every transfer);
+ * - after quiescence no sub-workspace has `total < used + drafted`;
+ * - with a pool large enough, no metered write fails (in particular never `quotaExceeded`); with a
+ *   small pool the only refusal is `orgPoolExhausted`.
+ * The same workload with no lock at all finds a counterexample, so the property can fail.
+ * (conservationSimulator.test.ts runs the same property against the simulator over real HTTP.)
+ */
+
+const PARENT = "parent";
+const CHILDREN = ["sub-a", "sub-b", "sub-c"] as const;
+
+type Op =
+  | { kind: "createProject"; ws: number }
+  | { kind: "createPrompts"; ws: number; units: number }
+  | { kind: "publish"; ws: number }
+  | { kind: "delete"; ws: number; projects: number; prompts: number }
+  | { kind: "release"; ws: number; floor: Units }
+  | { kind: "ensure"; ws: number; need: Need };
+
+const wsArb = fc.integer({ min: 0, max: CHILDREN.length - 1 });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("createProject" as const), ws: wsArb }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("createPrompts" as const),
+      ws: wsArb,
+      units: fc.integer({ min: 1, max: 250 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("publish" as const), ws: wsArb }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("delete" as const),
+      ws: wsArb,
+      projects: fc.integer({ min: 0, max: 2 }),
+      prompts: fc.integer({ min: 0, max: 200 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("release" as const),
+      ws: wsArb,
+      floor: fc.constantFrom({ projects: 1, prompts: 100 }, { projects: 1, prompts: 1 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("ensure" as const),
+      ws: wsArb,
+      need: fc.record({
+        projects: fc.integer({ min: 0, max: 2 }),
+        prompts: fc.integer({ min: 0, max: 150 }),
+      }),
+    }),
+  },
+);
+/** Rounds of operations; the operations of one round run concurrently. */
+const workloadArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 6 });
+
+/** Time passes only when someone waits: retry backoffs cost nothing real. */
+function instantClock(): Clock {
+  let now = Date.parse("2026-01-01T00:00:00.000Z");
+  return {
+    now: () => new Date(now),
+    sleep: async (ms) => {
+      now += ms;
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.destroy());
+
+interface RunResult {
+  failures: string[];
+  upstream: InMemoryUpstream;
+  initialPool: Units;
+}
+
+async function runWorkload(
+  rounds: Op[][],
+  options: { pool: Units; lock: AllocationLock; seed: number },
+): Promise<RunResult> {
+  const upstream = new InMemoryUpstream();
+  upstream.addParent(PARENT, options.pool);
+  for (const id of CHILDREN) upstream.addChild(id, PARENT);
+  let state = options.seed >>> 0 || 1;
+  upstream.yieldTicks = () => {
+    state = (state * 1_103_515_245 + 12_345) >>> 0;
+    return state % 4;
+  };
+  const deps: AllocationDeps = {
+    db: db.db,
+    clock: instantClock(),
+    events: new EventBus(),
+    logger: createLogger({ level: "silent" }),
+    upstream,
+    lock: options.lock,
+    env: { SERENITY_DYNAMIC_ALLOCATION: "true" },
+  };
+  const guard = (ws: number) =>
+    createAllocationGuard(deps, {
+      orgId: "00000000-0000-4000-8000-000000000001",
+      brandId: null,
+      subWorkspaceId: CHILDREN[ws]!,
+      parentWorkspaceId: PARENT,
+      requestId: null,
+      bearer: "token",
+      flat: false,
+    });
+  const initialPool = upstream.poolSum(PARENT);
+  const failures: string[] = [];
+  const run = async (op: Op) => {
+    const ws = CHILDREN[op.ws]!;
+    switch (op.kind) {
+      case "createProject":
+        return guard(op.ws).section({ projects: 1 }, "projectCreate", () =>
+          upstream.meteredWrite(ws, { projects: 1 }),
+        );
+      case "createPrompts":
+        return guard(op.ws).section({ prompts: op.units }, "promptCreate", () =>
+          upstream.meteredWrite(ws, { prompts: op.units }),
+        );
+      case "publish":
+        return guard(op.ws).section({}, "publish", () => upstream.publish(ws));
+      case "delete":
+        await upstream.deleteUnits(ws, { projects: op.projects, prompts: op.prompts });
+        return guard(op.ws).releaseSurplusBestEffort({ floor: { projects: 1, prompts: 100 } });
+      case "release": {
+        const report = await guard(op.ws).releaseSurplus({ floor: op.floor });
+        if (report.outcome === "error") throw new Error(`release error ${report.errorCode}`);
+        return report;
+      }
+      case "ensure":
+        return guard(op.ws).ensure(op.need);
+    }
+  };
+  for (const round of rounds) {
+    const settled = await Promise.allSettled(round.map(run));
+    for (const outcome of settled) {
+      if (outcome.status === "fulfilled") continue;
+      const error = outcome.reason as unknown;
+      failures.push(error instanceof ServiceError ? error.code : String(error));
+    }
+  }
+  return { failures, upstream, initialPool };
+}
+
+function invariantBreaches({ upstream, initialPool }: RunResult): string[] {
+  const breaches = [...upstream.violations];
+  const pool = upstream.poolSum(PARENT);
+  if (pool.projects !== initialPool.projects || pool.prompts !== initialPool.prompts) {
+    breaches.push(`pool sum ${JSON.stringify(pool)} != ${JSON.stringify(initialPool)}`);
+  }
+  for (const id of CHILDREN) {
+    const resources = upstream.resources(id);
+    for (const dimension of DIMENSIONS) {
+      const { used, drafted, total } = resources[dimension];
+      if (total < used + drafted) breaches.push(`${id}.${dimension}: total ${total} < ${used + drafted}`);
+    }
+  }
+  return breaches;
+}
+
+const guardedLock = () => reentrant(createInProcessLockProvider());
+const noLock: AllocationLock = { withLock: (_subWorkspaceId, work) => work() };
+
+describe("allocation conservation (in-memory upstream model)", () => {
+  it("large pool: conserved, never a 0, never over-committed, and no metered write fails", async () => {
+    await fc.assert(
+      fc.asyncProperty(workloadArb, fc.integer(), async (rounds, seed) => {
+        const result = await runWorkload(rounds, {
+          pool: { projects: 1_000, prompts: 100_000 },
+          lock: guardedLock(),
+          seed,
+        });
+        expect(invariantBreaches(result)).toEqual([]);
+        expect(result.failures).toEqual([]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("small pool: conserved and never over-committed; the only refusal is orgPoolExhausted", async () => {
+    await fc.assert(
+      fc.asyncProperty(workloadArb, fc.integer(), async (rounds, seed) => {
+        const result = await runWorkload(rounds, {
+          pool: { projects: 3, prompts: 300 },
+          lock: guardedLock(),
+          seed,
+        });
+        expect(invariantBreaches(result)).toEqual([]);
+        expect(result.failures.filter((code) => code !== "orgPoolExhausted")).toEqual([]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("without the lock, the same property finds a counterexample (the test can fail)", async () => {
+    const outcome = await fc.check(
+      fc.asyncProperty(workloadArb, fc.integer(), async (rounds, seed) => {
+        const result = await runWorkload(rounds, {
+          pool: { projects: 1_000, prompts: 100_000 },
+          lock: noLock,
+          seed,
+        });
+        return invariantBreaches(result).length === 0 && result.failures.length === 0;
+      }),
+      { numRuns: 300, seed: 42, endOnFailure: true },
+    );
+    expect(outcome.failed).toBe(true);
+  });
+});
