@@ -41,7 +41,8 @@ describe("serenity simulator", () => {
     const resourcesPath = `/enterprise/users/api/v1/workspaces/${GOLD_PARENT_WORKSPACE_ID}/resources`;
     const response = await fetch(`${url}${resourcesPath}`, { headers: auth });
     expect(response.status).toBe(200);
-    expect((await response.json()).product_resources.ai.resources).toEqual({
+    const body = (await response.json()) as { product_resources: { ai: { resources: unknown } } };
+    expect(body.product_resources.ai.resources).toEqual({
       projects: { used: 0, drafted: 0, total: 13 },
       prompts: { used: 0, drafted: 0, total: 800 },
     });
