@@ -1,0 +1,271 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import { RELEASE_FLOOR } from "../../../src/allocation/releaseSurplus.ts";
+import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
+import { ServiceError } from "../../../src/domain/errors.ts";
+import type { ServiceEvents } from "../../../src/observability/events.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { ManualClock } from "../../support/manualClock.ts";
+import { type AllocationHarness, PARENT, startAllocationHarness, TOKEN } from "./simulatorHarness.ts";
+
+/**
+ * The guard over real HTTP against the simulator: exact round trips from the simulator's call log,
+ * the numbers of spec/allocation.md §10, and retryOnQuota's outcomes with a manual clock.
+ */
+
+let db: TestDatabase;
+let h: AllocationHarness | undefined;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+afterAll(() => db.destroy());
+
+async function harness(options: Parameters<typeof startAllocationHarness>[1] = {}) {
+  h = await startAllocationHarness(db, options);
+  return h;
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ServiceError);
+  return (error as ServiceError).code;
+}
+
+const HTML_405 = {
+  status: 405,
+  contentType: "text/html",
+  body: "<html><center><h1>405 Not Allowed</h1></center></html>",
+};
+
+async function waitForSleeper(clock: ManualClock) {
+  for (let i = 0; i < 400 && clock.pendingSleeps === 0; i++) await new Promise((r) => setTimeout(r, 5));
+  expect(clock.pendingSleeps).toBeGreaterThan(0);
+}
+
+describe("round trips (simulator call log)", () => {
+  it("flag off: zero resources reads and zero transfers around a metered write", async () => {
+    const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    await t.clearCalls();
+    await t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    await t.guardFor(ws).ensure({ prompts: 1_000 });
+    await t.guardFor(ws).releaseSurplusBestEffort({ floor: RELEASE_FLOOR });
+    expect(await t.calls()).toEqual([`POST PE/v1/workspaces/${ws}/projects`]);
+  });
+
+  it("flag off: a metered 405 maps straight to quotaExceeded with no resources read", async () => {
+    const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const ws = await t.newSubWorkspace();
+    await t.clearCalls();
+    expect(
+      await codeOf(t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws))),
+    ).toBe("quotaExceeded");
+    expect(await t.calls()).toEqual([`POST PE/v1/workspaces/${ws}/projects`]);
+  });
+
+  it("hot path: exactly one extra call (the resources read)", async () => {
+    const t = await harness();
+    const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    await t.clearCalls();
+    await t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    expect(await t.calls()).toEqual([
+      `GET UM/v1/workspaces/${ws}/resources`,
+      `POST PE/v1/workspaces/${ws}/projects`,
+    ]);
+  });
+
+  it("top-up: exactly two extra calls, one transfer carrying both dimensions; never a parent read", async () => {
+    const t = await harness();
+    const ws = await t.newSubWorkspace();
+    await t.clearCalls();
+    expect(await t.guardFor(ws).ensure({ projects: 1, prompts: 1 })).toEqual({
+      toppedUp: true,
+      newTotal: { projects: 1, prompts: 100 },
+    });
+    expect(await t.calls()).toEqual([
+      `GET UM/v1/workspaces/${ws}/resources`,
+      `POST UM/v2/workspaces/${ws}/resources/transfer`,
+    ]);
+    expect(await t.totals(ws)).toEqual({ projects: 1, prompts: 100 });
+  });
+
+  it("1 prompt on an empty sub-workspace tops up to 100; 101 → 200", async () => {
+    const t = await harness();
+    const one = await t.newSubWorkspace();
+    const many = await t.newSubWorkspace();
+    await t.guardFor(one).ensure({ prompts: 1 });
+    await t.guardFor(many).ensure({ prompts: 101 });
+    expect(await t.totals(one)).toEqual({ projects: 0, prompts: 100 });
+    expect(await t.totals(many)).toEqual({ projects: 0, prompts: 200 });
+  });
+});
+
+describe("release", () => {
+  it("{5, 800} with no usage: dry run makes zero mutating calls and reports {1, 100}; the real run returns {4, 700}", async () => {
+    const t = await harness();
+    const ws = await t.newSubWorkspace({ projects: 5, prompts: 800 });
+    const parentBefore = await t.totals(PARENT);
+    await t.clearCalls();
+
+    const dry = await t.guardFor(ws).releaseSurplus({ floor: RELEASE_FLOOR, dryRun: true });
+    expect(dry).toMatchObject({ outcome: "dryRun", target: { projects: 1, prompts: 100 } });
+    expect((await t.calls()).filter((line) => !line.startsWith("GET "))).toEqual([]);
+    expect(await t.totals(ws)).toEqual({ projects: 5, prompts: 800 });
+
+    const real = await t.guardFor(ws).releaseSurplus({ floor: RELEASE_FLOOR });
+    expect(real).toMatchObject({ outcome: "released", after: { projects: 1, prompts: 100 } });
+    expect(await t.totals(ws)).toEqual({ projects: 1, prompts: 100 });
+    const parentAfter = await t.totals(PARENT);
+    expect({
+      projects: parentAfter.projects - parentBefore.projects,
+      prompts: parentAfter.prompts - parentBefore.prompts,
+    }).toEqual({ projects: 4, prompts: 700 });
+    const [entry] = await listLedgerEntries(db.db, t.orgId, { limit: 1 });
+    expect(entry).toMatchObject({
+      reason: "release",
+      before: { projects: 5, prompts: 800 },
+      after: { projects: 1, prompts: 100 },
+      outcome: "applied",
+    });
+  });
+});
+
+describe("rejections", () => {
+  it("a ceiling → brandAiLimit with nothing transferred", async () => {
+    const t = await harness({ env: { SERENITY_BRAND_AI_CEILING_PROMPTS: "200" } });
+    const ws = await t.newSubWorkspace();
+    await t.clearCalls();
+    expect(await codeOf(t.guardFor(ws).ensure({ prompts: 201 }))).toBe("brandAiLimit");
+    expect(await t.calls()).toEqual([`GET UM/v1/workspaces/${ws}/resources`]);
+    expect(await t.totals(ws)).toEqual({ projects: 0, prompts: 0 });
+  });
+
+  it("gold pool: three brands each create a market and 100 prompts with 1 model; the fourth's oversized top-up is orgPoolExhausted and the pool is unchanged", async () => {
+    const t = await harness();
+    for (let brand = 0; brand < 3; brand++) {
+      const ws = await t.newSubWorkspace();
+      const projectId = await t
+        .guardFor(ws)
+        .section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+      const models = await t.client.projects.listProjectAiModels(TOKEN, ws, projectId);
+      expect(models).toHaveLength(1);
+      const texts = Array.from({ length: 100 }, (_, i) => `prompt ${brand}-${i}`);
+      await t
+        .guardFor(ws)
+        .section({ prompts: texts.length * models.length }, "promptCreate", () =>
+          t.client.projects.createPrompts(TOKEN, ws, projectId, { texts, createdBy: "test" }),
+        );
+      expect(await t.totals(ws)).toEqual({ projects: 1, prompts: 100 });
+    }
+    const pool = await t.totals(PARENT);
+    expect(pool).toEqual({ projects: 10, prompts: 500 });
+
+    const fourth = await t.newSubWorkspace();
+    await t.clearCalls();
+    expect(await codeOf(t.guardFor(fourth).ensure({ projects: 1, prompts: 501 }))).toBe("orgPoolExhausted");
+    expect(await t.calls()).toEqual([
+      `GET UM/v1/workspaces/${fourth}/resources`,
+      `POST UM/v2/workspaces/${fourth}/resources/transfer`,
+    ]);
+    expect(await t.totals(PARENT)).toEqual(pool);
+    expect(await t.totals(fourth)).toEqual({ projects: 0, prompts: 0 });
+  });
+
+  it("a transfer answering 'workspace not ready' fails fast with workspaceBusy", async () => {
+    const t = await harness();
+    const ws = await t.newSubWorkspace();
+    await t.sim.control("/faults", {
+      match: { method: "POST", pathPattern: "/resources/transfer$" },
+      action: { status: 422, body: { message: "workspace not ready" } },
+      times: 1,
+    });
+    await t.clearCalls();
+    expect(await codeOf(t.guardFor(ws).ensure({ projects: 1 }))).toBe("workspaceBusy");
+    expect((await t.calls()).filter((line) => line.includes("transfer"))).toHaveLength(1);
+  });
+});
+
+describe("retryOnQuota (manual clock, never sleeping)", () => {
+  it("recovered: a read lagging after a publish is fixed by re-ensuring, then the write succeeds", async () => {
+    const clock = new ManualClock();
+    const t = await harness({ clock });
+    const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    // The first resources read after the publish still shows the published project as unused.
+    t.sim.simulator.updateSettings({ usedLagReads: 1 });
+    const first = await t.createProject(ws);
+    await t.client.projects.patchProject(TOKEN, ws, first, { primaryUrl: "https://brand.example" });
+    await t.client.projects.publishProject(TOKEN, ws, first);
+    expect((await t.sim.dump()).workspaces.find((w) => w.id === ws)?.resources.projects).toMatchObject({
+      used: 1,
+    });
+    const quotaRetries: ServiceEvents["allocation.quotaRetry"][] = [];
+    t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
+    await t.clearCalls();
+
+    const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    await waitForSleeper(clock);
+    clock.advance(3_000);
+    expect(await written).toEqual(expect.any(String));
+    expect(quotaRetries).toEqual([{ callSite: "projectCreate", outcome: "recovered" }]);
+    expect(await t.calls()).toEqual([
+      `GET UM/v1/workspaces/${ws}/resources`,
+      `POST PE/v1/workspaces/${ws}/projects`,
+      `GET UM/v1/workspaces/${ws}/resources`,
+      `POST UM/v2/workspaces/${ws}/resources/transfer`,
+      `POST PE/v1/workspaces/${ws}/projects`,
+    ]);
+    expect(await t.totals(ws)).toEqual({ projects: 2, prompts: 100 });
+  });
+
+  it("exhausted: the upstream keeps refusing → 3 retries 3 s apart, then quotaExceeded", async () => {
+    const clock = new ManualClock();
+    const t = await harness({ clock });
+    const ws = await t.newSubWorkspace({ projects: 3, prompts: 100 });
+    await t.sim.control("/faults", {
+      match: { method: "POST", pathPattern: "/projects$" },
+      action: HTML_405,
+    });
+    const quotaRetries: ServiceEvents["allocation.quotaRetry"][] = [];
+    t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
+    await t.clearCalls();
+
+    const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    for (let retry = 0; retry < 3; retry++) {
+      await waitForSleeper(clock);
+      clock.advance(3_000);
+    }
+    expect(await codeOf(written)).toBe("quotaExceeded");
+    expect((await t.calls()).filter((line) => line.startsWith("POST PE"))).toHaveLength(4);
+    expect(quotaRetries).toEqual([{ callSite: "projectCreate", outcome: "exhausted" }]);
+  });
+
+  it("abandoned: a non-quota failure on the retry propagates", async () => {
+    const clock = new ManualClock();
+    const t = await harness({ clock });
+    const ws = await t.newSubWorkspace({ projects: 3, prompts: 100 });
+    await t.sim.control("/faults", {
+      match: { method: "POST", pathPattern: "/projects$" },
+      action: HTML_405,
+      times: 1,
+    });
+    await t.sim.control("/faults", {
+      match: { method: "POST", pathPattern: "/projects$" },
+      action: { status: 409, contentType: "text/plain", body: "conflict" },
+      times: 1,
+    });
+    const quotaRetries: ServiceEvents["allocation.quotaRetry"][] = [];
+    t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
+    const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    await waitForSleeper(clock);
+    clock.advance(3_000);
+    await expect(written).rejects.toMatchObject({ kind: "conflict" });
+    expect(quotaRetries).toEqual([{ callSite: "projectCreate", outcome: "abandoned" }]);
+  });
+});
