@@ -6,7 +6,6 @@ import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
-import type { Tag } from "../gateway/types.ts";
 import { type BrandContext, loadBrandContext } from "../markets/brandContext.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import { marketWriteTarget } from "../markets/writeTarget.ts";
@@ -18,7 +17,7 @@ import { type BulkItemOutcome, type BulkPromptItem, MAX_BULK_PROMPTS } from "./b
 import { createProjectPrompts, type ProjectPromptEntry } from "./createProjectPrompts.ts";
 import { checkCategory, checkPromptText } from "./promptText.ts";
 import { promptType } from "./promptType.ts";
-import type { TagPath } from "./tagTaxonomy.ts";
+import { type TagPath, taxonomyDimensions } from "./tagTaxonomy.ts";
 
 export interface PromptServiceDeps {
   db: Db;
@@ -148,15 +147,15 @@ export class PromptService {
     const page = query.page ?? 1;
     const limit = Math.min(query.limit ?? 50, MAX_PROMPT_PAGE_SIZE);
     return atUpstreamEdge(log, "listPrompts", async () => {
-      const [answer, roots] = await Promise.all([
-        gateway.projects.listPrompts(principal.bearer, row.workspaceId, row.projectId, {
+      const ref = { bearer: principal.bearer, workspaceId: row.workspaceId, projectId: row.projectId };
+      const [answer, dimensions] = await Promise.all([
+        gateway.projects.listPrompts(ref.bearer, ref.workspaceId, ref.projectId, {
           draft: query.includeDrafts ?? false,
           page,
           limit,
         }),
-        gateway.projects.listTags(principal.bearer, row.workspaceId, row.projectId, { search: "" }),
+        taxonomyDimensions(gateway.projects, ref),
       ]);
-      const dimensions = rootNames(roots);
       return {
         items: answer.items.map((prompt) => ({
           id: prompt.id,
@@ -164,7 +163,7 @@ export class PromptService {
           tags: prompt.tags.map((tag) => ({
             id: tag.id,
             name: tag.name ?? "",
-            dimension: tag.parentId === null ? null : (dimensions.get(tag.parentId) ?? null),
+            dimension: dimensions.get(tag.id) ?? null,
           })),
           isDraft: prompt.isNew,
         })),
@@ -225,8 +224,4 @@ export class PromptService {
 
 function invalid(index: number, message: string): BulkItemOutcome {
   return { index, outcome: "failed", code: "invalidRequest", message };
-}
-
-function rootNames(roots: Tag[]): Map<string, string> {
-  return new Map(roots.filter((tag) => tag.parentId === null).map((tag) => [tag.id, tag.name]));
 }

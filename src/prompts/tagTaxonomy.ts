@@ -83,3 +83,28 @@ async function ensureTags(
   }
   return known;
 }
+
+/**
+ * Tag id → the taxonomy dimension it is a value of, for the values under our root dimensions.
+ * Prompt listings name a prompt's tags without their parent, so the tree is read: the roots, then
+ * the children of each taxonomy root, in parallel (at most six reads, whatever the page size).
+ */
+export async function taxonomyDimensions(
+  projects: ProjectEngineClient,
+  ref: ProjectRef,
+): Promise<Map<string, string>> {
+  const roots = (await projects.listTags(ref.bearer, ref.workspaceId, ref.projectId, { search: "" })).filter(
+    (tag) => tag.parentId === null && (TAXONOMY_ROOTS as readonly string[]).includes(tag.name),
+  );
+  const dimensions = new Map<string, string>();
+  await Promise.all(
+    roots.map(async (root) => {
+      const children = await projects.listTags(ref.bearer, ref.workspaceId, ref.projectId, {
+        parentId: root.id,
+        search: "",
+      });
+      for (const child of children) if (child.parentId === root.id) dimensions.set(child.id, root.name);
+    }),
+  );
+  return dimensions;
+}
