@@ -1,18 +1,70 @@
 import type { Principal } from "../auth/principal.ts";
+import type { FlagSource } from "../config/flags.ts";
+import { failFreshBrandStart } from "../db/brands/failFreshBrandStart.ts";
 import { findBrand } from "../db/brands/findBrand.ts";
 import { type BrandRow, insertBrand } from "../db/brands/insertBrand.ts";
 import { listBrands } from "../db/brands/listBrands.ts";
+import { recordSyncSubWorkspace } from "../db/brands/recordSyncSubWorkspace.ts";
 import type { Db } from "../db/database.ts";
+import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
+import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import { geoTargetIdFor } from "../markets/geoTarget.ts";
+import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
+import { type ProvisioningFailureReason, provisioningStaleMs } from "../provisioning/attemptRules.ts";
+import { deactivateBrand } from "../provisioning/deactivation.ts";
+import { provisionSubWorkspaceSync } from "../provisioning/syncProvisioning.ts";
+import { WorkspaceLifecycle } from "../provisioning/workspaceLifecycle.ts";
 
 export type Brand = BrandRow;
+
+/** The caller of an operation: whose bearer goes upstream, and the request it serves. */
+export interface OperationContext {
+  bearer: string;
+  requestId: string | undefined;
+}
+
+/** The market input of `createForBrand` (the markets module's `CreateMarketInput`). */
+export interface InitialMarketInput {
+  market: string;
+  languageCode: string;
+  primaryUrl?: string | null;
+  modelIds?: string[];
+}
+
+/**
+ * What provisioning needs of the markets module: create one market for a brand whose workspace is
+ * ready, with the same behaviour and errors as the markets endpoint (`marketExists` for a slice
+ * that exists). `MarketService` satisfies it.
+ */
+export interface InitialMarketCreator {
+  createForBrand(
+    ctx: OperationContext,
+    brand: BrandRow,
+    org: OrgRow,
+    input: InitialMarketInput,
+  ): Promise<{ geoTargetId: number; languageCode: string }>;
+}
 
 export interface BrandServiceDeps {
   db: Db;
   clock: Clock;
   orgs: OrgService;
+  logger?: Logger;
+  /** Absent when the process runs without an upstream: provisioning answers 503 configurationError. */
+  gateway?: GatewayClient;
+  markets?: InitialMarketCreator;
+  /** The metered-write seam (deactivate's release); passthrough until allocation is plugged in. */
+  meteredWrites?: MeteredWriteGuardFactory;
+  /** `SERENITY_SYNC_SETTLE_BUDGET_MS` (config.syncSettleBudgetMs); default 10 s. */
+  syncSettleBudgetMs?: number;
+  /** Between status reads of a synchronous settle; default 250 ms. */
+  settlePollIntervalMs?: number;
+  /** Where per-use settings are read (`SERENITY_PROVISIONING_STALE_MS`); default process.env. */
+  env?: FlagSource;
 }
 
 export interface CreateFlatBrandInput {
@@ -21,20 +73,186 @@ export interface CreateFlatBrandInput {
   primaryUrl?: string | null;
 }
 
-/** Brands of an org. Every lookup goes through the org's tenancy check first. */
+export interface SemrushMarketInput {
+  market: string;
+  languageCode: string;
+  generatePrompts?: boolean;
+  modelIds?: string[];
+}
+
+export interface CreateBrandInput extends CreateFlatBrandInput {
+  semrushMarket?: SemrushMarketInput;
+  /**
+   * `async: true` is accepted and, until the asynchronous producer lands, runs the synchronous
+   * path (exactly what the master switch `SERENITY_ASYNC_PROVISIONING=false` does).
+   */
+  async?: boolean;
+}
+
+export interface ActivateInput {
+  markets?: { market: string; languageCode: string }[];
+  generatePrompts?: boolean;
+}
+
+export interface ActivationResult {
+  brandId: string;
+  status: "active";
+  markets: { geoTargetId: number; languageCode: string; status: 201 | 409 }[];
+}
+
+export const NO_PARENT_WORKSPACE_MESSAGE = "Organization has no Semrush workspace configured";
+export const DEFAULT_SYNC_SETTLE_BUDGET_MS = 10_000;
+
+const passthroughGuards: MeteredWriteGuardFactory = () => ({
+  write: (_callSite, _need, fn) => fn(),
+  releaseSurplus: async () => {},
+});
+
+const silentLogger = {
+  child: () => silentLogger,
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  debug: () => {},
+} as unknown as Logger;
+
+/** Brands of an org, and their sub-workspace lifecycle. Every lookup goes through tenancy first. */
 export class BrandService {
   constructor(private readonly deps: BrandServiceDeps) {}
 
   /** A brand without `semrushMarket`: created `pending` and flat (spec/api.md §3). */
   async createFlat(principal: Principal, orgId: string, input: CreateFlatBrandInput): Promise<Brand> {
     await this.deps.orgs.getAccessible(principal, orgId);
-    return insertBrand(this.deps.db, {
-      orgId,
-      name: input.name,
-      domain: input.domain ?? null,
+    return this.#insert(orgId, input);
+  }
+
+  /**
+   * `POST /orgs/:orgId/brands`. With `semrushMarket`, the brand is provisioned in sub-workspace
+   * mode synchronously (spec/provisioning.md §7): the org must have a parent workspace (checked
+   * before any write), the brand is inserted `pending`, its workspace is created or adopted and
+   * settled, the pointer written (guarded), then the initial market is created.
+   *
+   * When provisioning fails after the insert, the brand is marked `failed` with a fixed sentence
+   * (T7: the row was inserted by this very request) instead of staying flat-looking: a flat brand
+   * would write into the org's shared parent, which is never what a `semrushMarket` caller asked for.
+   * `activate` retries it (and adopts the workspace a timed-out settle left behind).
+   */
+  async create(
+    principal: Principal,
+    orgId: string,
+    input: CreateBrandInput,
+    ctx: { requestId: string | undefined },
+  ): Promise<Brand> {
+    const org = await this.deps.orgs.getAccessible(principal, orgId);
+    if (!input.semrushMarket) return this.#insert(orgId, input);
+
+    const parentWorkspaceId = requireParent(org);
+    if (geoTargetIdFor(input.semrushMarket.market) === undefined) {
+      throw new ServiceError("invalidRequest", {
+        message: "semrushMarket.market must be an ISO-3166 alpha-2 code",
+      });
+    }
+    requireMarketTarget(input);
+    const lifecycle = this.#lifecycle();
+    const markets = this.#markets();
+    const operation = { bearer: principal.bearer, requestId: ctx.requestId };
+
+    const inserted = await this.#insert(orgId, input);
+    let brand: BrandRow;
+    try {
+      brand = await this.#provision(lifecycle, operation, inserted, parentWorkspaceId);
+    } catch (error) {
+      // A concurrent attempt that found this row owns it now: T7 (guarded by id alone) must not touch it.
+      if (!(error instanceof ServiceError && error.code === "semrushProvisioningInProgress")) {
+        await failFreshBrandStart(this.deps.db, {
+          brandId: inserted.id,
+          reason: failureReasonOf(error),
+          now: this.deps.clock.now(),
+        });
+      }
+      throw error;
+    }
+    await markets.createForBrand(operation, brand, org, {
+      market: input.semrushMarket.market,
+      languageCode: input.semrushMarket.languageCode,
       primaryUrl: input.primaryUrl ?? null,
-      now: this.deps.clock.now(),
+      ...(input.semrushMarket.modelIds ? { modelIds: input.semrushMarket.modelIds } : {}),
     });
+    return brand;
+  }
+
+  /**
+   * `POST …/serenity/activate`: a brand without a sub-workspace gets one (create-or-adopt, settle,
+   * guarded pointer write) and becomes `active`; a brand with one just becomes `active`. Requested
+   * markets are then created; an existing slice reports 409 in the list, any other failure fails
+   * the request (the markets created before it remain, and report 409 on a retry).
+   */
+  async activate(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    input: ActivateInput,
+    ctx: { requestId: string | undefined },
+  ): Promise<ActivationResult> {
+    const { org, brand } = await this.#context(principal, orgId, brandId);
+    const requested = input.markets ?? [];
+    for (const market of requested) {
+      if (geoTargetIdFor(market.market) === undefined) {
+        throw new ServiceError("invalidRequest", {
+          message: "markets.market must be an ISO-3166 alpha-2 code",
+        });
+      }
+    }
+    if (requested.length > 0) requireMarketTarget(brand);
+    if (brand.subWorkspaceId !== null && brand.subWorkspaceId === org.parentWorkspaceId) {
+      throw new ServiceError("workspaceMisconfigured");
+    }
+    const operation = { bearer: principal.bearer, requestId: ctx.requestId };
+    const markets = requested.length > 0 ? this.#markets() : undefined;
+
+    let active: BrandRow;
+    if (brand.subWorkspaceId === null) {
+      active = await this.#provision(this.#lifecycle(), operation, brand, requireParent(org));
+    } else {
+      active = await this.#reactivate(brand);
+    }
+
+    const results: ActivationResult["markets"] = [];
+    for (const market of requested) {
+      try {
+        const created = await markets!.createForBrand(operation, active, org, market);
+        results.push({ geoTargetId: created.geoTargetId, languageCode: created.languageCode, status: 201 });
+      } catch (error) {
+        if (!(error instanceof ServiceError && error.code === "marketExists")) throw error;
+        results.push({
+          geoTargetId: geoTargetIdFor(market.market)!,
+          languageCode: market.languageCode.toLowerCase(),
+          status: 409,
+        });
+      }
+    }
+    return { brandId: brand.id, status: "active", markets: results };
+  }
+
+  /** `POST …/serenity/deactivate` (spec/provisioning.md §6 order; see deactivation.ts). */
+  async deactivate(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    ctx: { requestId: string | undefined },
+  ): Promise<{ brandId: string; status: "pending" }> {
+    const { org, brand } = await this.#context(principal, orgId, brandId);
+    await deactivateBrand(
+      {
+        db: this.deps.db,
+        clock: this.deps.clock,
+        logger: this.#logger,
+        lifecycle: this.#lifecycle(),
+        meteredWrites: this.deps.meteredWrites ?? passthroughGuards,
+      },
+      { bearer: principal.bearer, requestId: ctx.requestId, brand, org },
+    );
+    return { brandId: brand.id, status: "pending" };
   }
 
   async list(principal: Principal, orgId: string): Promise<Brand[]> {
@@ -48,4 +266,113 @@ export class BrandService {
     if (!brand) throw new ServiceError("notFound");
     return brand;
   }
+
+  get #logger(): Logger {
+    return this.deps.logger ?? silentLogger;
+  }
+
+  /**
+   * A brand that already has its workspace just becomes `active` again: the guarded sync write
+   * with the same pointer (it loses while an asynchronous attempt owns the brand → 409).
+   */
+  async #reactivate(brand: BrandRow): Promise<BrandRow> {
+    const written = await recordSyncSubWorkspace(this.deps.db, {
+      brandId: brand.id,
+      subWorkspaceId: brand.subWorkspaceId!,
+      now: this.deps.clock.now(),
+    });
+    if (written.outcome === "recorded") return written.brand;
+    throw new ServiceError("semrushProvisioningInProgress");
+  }
+
+  #insert(orgId: string, input: CreateFlatBrandInput): Promise<BrandRow> {
+    return insertBrand(this.deps.db, {
+      orgId,
+      name: input.name,
+      domain: input.domain ?? null,
+      primaryUrl: input.primaryUrl ?? null,
+      now: this.deps.clock.now(),
+    });
+  }
+
+  async #context(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+  ): Promise<{ org: OrgRow; brand: BrandRow }> {
+    const org = await this.deps.orgs.getAccessible(principal, orgId);
+    const brand = await findBrand(this.deps.db, orgId, brandId);
+    if (!brand || brand.status === "deleted") throw new ServiceError("notFound");
+    return { org, brand };
+  }
+
+  #lifecycle(): WorkspaceLifecycle {
+    return new WorkspaceLifecycle({
+      db: this.deps.db,
+      clock: this.deps.clock,
+      gateway: this.#gateway(),
+      logger: this.#logger,
+      ...(this.deps.settlePollIntervalMs ? { pollIntervalMs: this.deps.settlePollIntervalMs } : {}),
+    });
+  }
+
+  #gateway(): GatewayClient {
+    if (!this.deps.gateway) throw new ServiceError("configurationError");
+    return this.deps.gateway;
+  }
+
+  #markets(): InitialMarketCreator {
+    if (!this.deps.markets) throw new ServiceError("configurationError");
+    return this.deps.markets;
+  }
+
+  #provision(
+    lifecycle: WorkspaceLifecycle,
+    operation: OperationContext,
+    brand: BrandRow,
+    parentWorkspaceId: string,
+  ): Promise<BrandRow> {
+    return provisionSubWorkspaceSync(
+      {
+        db: this.deps.db,
+        clock: this.deps.clock,
+        logger: this.#logger.child({ requestId: operation.requestId }),
+        lifecycle,
+      },
+      {
+        bearer: operation.bearer,
+        brand,
+        parentWorkspaceId,
+        settleBudgetMs: this.deps.syncSettleBudgetMs ?? DEFAULT_SYNC_SETTLE_BUDGET_MS,
+        staleMs: provisioningStaleMs(this.deps.env),
+      },
+    );
+  }
+}
+
+function requireParent(org: OrgRow): string {
+  if (!org.parentWorkspaceId)
+    throw new ServiceError("invalidRequest", { message: NO_PARENT_WORKSPACE_MESSAGE });
+  return org.parentWorkspaceId;
+}
+
+/**
+ * A market's project needs the brand's domain (or a primary URL to take it from). Checked before
+ * any write, so a request that cannot end with a market does not first create a workspace.
+ */
+function requireMarketTarget(brand: { domain?: string | null; primaryUrl?: string | null }): void {
+  if (!brand.domain && !brand.primaryUrl) {
+    throw new ServiceError("invalidRequest", {
+      message: "The brand needs a domain or a primary URL to create a market",
+    });
+  }
+}
+
+/** The fixed sentence a failed synchronous start leaves on the brand. */
+function failureReasonOf(error: unknown): ProvisioningFailureReason {
+  if (error instanceof ServiceError) {
+    if (error.code === "subworkspaceCreationTimeout") return "didNotSettle";
+    if (error.code === "subworkspaceCreationFailed") return "upstreamFailed";
+  }
+  return "couldNotStart";
 }

@@ -59,7 +59,15 @@ export async function openRuntime(
       : createUnconfiguredGatewayClient({ events, logger, clock });
     const credentialKey = resolveCredentialKey(config);
     credentialKey.catch(() => {}); // surfaces on first use (seal/exchange), not as an unhandled rejection
-    const services = createServices({ db: database.db, clock, events, logger, credentialKey, gateway });
+    const services = createServices({
+      db: database.db,
+      clock,
+      events,
+      logger,
+      credentialKey,
+      gateway,
+      syncSettleBudgetMs: config.syncSettleBudgetMs,
+    });
     const opened = database;
     return {
       config,

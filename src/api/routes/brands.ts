@@ -3,7 +3,14 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { brandList, brandSchema, createBrandBody } from "../schemas/brands.ts";
+import {
+  activateBrandBody,
+  activationSchema,
+  brandList,
+  brandSchema,
+  createBrandBody,
+  deactivationSchema,
+} from "../schemas/brands.ts";
 import { brandParams, errorResponses, orgParams } from "../schemas/common.ts";
 import { brandView } from "../views/brandView.ts";
 
@@ -15,15 +22,16 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
     {
       schema: {
         tags: ["brands"],
-        summary: "Create a brand",
+        summary: "Create a brand (flat, or provisioned in its own sub-workspace with `semrushMarket`)",
         params: orgParams,
         body: createBrandBody,
-        response: { 201: brandSchema, ...errorResponses(404, 409) },
+        response: { 201: brandSchema, ...errorResponses(403, 404, 409, 502, 503, 504) },
       },
     },
     async (request, reply) => {
-      const { async: _async, ...input } = request.body;
-      const brand = await services.brands.createFlat(principalOf(request), request.params.orgId, input);
+      const brand = await services.brands.create(principalOf(request), request.params.orgId, request.body, {
+        requestId: request.id,
+      });
       return reply.status(201).send(brandView(brand));
     },
   );
@@ -57,5 +65,50 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       brandView(
         await services.brands.get(principalOf(request), request.params.orgId, request.params.brandId),
       ),
+  );
+
+  typed.post(
+    "/v2/orgs/:orgId/brands/:brandId/serenity/activate",
+    {
+      schema: {
+        tags: ["brands"],
+        summary:
+          "Activate a brand: give it a sub-workspace if it has none, then create the requested markets",
+        params: brandParams,
+        body: activateBrandBody,
+        response: { 200: activationSchema, ...errorResponses(403, 404, 409, 502, 503, 504) },
+      },
+    },
+    async (request) => {
+      // `async: true` runs the synchronous path until the asynchronous variant lands; prompt
+      // generation is accepted and not started yet.
+      const { async: _async, ...input } = request.body;
+      return services.brands.activate(
+        principalOf(request),
+        request.params.orgId,
+        request.params.brandId,
+        input,
+        {
+          requestId: request.id,
+        },
+      );
+    },
+  );
+
+  typed.post(
+    "/v2/orgs/:orgId/brands/:brandId/serenity/deactivate",
+    {
+      schema: {
+        tags: ["brands"],
+        summary:
+          "Deactivate a brand: cancel provisioning, empty and release its sub-workspace, back to pending",
+        params: brandParams,
+        response: { 200: deactivationSchema, ...errorResponses(403, 404, 409, 502, 503) },
+      },
+    },
+    async (request) =>
+      services.brands.deactivate(principalOf(request), request.params.orgId, request.params.brandId, {
+        requestId: request.id,
+      }),
   );
 }

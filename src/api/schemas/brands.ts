@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { isoTimestamp, plainText, uuid } from "./common.ts";
+import { languageCodeSchema } from "./markets.ts";
 
 export const brandSchema = z
   .object({
@@ -34,11 +35,61 @@ const domain = z
 
 const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).max(2048);
 
+const countryCode = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 country code")
+  .transform((code) => code.toUpperCase())
+  .meta({ description: "ISO 3166-1 alpha-2 country code, e.g. US" });
+
+const asyncFlag = z.boolean({ message: "async must be a boolean" }).optional();
+
+const modelId = z.string().trim().min(1).max(100);
+
+export const semrushMarketSchema = z.strictObject({
+  market: countryCode,
+  languageCode: languageCodeSchema,
+  generatePrompts: z.boolean().optional(),
+  modelIds: z.array(modelId).min(1).max(50).optional(),
+});
+
 export const createBrandBody = z.strictObject({
   name: plainText(200),
   domain: domain.nullable().optional(),
   primaryUrl: httpUrl.nullable().optional(),
-  async: z.boolean({ message: "async must be a boolean" }).optional(),
+  semrushMarket: semrushMarketSchema.optional().meta({
+    description:
+      "Provision the brand in sub-workspace mode with this initial market (requires the org's parent workspace)",
+  }),
+  async: asyncFlag,
 });
+
+export const activateBrandBody = z
+  .strictObject({
+    markets: z
+      .array(z.strictObject({ market: countryCode, languageCode: languageCodeSchema }))
+      .max(50)
+      .optional(),
+    generatePrompts: z.boolean().optional(),
+    async: asyncFlag,
+  })
+  .default({});
+
+export const activationSchema = z
+  .object({
+    brandId: uuid,
+    status: z.literal("active"),
+    markets: z.array(
+      z.object({
+        geoTargetId: z.number().int(),
+        languageCode: z.string(),
+        status: z.union([z.literal(201), z.literal(409)]),
+      }),
+    ),
+  })
+  .meta({ id: "BrandActivation" });
+
+export const deactivationSchema = z
+  .object({ brandId: uuid, status: z.literal("pending") })
+  .meta({ id: "BrandDeactivation" });
 
 export const brandList = z.object({ items: z.array(brandSchema) });

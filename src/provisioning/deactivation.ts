@@ -1,0 +1,88 @@
+import { cancelProvisioning } from "../db/brands/cancelProvisioning.ts";
+import { clearSubWorkspacePointer } from "../db/brands/clearSubWorkspacePointer.ts";
+import { findBrandById } from "../db/brands/findBrandById.ts";
+import type { BrandRow } from "../db/brands/insertBrand.ts";
+import { markBrandPending } from "../db/brands/markBrandPending.ts";
+import type { DbExecutor } from "../db/database.ts";
+import { deleteMarketsOfBrand } from "../db/markets/deleteMarketsOfBrand.ts";
+import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
+import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import type { Logger } from "../observability/logger.ts";
+import { upstreamFailure } from "../services/upstreamErrors.ts";
+import type { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
+
+export interface DeactivationDeps {
+  db: DbExecutor;
+  clock: Clock;
+  logger: Logger;
+  lifecycle: WorkspaceLifecycle;
+  meteredWrites: MeteredWriteGuardFactory;
+}
+
+/** What deactivation keeps of a sub-workspace's allocation (spec/allocation.md §7 "deactivate"). */
+export const DEACTIVATE_FLOOR = { projects: 1, prompts: 1 };
+
+/**
+ * Deactivate, in the order of spec/provisioning.md §6:
+ * 1. T6 first: a worker hop landing after this can no longer promote;
+ * 2. re-read the pointer: a promote may have committed between the caller's read and the cancel;
+ * 3. with a pointer: delete every project of the sub-workspace (an already-gone one counts as
+ *    done; any other failure fails the request, so a "successful" deactivate never leaves a live
+ *    project behind), release the allocation down to the floor (best effort), drop the market rows
+ *    of that workspace, clear the pointer guarded on the value we emptied;
+ * 4. the brand goes back to `pending`.
+ * Market rows of projects living elsewhere (markets made while the brand was flat, in the org's
+ * parent) are left alone: deactivation does not touch the shared parent.
+ */
+export async function deactivateBrand(
+  deps: DeactivationDeps,
+  request: { bearer: string; requestId: string | undefined; brand: BrandRow; org: OrgRow },
+): Promise<BrandRow> {
+  const { brand, org, bearer } = request;
+  const log = deps.logger.child({ brandId: brand.id, requestId: request.requestId });
+
+  const cancelled = await cancelProvisioning(deps.db, { brandId: brand.id, now: deps.clock.now() });
+  if (cancelled)
+    log.info({ attemptId: cancelled.provisioningAttemptId }, "cancelled a pending provisioning attempt");
+
+  const current = await findBrandById(deps.db, brand.id);
+  if (!current || current.status === "deleted") throw new ServiceError("notFound");
+  const pointer = current.subWorkspaceId;
+
+  if (pointer !== null) {
+    // Never empty the org's shared parent, whatever a misconfigured row says.
+    if (pointer === org.parentWorkspaceId) throw new ServiceError("workspaceMisconfigured");
+    let deleted: number;
+    try {
+      deleted = await deps.lifecycle.deleteAllProjects(bearer, pointer);
+    } catch (error) {
+      throw upstreamFailure(error, log, "deactivate.deleteProjects");
+    }
+    const guard = deps.meteredWrites({
+      orgId: org.id,
+      brandId: brand.id,
+      subWorkspaceId: pointer,
+      parentWorkspaceId: org.parentWorkspaceId,
+      flat: false,
+      bearer,
+      requestId: request.requestId,
+    });
+    await guard.releaseSurplus(DEACTIVATE_FLOOR, "deactivate");
+    await deleteMarketsOfBrand(deps.db, brand.id, { workspaceId: pointer });
+    const cleared = await clearSubWorkspacePointer(deps.db, {
+      brandId: brand.id,
+      subWorkspaceId: pointer,
+      now: deps.clock.now(),
+    });
+    log.info(
+      { workspaceId: pointer, projectsDeleted: deleted, cleared: Boolean(cleared) },
+      "deactivated a sub-workspace",
+    );
+  }
+
+  const pending = await markBrandPending(deps.db, { brandId: brand.id, now: deps.clock.now() });
+  if (!pending) throw new ServiceError("notFound");
+  return pending;
+}

@@ -1,0 +1,79 @@
+import { findBrandById } from "../db/brands/findBrandById.ts";
+import type { BrandRow } from "../db/brands/insertBrand.ts";
+import { recordSyncSubWorkspace } from "../db/brands/recordSyncSubWorkspace.ts";
+import type { DbExecutor } from "../db/database.ts";
+import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
+import type { Logger } from "../observability/logger.ts";
+import { upstreamFailure } from "../services/upstreamErrors.ts";
+import { applyConcurrencyGuard } from "./concurrencyGuard.ts";
+import type { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
+
+export interface SyncProvisioningDeps {
+  db: DbExecutor;
+  clock: Clock;
+  logger: Logger;
+  lifecycle: WorkspaceLifecycle;
+}
+
+export interface SyncProvisioningRequest {
+  bearer: string;
+  brand: BrandRow;
+  parentWorkspaceId: string;
+  settleBudgetMs: number;
+  staleMs: number;
+}
+
+/**
+ * The synchronous path of spec/provisioning.md §7: concurrency guard, create-or-adopt the
+ * workspace titled with the brand's name, wait for it within the sync budget, then write the
+ * pointer — guarded, so an asynchronous attempt that started meanwhile is never overwritten.
+ * Returns the brand as written (active, pointing at its ready sub-workspace).
+ *
+ * Errors: 409 `semrushProvisioningInProgress` (a live attempt owns the brand, before or after the
+ * wait), 409 `ambiguousWorkspace` (several adoptable workspaces, or the workspace became another
+ * brand's pointer while we waited), 502 `subworkspaceCreationFailed`, 504
+ * `subworkspaceCreationTimeout` (the workspace stays adoptable by title), and mapped upstream
+ * failures. No database transaction is held across any upstream call.
+ */
+export async function provisionSubWorkspaceSync(
+  deps: SyncProvisioningDeps,
+  request: SyncProvisioningRequest,
+): Promise<BrandRow> {
+  const { brand, bearer } = request;
+  const log = deps.logger.child({ brandId: brand.id });
+  await applyConcurrencyGuard(deps, brand, request.staleMs);
+
+  let workspaceId: string;
+  try {
+    const handle = await deps.lifecycle.createOrAdopt(
+      bearer,
+      request.parentWorkspaceId,
+      brand.name,
+      brand.id,
+    );
+    workspaceId = handle.workspaceId;
+    await deps.lifecycle.settleSync(bearer, workspaceId, request.settleBudgetMs);
+  } catch (error) {
+    throw upstreamFailure(error, log, "provisionSubWorkspace");
+  }
+
+  const written = await recordSyncSubWorkspace(deps.db, {
+    brandId: brand.id,
+    subWorkspaceId: workspaceId,
+    now: deps.clock.now(),
+  });
+  if (written.outcome === "recorded") return written.brand;
+  if (written.outcome === "claimedByAnotherBrand") {
+    log.warn({ workspaceId }, "the settled workspace became another brand's pointer meanwhile");
+    throw new ServiceError("ambiguousWorkspace", { details: { workspaceId } });
+  }
+  // Lost: the brand changed under us. Say why, without touching what now owns it.
+  const current = await findBrandById(deps.db, brand.id);
+  if (!current || current.status === "deleted") throw new ServiceError("notFound");
+  log.warn(
+    { workspaceId, provisioningStatus: current.provisioningStatus, pointed: current.subWorkspaceId !== null },
+    "sync pointer write lost to a concurrent provisioning",
+  );
+  throw new ServiceError("semrushProvisioningInProgress");
+}
