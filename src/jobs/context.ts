@@ -24,7 +24,14 @@ export interface ContextDeps {
 /** The context of one leased delivery: every write is fenced by `leaseToken`. */
 export function createJobContext<M extends JobMetadata>(
   deps: ContextDeps,
-  delivery: { record: JobRow; leaseToken: string; metadata: M; signal: AbortSignal },
+  delivery: {
+    record: JobRow;
+    leaseToken: string;
+    metadata: M;
+    signal: AbortSignal;
+    /** Receives every token this context hands out, so the runner can scrub them from logs. */
+    exposedSecrets?: string[];
+  },
 ): JobContext<M> {
   const { record, leaseToken } = delivery;
   const { leaseToken: _hidden, ...snapshot } = record;
@@ -75,6 +82,7 @@ export function createJobContext<M extends JobMetadata>(
         logger.info({ reason: exchanged.reason }, "job credential unavailable");
         throw needsReauth();
       }
+      delivery.exposedSecrets?.push(exchanged.token);
       return exchanged.token;
     },
     async saveCheckpoint(patch) {

@@ -19,6 +19,7 @@ import type { AnyJobHandler, JobResult } from "./handler.ts";
 import { JobError, LeaseLostError } from "./jobError.ts";
 import type { JobQueue, QueueMessage } from "./queue.ts";
 import type { JobRegistry } from "./registry.ts";
+import { scrubError } from "./scrubError.ts";
 
 export interface JobRunnerDeps {
   db: Db;
@@ -164,7 +165,8 @@ export class JobRunner {
       }
     }
 
-    const settlement = await this.#runHandler(record, leaseToken, handler, metadata);
+    const exposedSecrets: string[] = [];
+    const settlement = await this.#runHandler(record, leaseToken, handler, metadata, exposedSecrets);
 
     if (settlement.kind === "returned") {
       const result = isPlainObject(settlement.result)
@@ -184,7 +186,9 @@ export class JobRunner {
     }
 
     const failure = classifyJobFailure(error, (code) => registry.messageFor(code));
-    if (!(error instanceof JobError)) log.warn({ err: error, code: failure.code }, "job handler threw");
+    if (!(error instanceof JobError)) {
+      log.warn({ err: scrubError(error, exposedSecrets), code: failure.code }, "job handler threw");
+    }
     if (failure.retryable) {
       if (record.attempts >= handler.maxAttempts) return this.#retriesSpent(record, leaseToken);
       return this.#retryLater(record, leaseToken, handler, failure.code);
@@ -197,6 +201,7 @@ export class JobRunner {
     leaseToken: string,
     handler: AnyJobHandler,
     metadata: Record<string, unknown>,
+    exposedSecrets: string[],
   ): Promise<HandlerSettlement> {
     const { clock } = this.#deps;
     const controller = new AbortController();
@@ -229,6 +234,7 @@ export class JobRunner {
         leaseToken,
         metadata,
         signal: controller.signal,
+        exposedSecrets,
       });
       const settled = Promise.resolve()
         .then(() => handler.handle(context))
