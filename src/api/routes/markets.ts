@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { brandParams, errorResponses } from "../schemas/common.ts";
+import { brandParams, errorResponses, noContent } from "../schemas/common.ts";
 import {
   createMarketBody,
   createMarketResponse,
@@ -71,7 +71,7 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
         tags: ["markets"],
         summary: "Delete a market and its upstream project",
         params: marketParams,
-        response: { 204: { type: "null" }, ...errorResponses(403, 404, 409, 502, 503) },
+        response: { 204: noContent, ...errorResponses(403, 404, 409, 502, 503) },
       },
     },
     async (request, reply) => {
@@ -79,7 +79,7 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
       await services.markets.delete(principalOf(request), orgId, brandId, geoTargetId, languageCode, {
         requestId: request.id,
       });
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { brandParams, errorResponses } from "../schemas/common.ts";
+import { brandParams, errorResponses, noContent } from "../schemas/common.ts";
 import {
   bulkPromptsBody,
   bulkPromptsResponse,
@@ -70,7 +70,7 @@ export async function promptRoutes(app: FastifyInstance, { services }: AppDeps):
         summary: "Delete prompts of a market by id",
         params: brandParams,
         body: deletePromptsBody,
-        response: { 204: { type: "null" }, ...errorResponses(403, 404, 409, 502, 503) },
+        response: { 204: noContent, ...errorResponses(403, 404, 409, 502, 503) },
       },
     },
     async (request, reply) => {
@@ -78,7 +78,7 @@ export async function promptRoutes(app: FastifyInstance, { services }: AppDeps):
       await services.prompts.delete(principalOf(request), orgId, brandId, request.body, {
         requestId: request.id,
       });
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

@@ -34,3 +34,6 @@ export function plainText(maxLength: number) {
     .max(maxLength, `must be at most ${maxLength} characters`)
     .refine((value) => !CONTROL_CHARACTERS.test(value), "must not contain control characters");
 }
+
+/** The response schema of a 204. */
+export const noContent = z.null().describe("No content");

@@ -16,7 +16,8 @@ describe("the error registry", () => {
   it("registers every code used in src/", () => {
     const used = new Set<string>();
     const patterns = [/new ServiceError\(\s*"(\w+)"/g, /error: "(\w+)"/g, /errorCode: "(\w+)"/g];
-    for (const file of sourceFiles("src")) {
+    // The simulator models the upstream and answers with its own error bodies, not our registry.
+    for (const file of sourceFiles("src").filter((name) => !name.startsWith(path.join("src", "simulator")))) {
       const text = readFileSync(file, "utf8");
       for (const pattern of patterns) for (const match of text.matchAll(pattern)) used.add(match[1]!);
     }
