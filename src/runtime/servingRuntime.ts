@@ -39,10 +39,14 @@ export async function openServingRuntime(config: Config, logger: Logger): Promis
   let simulatorUrl: string | undefined;
   let saveState: () => Promise<void> = async () => {};
   const gateway = await resolveGatewayOrigins(config, async () => {
-    const started = await startSimulator({
-      seed: await loadSimulatorState(stateFile, logger),
-      controls: config.simulatorControls,
-    });
+    const saved = await loadSimulatorState(stateFile, logger);
+    const started = await startSimulator({ seed: saved, controls: config.simulatorControls }).catch(
+      (error: unknown) => {
+        if (saved === "gold") throw error;
+        logger.warn({ err: error, file: stateFile }, "invalid simulator state; starting from the gold seed");
+        return startSimulator({ seed: "gold", controls: config.simulatorControls });
+      },
+    );
     simulatorUrl = started.url;
     saveState = async () => {
       await fs.mkdir(config.dataDir, { recursive: true });
