@@ -2,7 +2,7 @@ import { dynamicAllocationEnabled } from "../config/flags.ts";
 import type { Need } from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
-import { ensureHeadroom,type EnsureResult } from "./ensureHeadroom.ts";
+import { ensureHeadroom, type EnsureResult } from "./ensureHeadroom.ts";
 import { createQuotaRetryBudget, type QuotaRetryBudget } from "./quotaRetryBudget.ts";
 import {
   type ReleaseOptions,

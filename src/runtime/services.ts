@@ -1,5 +1,8 @@
 import type pg from "pg";
 
+import { AllocationService } from "../allocation/allocationService.ts";
+import { createAllocationLock } from "../allocation/createAllocationLock.ts";
+import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
 import { BrandService } from "../brands/brandService.ts";
 import { CatalogueService } from "../catalogues/catalogueService.ts";
 import { ephemeralCredentialKey } from "../credentials/credentialKey.ts";
@@ -12,7 +15,6 @@ import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
 import { MarketService } from "../markets/marketService.ts";
-import { passthroughGuardFactory } from "../markets/passthroughGuard.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { OrgService } from "../orgs/orgService.ts";
@@ -29,6 +31,8 @@ export interface Services {
   /** Markets and their models; `markets.createForBrand` is the entry for provisioning. */
   markets: MarketService;
   prompts: PromptService;
+  /** Just-in-time allocation: guards, releases, the ledger and the pool view (spec/allocation.md). */
+  allocation: AllocationService;
 }
 
 export interface ServiceDeps {
@@ -42,7 +46,8 @@ export interface ServiceDeps {
   jobQueue?: JobQueue;
   /** The upstream gateway client; without one every upstream call fails `configurationError`. */
   gateway?: GatewayClient;
-  /** The metered-write seam (spec/allocation.md §5); defaults to the passthrough (allocation off). */
+  /** The metered-write seam (spec/allocation.md §5); defaults to the allocation guard (a no-op while
+   * SERENITY_DYNAMIC_ALLOCATION is off). */
   meteredWrites?: MeteredWriteGuardFactory;
   /** `SERENITY_SYNC_SETTLE_BUDGET_MS` (config.syncSettleBudgetMs); default 10 s. */
   syncSettleBudgetMs?: number;
@@ -53,7 +58,16 @@ export function createServices(deps: ServiceDeps): Services {
   const gateway =
     deps.gateway ??
     createUnconfiguredGatewayClient({ events: deps.events, logger: deps.logger, clock: deps.clock });
-  const meteredWrites = deps.meteredWrites ?? passthroughGuardFactory;
+  const allocation = new AllocationService({
+    db: deps.db,
+    clock: deps.clock,
+    events: deps.events,
+    logger: deps.logger,
+    upstream: gatewayAllocationUpstream(gateway),
+    lock: createAllocationLock(deps),
+    orgs,
+  });
+  const meteredWrites = deps.meteredWrites ?? allocation.meteredWriteGuard;
   const catalogues = new CatalogueService({ gateway, clock: deps.clock, logger: deps.logger });
   const markets = new MarketService({
     db: deps.db,
@@ -100,7 +114,7 @@ export function createServices(deps: ServiceDeps): Services {
     gateway,
     meteredWrites,
   });
-  return { orgs, brands, jobs, catalogues, markets, prompts };
+  return { orgs, brands, jobs, catalogues, markets, prompts, allocation };
 }
 
 /** The pg pool behind a Drizzle handle (Drizzle keeps it as `$client`). */

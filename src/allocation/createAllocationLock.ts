@@ -1,0 +1,27 @@
+import type { FlagSource } from "../config/flags.ts";
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../domain/clock.ts";
+import type { EventBus } from "../observability/events.ts";
+import type { Logger } from "../observability/logger.ts";
+import { type AllocationLock, reentrant } from "./allocationLock.ts";
+import { createDatabaseLockProvider } from "./databaseAllocationLock.ts";
+import { createInProcessLockProvider } from "./inProcessAllocationLock.ts";
+import { allocationLockMode } from "./lockMode.ts";
+
+/**
+ * The allocation lock of a process: the cross-process database lease, or — only when the test
+ * switch SERENITY_ALLOCATION_LOCK_MODE=in-process is set — the single-process lock.
+ */
+export function createAllocationLock(deps: {
+  db: Db;
+  clock: Clock;
+  events: EventBus;
+  logger: Logger;
+  env?: FlagSource;
+}): AllocationLock {
+  if (allocationLockMode(deps.env) === "in-process") {
+    deps.logger.warn("allocation: using the in-process lock (test-only; not safe across processes)");
+    return reentrant(createInProcessLockProvider());
+  }
+  return reentrant(createDatabaseLockProvider(deps));
+}
