@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 
 import { brands } from "../../../src/db/schema.ts";
+import type { MeteredWriteGuardFactory } from "../../../src/domain/meteredWrites.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import type { SimProject } from "../../../src/simulator/store/types.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
@@ -48,10 +49,15 @@ export interface MarketsWorld {
   close(): Promise<void>;
 }
 
-export async function startMarketsWorld(): Promise<MarketsWorld> {
+export async function startMarketsWorld(
+  options: { meteredWrites?: MeteredWriteGuardFactory } = {},
+): Promise<MarketsWorld> {
   const sim = await startTestSimulator({ seed: "gold" });
   // No client retries: fault rules then hit exactly once, and no test waits for a backoff.
-  const t = await createTestApp({ gateway: { url: sim.url, maxRetries: 0 } });
+  const t = await createTestApp({
+    gateway: { url: sim.url, maxRetries: 0 },
+    meteredWrites: options.meteredWrites,
+  });
   const admin = await t.token({ admin: true });
   const responses: string[] = [];
 
