@@ -67,13 +67,14 @@ describe("language codes", () => {
 
 describe("resolveWriteTarget", () => {
   const org = { parentWorkspaceId: "parent" };
-  const code = (run: () => unknown) => {
+  const code = (run: () => unknown): [string, string] => {
     try {
       run();
     } catch (error) {
-      return error instanceof ServiceError ? [error.code, error.message] : error;
+      if (error instanceof ServiceError) return [error.code, error.message];
+      throw error;
     }
-    return "no error";
+    return ["no error", ""];
   };
 
   it("a brand with a sub-workspace writes into it", () => {
