@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ephemeralCredentialKey,resolveCredentialKey } from "../../../src/credentials/credentialKey.ts";
+import { ephemeralCredentialKey, resolveCredentialKey } from "../../../src/credentials/credentialKey.ts";
 import { CredentialStore } from "../../../src/credentials/credentialStore.ts";
 import { findCredential } from "../../../src/db/credentials/findCredential.ts";
 import { credentials } from "../../../src/db/schema.ts";
