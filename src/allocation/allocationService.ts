@@ -122,12 +122,12 @@ export class AllocationService {
     return { items, nextBefore: items.length === limit ? (items.at(-1)?.id ?? null) : null };
   }
 
-  /** The pool view (`GET …/serenity/resources`), cached a few seconds per org. */
-  async poolView(principal: Principal, orgId: string, bearer: string): Promise<PoolView> {
+  /** The pool view (`GET …/serenity/resources`), read with the caller's bearer, cached a few seconds per org. */
+  async poolView(principal: Principal, orgId: string): Promise<PoolView> {
     const org = await this.deps.orgs.getAccessible(principal, orgId);
     const cached = this.#poolViews.get(orgId);
     if (cached && cached.expiresAt > this.deps.clock.now().getTime()) return cached.view;
-    return this.samplePool(org, bearer);
+    return this.samplePool(org, principal.bearer);
   }
 
   /**

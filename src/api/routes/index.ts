@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 
 import type { AppDeps } from "../appDeps.ts";
+import { allocationRoutes } from "./allocation.ts";
 import { brandRoutes } from "./brands.ts";
 import { catalogueRoutes } from "./catalogues.ts";
 import { healthRoutes } from "./health.ts";
@@ -18,4 +19,5 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await marketRoutes(app, deps);
   await promptRoutes(app, deps);
   await catalogueRoutes(app, deps);
+  await allocationRoutes(app, deps);
 }

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+
+import type { AppDeps } from "../appDeps.ts";
+import { principalOf } from "../authentication.ts";
+import { ledgerPageSchema, ledgerQuery, poolViewSchema } from "../schemas/allocation.ts";
+import { errorResponses, orgParams } from "../schemas/common.ts";
+import { ledgerPageView, poolViewView } from "../views/allocationView.ts";
+
+export async function allocationRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.get(
+    "/v2/orgs/:orgId/serenity/resources",
+    {
+      schema: {
+        tags: ["allocation"],
+        summary: "The org's AI pool and every brand's allocation, usage, free and stranded units",
+        params: orgParams,
+        response: { 200: poolViewSchema, ...errorResponses(403, 404, 502, 503) },
+      },
+    },
+    async (request) =>
+      poolViewView(await services.allocation.poolView(principalOf(request), request.params.orgId)),
+  );
+
+  typed.get(
+    "/v2/orgs/:orgId/serenity/allocation-ledger",
+    {
+      schema: {
+        tags: ["allocation"],
+        summary: "The org's allocation transfer history, newest first",
+        params: orgParams,
+        querystring: ledgerQuery,
+        response: { 200: ledgerPageSchema, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) =>
+      ledgerPageView(
+        await services.allocation.listLedger(principalOf(request), request.params.orgId, request.query),
+      ),
+  );
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+import { isoTimestamp, uuid } from "./common.ts";
+
+const dimension = z
+  .object({
+    used: z.number().int(),
+    drafted: z.number().int(),
+    total: z.number().int(),
+    free: z.number().int(),
+  })
+  .meta({ id: "PoolDimension", description: "`free` = total − used − drafted, never negative." });
+
+const units = z.object({ projects: z.number().int(), prompts: z.number().int() });
+
+export const poolViewSchema = z
+  .object({
+    dynamicAllocation: z.boolean(),
+    pool: z.object({ projects: dimension, prompts: dimension }).nullable(),
+    brands: z.array(
+      z.object({
+        brandId: z.string(),
+        name: z.string(),
+        subWorkspaceId: z.string(),
+        projects: dimension.nullable(),
+        prompts: dimension.nullable(),
+        stranded: units.nullable().describe("total − roundUpToBlock(used + drafted) per dimension"),
+        error: z.enum(["forbidden", "unavailable"]).optional().describe("set when this brand's read failed"),
+      }),
+    ),
+    sampledAt: isoTimestamp,
+  })
+  .meta({ id: "PoolView" });
+
+export const ledgerQuery = z.strictObject({
+  brandId: uuid.optional(),
+  limit: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/, "must be an integer from 1 to 200")
+    .refine((value) => Number(value) <= 200, "must be an integer from 1 to 200")
+    .optional()
+    .transform((value) => (value === undefined ? 50 : Number(value))),
+  before: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Number(value))),
+});
+
+export const ledgerPageSchema = z
+  .object({
+    items: z.array(
+      z.object({
+        id: z.number().int(),
+        brandId: z.string().nullable(),
+        subWorkspaceId: z.string(),
+        reason: z.enum(["topUp", "release", "sweep", "deactivate"]),
+        before: units.nullable(),
+        after: units.nullable(),
+        outcome: z.string().describe("applied | failed | rejected"),
+        errorCode: z.string().nullable(),
+        requestId: z.string().nullable(),
+        createdAt: isoTimestamp,
+      }),
+    ),
+    nextBefore: z.number().int().nullable().describe("pass as `before` for the next (older) page"),
+  })
+  .meta({ id: "AllocationLedgerPage" });

@@ -1,0 +1,24 @@
+import type { LedgerPage } from "../../allocation/allocationService.ts";
+import type { PoolView } from "../../allocation/poolView.ts";
+
+export function poolViewView(view: PoolView) {
+  return { ...view, sampledAt: view.sampledAt.toISOString() };
+}
+
+export function ledgerPageView(page: LedgerPage) {
+  return {
+    items: page.items.map((entry) => ({
+      id: entry.id,
+      brandId: entry.brandId,
+      subWorkspaceId: entry.subWorkspaceId,
+      reason: entry.reason,
+      before: entry.before,
+      after: entry.after,
+      outcome: entry.outcome,
+      errorCode: entry.errorCode,
+      requestId: entry.requestId,
+      createdAt: entry.createdAt.toISOString(),
+    })),
+    nextBefore: page.nextBefore,
+  };
+}
