@@ -82,7 +82,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
     async (request) => {
       // `async: true` runs the synchronous path until the asynchronous variant lands; prompt
       // generation is accepted and not started yet.
-      const { async: _async, ...input } = request.body;
+      const { async: _async, ...input } = request.body ?? {};
       return services.brands.activate(
         principalOf(request),
         request.params.orgId,

@@ -72,7 +72,8 @@ export const activateBrandBody = z
     generatePrompts: z.boolean().optional(),
     async: asyncFlag,
   })
-  .default({});
+  // A body-less POST is an activation without markets (Fastify hands the schema `null`).
+  .nullish();
 
 export const activationSchema = z
   .object({

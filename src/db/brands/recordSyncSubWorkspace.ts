@@ -18,9 +18,12 @@ export type SyncPointerOutcome =
  * brand (`provisioning_status` pending), which must never be overwritten. The brand must not point
  * at another workspace already (a concurrent sync call won) and must not be deleted.
  *
- * A brand with asynchronous history (`ready`/`failed`) that the sync path completes reads `ready`
- * afterwards with no error: the sentence of an old failed attempt would otherwise sit next to a
- * working workspace. A brand without history keeps `null` (no async attempt was ever made).
+ * The brand's provisioning reads `ready` afterwards, with no error (an old failed attempt's
+ * sentence would otherwise sit next to a working workspace). Setting it also when no asynchronous
+ * attempt was ever made is deliberate: `provisioning_status` is the brand's provisioning history,
+ * and a brand that once had a sub-workspace must never look flat again — after a deactivate clears
+ * its pointer, its market writes must be refused rather than fall through into the org's shared
+ * parent (ADR 0007).
  */
 export async function recordSyncSubWorkspace(
   db: DbExecutor,
@@ -33,7 +36,7 @@ export async function recordSyncSubWorkspace(
         .set({
           subWorkspaceId: input.subWorkspaceId,
           status: "active",
-          provisioningStatus: sql`case when ${brands.provisioningStatus} is null then null else 'ready' end`,
+          provisioningStatus: "ready",
           provisioningError: null,
           updatedAt: input.now,
         })

@@ -55,6 +55,8 @@ export async function pumping<T>(clock: ManualClock, work: Promise<T>, stepMs = 
   const finished = work.finally(() => {
     done = true;
   });
+  // Observed below; without this a rejection during the loop would be flagged as unhandled.
+  finished.catch(() => {});
   while (!done) {
     if (clock.pendingSleeps > 0) clock.advance(stepMs);
     // Yield to I/O (the simulator answers over real HTTP); this is not a wait for a backoff.

@@ -32,7 +32,7 @@ describe("create brand with semrushMarket (sync)", () => {
     const [child] = await w.childrenTitled(name);
     expect(child).toBeDefined();
     expect(response.body.subWorkspaceId).toBe(child!.id);
-    expect(response.body.provisioning).toEqual({ status: null, error: null, jobId: null });
+    expect(response.body.provisioning).toEqual({ status: "ready", error: null, jobId: null });
 
     const shape = await w.callShape({ ws: child!.id });
     // Adoption look-up, the create, status polls until ready, then the market's calls in the new workspace.

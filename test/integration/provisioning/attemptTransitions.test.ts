@@ -390,7 +390,7 @@ describe("T7 fresh-brand start failure", () => {
 });
 
 describe("synchronous pointer write", () => {
-  it("records the pointer on a brand without async history and keeps provisioning null", async () => {
+  it("records the pointer on a brand without async history and marks its provisioning ready", async () => {
     const result = await recordSyncSubWorkspace(t.db, {
       brandId: brand.id,
       subWorkspaceId: "ws-sync",
@@ -400,7 +400,7 @@ describe("synchronous pointer write", () => {
     expect(await read()).toMatchObject({
       subWorkspaceId: "ws-sync",
       status: "active",
-      provisioningStatus: null,
+      provisioningStatus: "ready",
     });
   });
 
