@@ -23,7 +23,7 @@ export type SyncPointerOutcome =
  * attempt was ever made is deliberate: `provisioning_status` is the brand's provisioning history,
  * and a brand that once had a sub-workspace must never look flat again — after a deactivate clears
  * its pointer, its market writes must be refused rather than fall through into the org's shared
- * parent (ADR 0007).
+ * parent (ADR 0006).
  */
 export async function recordSyncSubWorkspace(
   db: DbExecutor,
