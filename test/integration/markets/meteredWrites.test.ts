@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Need } from "../../../src/domain/allocation.ts";
 import type { MeteredWriteContext, MeteredWriteGuardFactory } from "../../../src/domain/meteredWrites.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { type MarketsWorld, startMarketsWorld } from "./harness.ts";
+import { expectNoLeaks, type MarketsWorld, startMarketsWorld } from "./harness.ts";
 
 /**
  * The seam to allocation (spec/allocation.md §5): every metered upstream write goes through the
@@ -47,6 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  expectNoLeaks(world.responses, { bearers: [world.token], workspaceIds: [GOLD_PARENT_WORKSPACE_ID] });
   await world.close();
 });
 
