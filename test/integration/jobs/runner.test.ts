@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { findCredential } from "../../../src/db/credentials/findCredential.ts";
 import { claimJobLease } from "../../../src/db/jobs/claimJobLease.ts";
@@ -174,7 +174,10 @@ describe("the runner contract", () => {
     const before = h.finished.length;
     const worker = h.worker({ batchSize: 10 });
     const round = worker.pollOnce();
-    setTimeout(() => gate.resolve(), 50);
+    // Hold the first delivery inside its handler until both duplicates have lost the lease claim
+    // (under load a fixed delay let the first one finish before the others were even loaded).
+    await vi.waitFor(() => expect(h.finished.length - before).toBe(2), { timeout: 20_000, interval: 10 });
+    gate.resolve();
     expect(await round).toBe(3);
     expect(await worker.drain()).toBe(0);
     expect(runs).toBe(1);
