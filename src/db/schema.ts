@@ -105,6 +105,11 @@ export const jobs = pgTable(
     result: jsonb("result").$type<Record<string, unknown>>(),
     error: jsonb("error").$type<{ code: string; message: string; retryable: boolean }>(),
     nextJobId: uuid("next_job_id"),
+    /**
+     * The first record of this record's requeue/chain lineage (NULL on the root itself): lets a
+     * poll reach the lineage's last hop in one indexed read, however many hand-offs it took.
+     */
+    rootJobId: uuid("root_job_id"),
     createdBy: text("created_by"),
     createdAt: tz("created_at").notNull(),
     updatedAt: tz("updated_at").notNull(),
@@ -112,6 +117,7 @@ export const jobs = pgTable(
   (table) => [
     index("jobs_status_updated_idx").on(table.status, table.updatedAt),
     index("jobs_brand_id_idx").on(table.brandId),
+    index("jobs_root_job_id_idx").on(table.rootJobId),
   ],
 );
 
