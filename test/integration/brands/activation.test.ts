@@ -3,7 +3,6 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { expectNoLeaks } from "../markets/harness.ts";
-
 import { type ProvisioningWorld, pumping, startProvisioningWorld } from "./provisioningWorld.ts";
 
 let w: ProvisioningWorld;
