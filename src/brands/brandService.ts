@@ -135,7 +135,9 @@ export class BrandService {
    * When provisioning fails after the insert, the brand is marked `failed` with a fixed sentence
    * (T7: the row was inserted by this very request) instead of staying flat-looking: a flat brand
    * would write into the org's shared parent, which is never what a `semrushMarket` caller asked for.
-   * `activate` retries it (and adopts the workspace a timed-out settle left behind).
+   * `activate` retries it (and adopts the workspace a timed-out settle left behind). A failure of
+   * the initial market itself (after the brand became active) is reported as is; the brand keeps
+   * its workspace and the market can be created again through the markets endpoint.
    */
   async create(
     principal: Principal,
