@@ -378,6 +378,23 @@ describe("section and retryOnQuota", () => {
     expect(t.eventsOf("allocation.quotaRetry")).toEqual([{ callSite: "modelAdd", outcome: "abandoned" }]);
   });
 
+  it("abandoned: a failing re-ensure (pool exhausted) propagates its own error", async () => {
+    const t = setup({ parent: { projects: 1, prompts: 0 } });
+    const ws = t.child({ projects: 1, prompts: 0 });
+    await t.upstream.meteredWrite(ws, { projects: 1 });
+    await t.upstream.publish(ws);
+    t.upstream.staleUsedReads(ws, 1);
+    await expectCode(
+      t
+        .guardFor(ws)
+        .section({ projects: 1 }, "projectCreate", () => t.upstream.meteredWrite(ws, { projects: 1 })),
+      "orgPoolExhausted",
+    );
+    expect(t.eventsOf("allocation.quotaRetry")).toEqual([
+      { callSite: "projectCreate", outcome: "abandoned" },
+    ]);
+  });
+
   it("a non-quota error on the first attempt propagates without any retry", async () => {
     const t = setup();
     const ws = t.child({ projects: 5, prompts: 500 });

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+
+import { EventBus } from "../../../src/observability/events.ts";
+import { createMetrics } from "../../../src/observability/metrics.ts";
+
+describe("allocation metrics", () => {
+  it("are fed by allocation events only", async () => {
+    const events = new EventBus();
+    const { registry } = createMetrics(events);
+    events.emit("allocation.headroomCheck", { orgId: "o", outcome: "hot_path" });
+    events.emit("allocation.headroomCheck", { orgId: "o", outcome: "topped_up" });
+    events.emit("allocation.topUp", { orgId: "o", path: "fail_fast", durationSeconds: 0.02 });
+    events.emit("allocation.poolSampled", { orgId: "o", dimension: "prompts", freeRatio: 0.25 });
+    events.emit("allocation.rejection", { orgId: "o", reason: "orgPoolExhausted" });
+    events.emit("allocation.notReadyRetry", { orgId: "o" });
+    events.emit("allocation.release", { orgId: "o", outcome: "released" });
+    events.emit("allocation.quotaRetry", { callSite: "promptCreate", outcome: "recovered" });
+    events.emit("allocation.lockWait", { waitSeconds: 0.5, acquired: true });
+    const text = await registry.metrics();
+    expect(text).toContain('serenity_allocation_headroom_checks_total{outcome="hot_path"} 1');
+    expect(text).toContain('serenity_allocation_headroom_checks_total{outcome="topped_up"} 1');
+    expect(text).toContain('serenity_allocation_topup_duration_seconds_count{path="fail_fast"} 1');
+    expect(text).toContain('serenity_allocation_pool_free_ratio{org="o",dimension="prompts"} 0.25');
+    expect(text).toContain('serenity_allocation_rejections_total{reason="orgPoolExhausted"} 1');
+    expect(text).toContain("serenity_allocation_not_ready_retries_total 1");
+    expect(text).toContain('serenity_allocation_releases_total{outcome="released"} 1');
+    expect(text).toContain(
+      'serenity_allocation_quota_retries_total{outcome="recovered",call_site="promptCreate"} 1',
+    );
+    expect(text).toContain("serenity_allocation_lock_wait_seconds_count 1");
+  });
+});
