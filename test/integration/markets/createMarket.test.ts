@@ -334,3 +334,60 @@ describe("createForBrand (the provisioning entry)", () => {
     expect(market).toMatchObject({ geoTargetId: 2124, languageCode: "fr", country: "CA" });
   });
 });
+
+describe("slice reservations", () => {
+  it("a live reservation blocks the slice (409) and cannot be deleted (409 invalidState)", async () => {
+    const brandId = await world.createBrand({ name: "Reserved" });
+    const { reserveMarket } = await import("../../../src/db/markets/reserveMarket.ts");
+    await reserveMarket(world.t.db.db, {
+      brandId,
+      geoTargetId: 2840,
+      languageCode: "en",
+      country: "US",
+      workspaceId: GOLD_PARENT_WORKSPACE_ID,
+      now: new Date(),
+    });
+    const created = await world.call("POST", world.marketsUrl(brandId), { market: "US", languageCode: "en" });
+    expect(created.body.error).toBe("marketExists");
+    const deleted = await world.call("DELETE", `${world.marketsUrl(brandId)}/2840/en`);
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.error).toBe("invalidState");
+    expect((await world.call("GET", world.marketsUrl(brandId))).body.items).toEqual([]);
+  });
+
+  it("an abandoned reservation (a crash mid-create) is reclaimed and its orphan project deleted", async () => {
+    const brandId = await world.createBrand({ name: "Crashed" });
+    // What a process that died after the project create leaves behind.
+    const orphan = await fetch(`${world.sim.url}${PE}/v1/workspaces/${GOLD_PARENT_WORKSPACE_ID}/projects`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${world.token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "orphan",
+        type: "ai",
+        country_code: "us",
+        location_id: 2840,
+        language_id: 1,
+      }),
+    });
+    const orphanId = ((await orphan.json()) as { id: string }).id;
+    const { reserveMarket } = await import("../../../src/db/markets/reserveMarket.ts");
+    const { recordReservationProject } = await import("../../../src/db/markets/recordReservationProject.ts");
+    const longAgo = new Date(Date.now() - 60 * 60_000);
+    const row = await reserveMarket(world.t.db.db, {
+      brandId,
+      geoTargetId: 2840,
+      languageCode: "en",
+      country: "US",
+      workspaceId: GOLD_PARENT_WORKSPACE_ID,
+      now: longAgo,
+    });
+    await recordReservationProject(world.t.db.db, { id: row!.id, projectId: orphanId, now: longAgo });
+
+    const created = await world.call("POST", world.marketsUrl(brandId), { market: "US", languageCode: "en" });
+    expect(created.status).toBe(201);
+    expect(world.projects().some((p) => p.id === orphanId)).toBe(false);
+    expect((await marketRows(brandId)).map((r) => [r.status, r.projectId])).toEqual([
+      ["ready", created.body.market.projectId],
+    ]);
+  });
+});

@@ -326,3 +326,71 @@ describe("list and delete", () => {
     expect((await world.call("DELETE", world.promptsUrl(), body)).status).toBe(400);
   });
 });
+
+describe("concurrent bulk requests on a fresh project", () => {
+  it("both resolve the tag taxonomy (a lost tag-create race is recovered by looking up again)", async () => {
+    const created = await world.call("POST", world.marketsUrl(), {
+      market: "DE",
+      languageCode: "de",
+      modelIds: ["search-gpt"],
+    });
+    expect(created.status).toBe(201);
+    const de = world.projects().find((p) => p.id === created.body.market.projectId)!;
+    const batch = (prefix: string) => ({
+      items: Array.from({ length: 20 }, (_, i) => ({
+        text: `${prefix} ${i}`,
+        geoTargetId: 2276,
+        languageCode: "de",
+        category: "c",
+      })),
+    });
+    await world.sim.clearCalls();
+    const answers = await Promise.all([
+      world.call("POST", world.promptsUrl(), batch("eins")),
+      world.call("POST", world.promptsUrl(), batch("zwei")),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([201, 201]);
+    const roots = [...de.tags.values()]
+      .filter((tag) => tag.parentId === null)
+      .map((tag) => tag.name)
+      .sort();
+    expect(roots).toEqual(["category", "origin", "source", "type"]);
+    expect(de.prompts.size).toBe(40);
+    const paths = new Set([...de.prompts.values()].map((prompt) => tagPaths(de, prompt.id).join(",")));
+    expect([...paths]).toEqual(["category=c,origin=human,source=api,type=non-branded"]);
+  });
+});
+
+describe("tag creation failures", () => {
+  it("a tag create that committed but answered 504 is recovered by looking up again", async () => {
+    const created = await world.call("POST", world.marketsUrl(), {
+      market: "AT",
+      languageCode: "de",
+      modelIds: ["search-gpt"],
+    });
+    const at = world.projects().find((p) => p.id === created.body.market.projectId)!;
+    await world.sim.control("/faults", {
+      match: { method: "POST", pathPattern: "/aio/tags$" },
+      action: { afterCommit504: true },
+      times: 1,
+    });
+    const answer = await world.call("POST", world.promptsUrl(), {
+      items: [{ text: "servus", geoTargetId: 2040, languageCode: "de" }],
+    });
+    expect(answer.status).toBe(201);
+    expect(tagPaths(at, answer.body.items[0].id)).toEqual(["origin=human", "source=api", "type=non-branded"]);
+  });
+
+  it("a tag create that failed without effect fails the project's items with 502", async () => {
+    await world.sim.control("/faults", {
+      match: { method: "POST", pathPattern: "/aio/tags$" },
+      action: { status: 500 },
+      times: 1,
+    });
+    const answer = await world.call("POST", world.promptsUrl(), {
+      items: [{ text: "griaß di", geoTargetId: 2040, languageCode: "de", category: "new category" }],
+    });
+    expect(answer.status).toBe(207);
+    expect(answer.body.items[0]).toMatchObject({ status: 502, error: { code: "serenityUpstreamError" } });
+  });
+});
