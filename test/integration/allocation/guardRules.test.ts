@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AllocationDeps } from "../../../src/allocation/allocationDeps.ts";
 import { createAllocationGuard, type GuardContext } from "../../../src/allocation/allocationGuard.ts";
 import { reentrant } from "../../../src/allocation/allocationLock.ts";
+import { AllocationService } from "../../../src/allocation/allocationService.ts";
 import { createDatabaseLockProvider } from "../../../src/allocation/databaseAllocationLock.ts";
 import { createQuotaRetryBudget } from "../../../src/allocation/quotaRetryBudget.ts";
 import { RELEASE_FLOOR } from "../../../src/allocation/releaseSurplus.ts";
@@ -13,6 +14,7 @@ import { systemClock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import { EventBus, type EventName, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
+import { OrgService } from "../../../src/orgs/orgService.ts";
 import { FakeUpstreamError, InMemoryUpstream } from "../../property/allocation/inMemoryUpstream.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
@@ -477,5 +479,41 @@ describe("releaseSurplus", () => {
       outcome: "released",
       after: { projects: 2, prompts: 200 },
     });
+  });
+});
+
+describe("AllocationService.releaseSurplus (the sweep's settle variant)", () => {
+  it("retries not-ready with 1/2/3 s backoff, records reason sweep, and ignores the kill switch", async () => {
+    const t = setup({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const service = new AllocationService({ ...t.deps, orgs: new OrgService({ db: db.db, clock: t.clock }) });
+    const target = (subWorkspaceId: string) => ({
+      orgId: t.orgId,
+      brandId: null,
+      subWorkspaceId,
+      requestId: null,
+      bearer: "operator-token",
+    });
+
+    const settles = t.child({ projects: 3, prompts: 300 });
+    t.upstream.failTransfersNotReady(settles, 2);
+    const released = service.releaseSurplus(target(settles), { floor: RELEASE_FLOOR, reason: "sweep" });
+    for (const wait of [1_000, 2_000]) {
+      await waitForSleeper(t.clock);
+      t.clock.advance(wait);
+    }
+    expect(await released).toMatchObject({ outcome: "released", after: { projects: 1, prompts: 100 } });
+    const [entry] = await listLedgerEntries(db.db, t.orgId, { limit: 1 });
+    expect(entry).toMatchObject({ reason: "sweep", outcome: "applied" });
+
+    const zombie = t.child({ projects: 3, prompts: 300 });
+    t.upstream.failTransfersNotReady(zombie, 10);
+    const failed = service.releaseSurplus(target(zombie), { floor: RELEASE_FLOOR, reason: "sweep" });
+    for (const wait of [1_000, 2_000, 3_000]) {
+      await waitForSleeper(t.clock);
+      t.clock.advance(wait);
+    }
+    expect(await failed).toMatchObject({ outcome: "error", errorCode: "workspaceBusy" });
+    expect(t.upstream.count("transfer", zombie)).toBe(4);
+    expect(t.eventsOf("allocation.notReadyRetry")).toHaveLength(5);
   });
 });
