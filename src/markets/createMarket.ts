@@ -54,13 +54,16 @@ export async function createMarketForBrand(
       message: "market must be an ISO 3166-1 alpha-2 country code",
     });
   }
-  const primaryUrl = input.primaryUrl ?? brand.primaryUrl ?? undefined;
-  const domain = brand.domain ?? hostOf(primaryUrl);
+  const givenUrl = input.primaryUrl ?? brand.primaryUrl ?? undefined;
+  const domain = brand.domain ?? hostOf(givenUrl);
   if (!domain) {
     throw new ServiceError("invalidRequest", {
       message: "The brand needs a domain or a primary URL to create a market",
     });
   }
+  // Upstream ignores primary_url on create and a first publish without one fails
+  // (initial_publish_failed), so a project always gets one: the given URL, else the domain's home.
+  const primaryUrl = givenUrl ?? `https://${domain}/`;
   const language = await deps.catalogue.resolveLanguage(ctx.bearer, input.languageCode);
   const models = await modelsForNewMarket(deps, ctx.bearer, brand, input.modelIds);
 
