@@ -57,6 +57,7 @@ export function createJobContext<M extends JobMetadata>(
         metadata,
         credentialId: record.credentialId,
         createdBy: record.createdBy,
+        rootJobId: record.rootJobId ?? record.id,
         now,
       });
       if (!(await linkNextJob(tx, { jobId: record.id, leaseToken, nextJobId, now }))) {

@@ -5,6 +5,7 @@ import type { BrandService } from "../brands/brandService.ts";
 import type { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db, DbExecutor } from "../db/database.ts";
 import { findJob } from "../db/jobs/findJob.ts";
+import { findLineageTail } from "../db/jobs/findLineageTail.ts";
 import { insertJob, type JobRow, type JobStatus } from "../db/jobs/insertJob.ts";
 import { reopenJobForReauth } from "../db/jobs/reopenJobForReauth.ts";
 import { countLiveWorkers } from "../db/workerHeartbeats/countLiveWorkers.ts";
@@ -209,8 +210,12 @@ export class JobService {
   /**
    * Walks COMPLETED hand-offs (`requeuedJobId`/`chainedJobId`) of a provisioning-family job, at
    * most `maxPollHops`, re-checking at every hop that it belongs to the same brand. A dangling or
-   * foreign id stops at the last job found. `beyondBound`: the walk stopped at the bound while
-   * the hop still hands off — the chain is not done as far as we may tell.
+   * foreign id stops at the last job found.
+   *
+   * A settle of several minutes takes 30+ requeues, more than the walk may follow. When the walk
+   * ends on a record that still hands off, the poll jumps to the newest record of the same lineage
+   * (one indexed read on `root_job_id`, ADR 0006), ownership checked again. `beyondBound`: even
+   * that found nothing usable — the chain is not done as far as we may tell.
    */
   async #effectiveHop(job: JobRow): Promise<{ hop: JobRow; beyondBound: boolean }> {
     if (this.registry.familyOf(job.type) !== "provisioning") return { hop: job, beyondBound: false };
@@ -219,12 +224,22 @@ export class JobService {
     for (let hops = 0; hop.status === "COMPLETED"; hops++) {
       const nextId = successorOf(hop);
       if (!nextId) break;
-      if (hops >= maxHops) return { hop, beyondBound: true };
+      if (hops >= maxHops) return this.#lineageTail(job, hop);
       const next = await findJob(this.#deps.db, nextId);
       if (!next || !ownedBy(next, job.orgId, job.brandId)) break;
       hop = next;
     }
     return { hop, beyondBound: false };
+  }
+
+  /** The last hop of `job`'s lineage, reached past the walk's bound from `walkedTo`. */
+  async #lineageTail(job: JobRow, walkedTo: JobRow): Promise<{ hop: JobRow; beyondBound: boolean }> {
+    const root = walkedTo.rootJobId ?? job.rootJobId ?? job.id;
+    const tail = await findLineageTail(this.#deps.db, root);
+    if (!tail || !ownedBy(tail, job.orgId, job.brandId)) return { hop: walkedTo, beyondBound: true };
+    // A tail that still names a successor is inconsistent (the link is written with the insert).
+    if (tail.status === "COMPLETED" && successorOf(tail)) return { hop: walkedTo, beyondBound: true };
+    return { hop: tail, beyondBound: false };
   }
 
   #stateOf(requested: JobRow, hop: JobRow, beyondBound: boolean): JobState {

@@ -13,6 +13,8 @@ export interface NewJob {
   metadata: Record<string, unknown>;
   credentialId: string | null;
   createdBy: string | null;
+  /** The root of the lineage when this record is a requeue or chain successor. */
+  rootJobId?: string | null;
   now: Date;
 }
 
@@ -29,6 +31,7 @@ export async function insertJob(db: DbExecutor, job: NewJob): Promise<JobRow | u
       metadata: job.metadata,
       credentialId: job.credentialId,
       createdBy: job.createdBy,
+      rootJobId: job.rootJobId ?? null,
       createdAt: job.now,
       updatedAt: job.now,
     })
