@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
-import { SERENITY_BIN } from "../support/cli.ts";
+import { startSerenity } from "../support/serenityProcess.ts";
 
 /** `serenity start` as a newcomer runs it: a fresh data dir, the embedded database, the banner. */
 
@@ -16,55 +15,6 @@ beforeAll(async () => {
   await fs.chmod(dataDir, 0o755);
 });
 afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  token: string;
-  demoOrgId: string;
-  output: () => string;
-}
-
-function start(): Promise<Started> {
-  const child = spawn(process.execPath, [SERENITY_BIN, "start"], {
-    env: {
-      ...process.env,
-      SERENITY_DATA_DIR: dataDir,
-      PORT: "0",
-      LOG_LEVEL: "warn",
-      DATABASE_URL: "",
-      SEMRUSH_PROJECTS_BASE_URL: "",
-      SEMRUSH_USERS_BASE_URL: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`start did not print its banner in 30 s:\n${stdout}\n${stderr}`)),
-      30_000,
-    );
-    child.stdout!.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /running at (http:\/\/\S+)/.exec(stdout)?.[1];
-      const token = /SERENITY_TOKEN=(\S+)/.exec(stdout)?.[1];
-      const demoOrgId = /Demo org:\s+(\S+)/.exec(stdout)?.[1];
-      if (url && token && demoOrgId && stdout.includes("Ctrl-C")) {
-        clearTimeout(timer);
-        resolve({ child, url, token, demoOrgId, output: () => stdout + stderr });
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`start exited early (${code}):\n${stdout}\n${stderr}`)));
-  });
-}
-
-async function stop(started: Started): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => started.child.on("exit", (code) => resolve(code)));
-  started.child.kill("SIGINT");
-  return exited;
-}
 
 async function postmasterAlive(): Promise<boolean> {
   try {
@@ -81,7 +31,7 @@ async function postmasterAlive(): Promise<boolean> {
 describe("serenity start", () => {
   it("serves /healthz and /docs, stops cleanly on Ctrl-C, and a second start reuses the data", async () => {
     const began = Date.now();
-    const first = await start();
+    const first = await startSerenity(dataDir);
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${first.url}/docs`)).status).toBeLessThan(400);
     expect(Date.now() - began).toBeLessThan(30_000);
@@ -103,12 +53,12 @@ describe("serenity start", () => {
       body: JSON.stringify({ name: "Kept" }),
     });
     expect(created.status).toBe(201);
-    expect(await stop(first)).toBe(0);
+    expect(await first.stop()).toBe(0);
     expect(await postmasterAlive()).toBe(false);
 
     await expect(fs.access(path.join(dataDir, "simulator-state.json"))).resolves.toBeUndefined();
 
-    const second = await start();
+    const second = await startSerenity(dataDir);
     try {
       expect(second.demoOrgId).toBe(first.demoOrgId);
       const list = await fetch(`${second.url}/v2/orgs`, {
@@ -117,7 +67,7 @@ describe("serenity start", () => {
       const names = ((await list.json()) as { items: { name: string }[] }).items.map((org) => org.name);
       expect(names).toContain("Kept");
     } finally {
-      expect(await stop(second)).toBe(0);
+      expect(await second.stop()).toBe(0);
     }
     expect(await postmasterAlive()).toBe(false);
   });
