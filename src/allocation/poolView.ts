@@ -10,8 +10,8 @@ import {
   type Units,
   type WorkspaceResources,
 } from "../domain/allocation.ts";
+import { boundedMap } from "../services/boundedMap.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
-import { mapBounded } from "./mapBounded.ts";
 import { toServiceError } from "./upstreamFailures.ts";
 
 /** One dimension as the pool view shows it; `free` is headroom, never negative. */
@@ -86,7 +86,7 @@ export async function readPoolView(deps: AllocationDeps, org: OrgRow, bearer: st
 
   const [pool, brandViews] = await Promise.all([
     readParent(),
-    mapBounded(brands, POOL_VIEW_CONCURRENCY, readBrand),
+    boundedMap(brands, POOL_VIEW_CONCURRENCY, readBrand),
   ]);
   if (pool) {
     for (const name of DIMENSIONS) {
