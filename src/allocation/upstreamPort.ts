@@ -1,4 +1,5 @@
 import type { TransferTargets, WorkspaceResources } from "../domain/allocation.ts";
+import type { GatewayErrorKind } from "../gateway/errors.ts";
 
 /**
  * The narrow port allocation needs from the upstream (the User Manager's resources read and
@@ -14,17 +15,5 @@ export interface AllocationUpstream {
   failureKind(error: unknown): UpstreamFailureKind | undefined;
 }
 
-/** The gateway client's error classification (spec/gateway.md §5). */
-export type UpstreamFailureKind =
-  | "unauthorized"
-  | "forbidden"
-  | "gone"
-  | "meteredQuota"
-  | "methodNotAllowed"
-  | "conflict"
-  | "poolExhausted"
-  | "workspaceNotReady"
-  | "rateLimited"
-  | "unavailable"
-  | "badRequest"
-  | "unexpectedResponse";
+/** The gateway client's error classification (spec/gateway.md §5), shared rather than restated. */
+export type UpstreamFailureKind = GatewayErrorKind;
