@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { startTestSimulator, type TestSimulator } from "../support/simulator.ts";
+import {
+  DEFAULT_SHAPE,
+  prepareOrg,
+  type RoundReport,
+  runRound,
+  type ServeProcess,
+  startServe,
+  violationsOf,
+} from "./multiProcessWorkload.ts";
+
+/**
+ * spec/allocation.md §4 and SPEC §7 "zero self-inflicted quota rejections", across real processes:
+ * two `serenity serve` children on ONE test database against ONE simulator (gold pool 13 / 800),
+ * 16 concurrent bulk prompt creates (40 new texts × 1 model each = 640 prompt units, about one
+ * top-up every 2.5 writes) to ONE brand, split between the processes.
+ *
+ * With the database lease (docs/decisions/0001) every write succeeds, the upstream never refuses a
+ * metered write, no unit is lost and the allocation ends at `roundUpToBlock(used + drafted)`.
+ * The same workload with SERENITY_ALLOCATION_LOCK_MODE=in-process (the original design: a lock per
+ * process only) must break at least one of those — that is what shows this test can fail.
+ */
+
+let db: TestDatabase;
+let sim: TestSimulator;
+let databaseLock: ServeProcess[] = [];
+let inProcessLock: ServeProcess[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  sim = await startTestSimulator({ seed: "gold" });
+  const common = { databaseUrl: db.url, simulatorUrl: sim.url };
+  const inProcess = { ...common, env: { SERENITY_ALLOCATION_LOCK_MODE: "in-process" } };
+  // Start all four at once: booting (tsx, migrations check) dominates, and they share nothing but
+  // the database and the simulator.
+  [databaseLock, inProcessLock] = await Promise.all([
+    Promise.all([startServe(common), startServe(common)]),
+    Promise.all([startServe(inProcess), startServe(inProcess)]),
+  ]);
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all([...databaseLock, ...inProcessLock].map((process) => process.stop()));
+  await sim?.close();
+  await db?.destroy();
+});
+
+function describeRound(report: RoundReport): string {
+  return JSON.stringify({
+    created: report.created,
+    failures: report.failures,
+    refused405: report.refused405,
+    quotaRetries: report.quotaRetries,
+    transfers: report.transfers,
+    child: report.child,
+    expected: report.expectedTotals,
+    elapsedMs: report.elapsedMs,
+  });
+}
+
+describe("allocation across processes (one database, one simulator)", () => {
+  it("with the database lease: every write succeeds, nothing lost, allocation = roundUpToBlock(used + drafted)", async () => {
+    const org = await prepareOrg(databaseLock[0]!.url);
+    const report = await runRound(sim.url, databaseLock, org, DEFAULT_SHAPE, "db-lock");
+
+    expect(report.failures, describeRound(report)).toEqual({});
+    expect(report.quotaExceeded).toBe(0);
+    expect(report.created).toBe(DEFAULT_SHAPE.writes * DEFAULT_SHAPE.textsPerWrite);
+    // Not even a refusal that retryOnQuota would have recovered: the race never happens.
+    expect(report.refused405, describeRound(report)).toBe(0);
+    expect(report.quotaRetries).toEqual({ recovered: 0, exhausted: 0, abandoned: 0 });
+    // Zero lost units: the pool plus its children still hold exactly the gold pool.
+    expect(report.poolBefore).toEqual({ projects: 13, prompts: 800 });
+    expect(report.poolAfter).toEqual(report.poolBefore);
+    // 1 project; 640 prompt units published → 700, reached by 7 whole-block top-ups.
+    expect(report.child.prompts.used + report.child.prompts.drafted).toBe(640);
+    expect({ projects: report.child.projects.total, prompts: report.child.prompts.total }).toEqual(
+      report.expectedTotals,
+    );
+    expect(report.expectedTotals).toEqual({ projects: 1, prompts: 700 });
+    expect(report.transfers).toBe(7);
+    expect(violationsOf(report, DEFAULT_SHAPE)).toEqual([]);
+  });
+
+  it("with only an in-process lock (SERENITY_ALLOCATION_LOCK_MODE=in-process) the same workload breaks", async () => {
+    const org = await prepareOrg(inProcessLock[0]!.url);
+    const rounds: { report: RoundReport; violations: string[] }[] = [];
+    // The race is probabilistic; a few rounds (bounded) make a miss vanishingly unlikely.
+    for (let round = 1; round <= 4; round++) {
+      const report = await runRound(sim.url, inProcessLock, org, DEFAULT_SHAPE, `in-process-${round}`);
+      rounds.push({ report, violations: violationsOf(report, DEFAULT_SHAPE) });
+      if (rounds.at(-1)!.violations.length > 0) break;
+    }
+    const failed = rounds.at(-1)!;
+    expect(failed.violations, rounds.map((r) => describeRound(r.report)).join("\n")).not.toEqual([]);
+    // The failure is the cross-process race itself: metered writes refused (405) or rejected
+    // (quotaExceeded) although the pool was large enough — never an unrelated error.
+    expect(failed.report.refused405 + failed.report.quotaExceeded).toBeGreaterThan(0);
+    // Every refusal went through retryOnQuota: recovered only thanks to its 3 s waits, or exhausted.
+    expect(failed.report.quotaRetries.recovered + failed.report.quotaRetries.exhausted).toBeGreaterThan(0);
+    // Conservation is the upstream's, not the lock's: even the racing variant loses no unit.
+    expect(failed.report.poolAfter).toEqual(failed.report.poolBefore);
+    console.info(
+      `in-process lock broke in round ${rounds.length}: ${failed.violations.join("; ")} (${describeRound(failed.report)})`,
+    );
+  }, 120_000);
+});
