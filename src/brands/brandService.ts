@@ -1,5 +1,5 @@
 import type { Principal } from "../auth/principal.ts";
-import type { FlagSource } from "../config/flags.ts";
+import { asyncProvisioningEnabled, type FlagSource } from "../config/flags.ts";
 import { failFreshBrandStart } from "../db/brands/failFreshBrandStart.ts";
 import { findBrand } from "../db/brands/findBrand.ts";
 import { type BrandRow, insertBrand } from "../db/brands/insertBrand.ts";
@@ -14,6 +14,7 @@ import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { geoTargetIdFor } from "../markets/geoTarget.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
+import type { AcceptedProvisioning, AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
 import { type ProvisioningFailureReason, provisioningStaleMs } from "../provisioning/attemptRules.ts";
 import { deactivateBrand } from "../provisioning/deactivation.ts";
 import { provisionSubWorkspaceSync } from "../provisioning/syncProvisioning.ts";
@@ -65,7 +66,12 @@ export interface BrandServiceDeps {
   settlePollIntervalMs?: number;
   /** Where per-use settings are read (`SERENITY_PROVISIONING_STALE_MS`); default process.env. */
   env?: FlagSource;
+  /** The asynchronous producers (`async: true`); without them `async: true` runs the sync path. */
+  asyncProvisioning?: AsyncProvisioning;
 }
+
+/** What a create or activate request got: done now, or accepted as a provisioning job (202). */
+export type Requested<T> = { done: T } | { accepted: AcceptedProvisioning };
 
 export interface CreateFlatBrandInput {
   name: string;
@@ -83,8 +89,8 @@ export interface SemrushMarketInput {
 export interface CreateBrandInput extends CreateFlatBrandInput {
   semrushMarket?: SemrushMarketInput;
   /**
-   * `async: true` is accepted and, until the asynchronous producer lands, runs the synchronous
-   * path (exactly what the master switch `SERENITY_ASYNC_PROVISIONING=false` does).
+   * `async: true` provisions off the request path (spec/provisioning.md §6); while the master
+   * switch `SERENITY_ASYNC_PROVISIONING` is off it silently runs the synchronous path.
    */
   async?: boolean;
 }
@@ -92,6 +98,7 @@ export interface CreateBrandInput extends CreateFlatBrandInput {
 export interface ActivateInput {
   markets?: { market: string; languageCode: string }[];
   generatePrompts?: boolean;
+  async?: boolean;
 }
 
 export interface ActivationResult {
@@ -234,6 +241,99 @@ export class BrandService {
       }
     }
     return { brandId: brand.id, status: "active", markets: results };
+  }
+
+  // ---- asynchronous variants (spec/provisioning.md §6): the work itself is in provisioning/ ----
+
+  /**
+   * `POST /orgs/:orgId/brands` as asked: with `semrushMarket` and `async: true` (and the master
+   * switch on) the brand is inserted `pending` and a provisioning job chaining `create-market` is
+   * accepted; otherwise `create`. If starting the attempt throws for the row just inserted, the
+   * row is failed by id (T7) so it never looks flat.
+   */
+  async createRequested(
+    principal: Principal,
+    orgId: string,
+    input: CreateBrandInput,
+    ctx: { requestId: string | undefined },
+  ): Promise<Requested<Brand>> {
+    const market = input.semrushMarket;
+    if (!input.async || !market || !this.#asyncOn())
+      return { done: await this.create(principal, orgId, input, ctx) };
+    const org = await this.deps.orgs.getAccessible(principal, orgId);
+    const parentWorkspaceId = requireParent(org);
+    if (geoTargetIdFor(market.market) === undefined) {
+      throw new ServiceError("invalidRequest", {
+        message: "semrushMarket.market must be an ISO-3166 alpha-2 code",
+      });
+    }
+    requireMarketTarget(input);
+    this.#gateway();
+    const inserted = await this.#insert(orgId, input);
+    try {
+      const accepted = await this.deps.asyncProvisioning!.createBrand(
+        { sub: principal.sub, bearer: principal.bearer, requestId: ctx.requestId },
+        inserted,
+        parentWorkspaceId,
+        {
+          market: market.market,
+          languageCode: market.languageCode,
+          primaryUrl: input.primaryUrl ?? null,
+          ...(market.modelIds ? { modelIds: market.modelIds } : {}),
+        },
+      );
+      return { accepted };
+    } catch (error) {
+      if (!(error instanceof ServiceError && error.code === "semrushProvisioningInProgress")) {
+        await failFreshBrandStart(this.deps.db, { brandId: inserted.id, now: this.deps.clock.now() });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * `POST …/serenity/activate` as asked: `async: true` accepts a provisioning job that gives the
+   * brand its workspace (or, fast path, confirms the one it has) and chains the market creation.
+   */
+  async activateRequested(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    input: ActivateInput,
+    ctx: { requestId: string | undefined },
+  ): Promise<Requested<ActivationResult>> {
+    const { async: wantsAsync, ...rest } = input;
+    if (!wantsAsync || !this.#asyncOn()) {
+      return { done: await this.activate(principal, orgId, brandId, rest, ctx) };
+    }
+    const { org, brand } = await this.#context(principal, orgId, brandId);
+    const requested = rest.markets ?? [];
+    for (const market of requested) {
+      if (geoTargetIdFor(market.market) === undefined) {
+        throw new ServiceError("invalidRequest", {
+          message: "markets.market must be an ISO-3166 alpha-2 code",
+        });
+      }
+    }
+    if (requested.length > 0) requireMarketTarget(brand);
+    if (brand.subWorkspaceId !== null && brand.subWorkspaceId === org.parentWorkspaceId) {
+      throw new ServiceError("workspaceMisconfigured");
+    }
+    // The fast path polls the pointer and never creates: it needs no parent.
+    const parentWorkspaceId =
+      brand.subWorkspaceId === null ? requireParent(org) : (org.parentWorkspaceId ?? "");
+    this.#gateway();
+    const accepted = await this.deps.asyncProvisioning!.activate(
+      { sub: principal.sub, bearer: principal.bearer, requestId: ctx.requestId },
+      brand,
+      parentWorkspaceId,
+      requested,
+    );
+    return { accepted };
+  }
+
+  #asyncOn(): boolean {
+    return this.deps.asyncProvisioning !== undefined && asyncProvisioningEnabled(this.deps.env);
   }
 
   /** `POST …/serenity/deactivate` (spec/provisioning.md §6 order; see deactivation.ts). */

@@ -1,5 +1,6 @@
 import type { Principal } from "../auth/principal.ts";
 import type { CatalogueModel, CatalogueService } from "../catalogues/catalogueService.ts";
+import { asyncProvisioningEnabled } from "../config/flags.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
@@ -15,11 +16,13 @@ import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { projectTextCount, reconcileProjectModels } from "../models/reconcileProjectModels.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
+import type { AcceptedProvisioning, AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
 import { boundedMap } from "../services/boundedMap.ts";
 import { atUpstreamEdge, upstreamFailure } from "../services/upstreamErrors.ts";
 import { type BrandContext, loadBrandContext } from "./brandContext.ts";
 import { createMarketForBrand } from "./createMarket.ts";
 import { describeMarket } from "./describeMarket.ts";
+import { geoTargetIdFor } from "./geoTarget.ts";
 import { type CreateMarketInput, type Market } from "./market.ts";
 import { marketWriteTarget, type WriteTarget } from "./writeTarget.ts";
 
@@ -33,6 +36,10 @@ export interface MarketServiceDeps {
   meteredWrites: MeteredWriteGuardFactory;
   /** A `creating` reservation untouched this long is abandoned and may be reclaimed; default 10 min. */
   staleReservationMs?: number;
+  /** The asynchronous producers (`async: true`); without them `async: true` runs the sync path. */
+  asyncProvisioning?: AsyncProvisioning;
+  /** Where the master switch SERENITY_ASYNC_PROVISIONING is read; default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 /** The caller of an internal operation: whose bearer goes upstream, and the request it serves. */
@@ -65,6 +72,68 @@ export class MarketService {
   ): Promise<Market> {
     const { org, brand } = await this.#context(principal, orgId, brandId);
     return this.createForBrand({ bearer: principal.bearer, requestId: ctx.requestId }, brand, org, input);
+  }
+
+  /**
+   * `POST …/serenity/markets` as asked (spec/provisioning.md §6). With `async: true` (and the
+   * master switch on), a brand with its sub-workspace gets a provisioning job that polls the
+   * pointer (fast path) and chains `create-market` → accepted; a flat-looking brand whose
+   * provisioning is pending or failed → `semrushProvisioningIncomplete`; a flat brand (no
+   * provisioning history) has nothing to provision and is served synchronously.
+   */
+  async createRequested(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    input: CreateMarketInput & { async?: boolean },
+    ctx: { requestId: string | undefined },
+  ): Promise<{ done: Market } | { accepted: AcceptedProvisioning }> {
+    const { async: wantsAsync, ...market } = input;
+    const provisioning = this.deps.asyncProvisioning;
+    if (!wantsAsync || !provisioning || !asyncProvisioningEnabled(this.deps.env)) {
+      return { done: await this.create(principal, orgId, brandId, market, ctx) };
+    }
+    const { org, brand } = await this.#context(principal, orgId, brandId);
+    if (brand.subWorkspaceId === null) {
+      if (brand.provisioningStatus !== null) throw new ServiceError("semrushProvisioningIncomplete");
+      return {
+        done: await this.createForBrand(
+          { bearer: principal.bearer, requestId: ctx.requestId },
+          brand,
+          org,
+          market,
+        ),
+      };
+    }
+    if (brand.subWorkspaceId === org.parentWorkspaceId) throw new ServiceError("workspaceMisconfigured");
+    // The slice exists already: say so now rather than from a job.
+    const geoTargetId = geoTargetIdFor(market.market.toUpperCase());
+    if (geoTargetId === undefined) {
+      throw new ServiceError("invalidRequest", {
+        message: "market must be an ISO 3166-1 alpha-2 country code",
+      });
+    }
+    if (!brand.domain && !market.primaryUrl && !brand.primaryUrl) {
+      throw new ServiceError("invalidRequest", {
+        message: "The brand needs a domain or a primary URL to create a market",
+      });
+    }
+    if (
+      await findMarket(this.deps.db, {
+        brandId,
+        geoTargetId,
+        languageCode: market.languageCode.toLowerCase(),
+      })
+    ) {
+      throw new ServiceError("marketExists");
+    }
+    const accepted = await provisioning.createMarket(
+      { sub: principal.sub, bearer: principal.bearer, requestId: ctx.requestId },
+      brand,
+      org.parentWorkspaceId ?? "",
+      market,
+    );
+    return { accepted };
   }
 
   /**

@@ -21,6 +21,12 @@ export interface ServiceEvents {
     failed: number;
     purged: number;
   };
+  /**
+   * A provisioning attempt reached an outcome (spec/operations.md §3): promoted `ready`, `failed`
+   * by its worker or producer, `superseded` by a newer attempt or another brand, `cancelled` by a
+   * deactivate, or failed as `stale` (reconciler or concurrency guard).
+   */
+  "provisioning.attempt": { outcome: "ready" | "failed" | "superseded" | "cancelled" | "stale" };
   "http.request": { method: string; route: string; status: number; durationSeconds: number };
   "gateway.request": {
     gateway: "um" | "pe";

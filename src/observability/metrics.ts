@@ -5,6 +5,7 @@ import { registerAllocationMetrics } from "./metrics/allocationMetrics.ts";
 import { registerGatewayMetrics } from "./metrics/gatewayMetrics.ts";
 import { registerHttpMetrics } from "./metrics/httpMetrics.ts";
 import { registerJobMetrics } from "./metrics/jobMetrics.ts";
+import { registerProvisioningMetrics } from "./metrics/provisioningMetrics.ts";
 
 /**
  * The metrics registry (names are a contract: docs/metrics.md). One registry per runtime, so
@@ -22,5 +23,6 @@ export function createMetrics(events: EventBus, options: { defaultMetrics?: bool
   registerGatewayMetrics(registry, events);
   registerAllocationMetrics(registry, events);
   registerJobMetrics(registry, events);
+  registerProvisioningMetrics(registry, events);
   return { registry };
 }

@@ -24,7 +24,15 @@ export const PROVISIONING_ERROR_SENTENCES = {
   deactivated: "Deactivated while provisioning",
   unexpected: "Unexpected error while provisioning",
   couldNotStart: "Could not start provisioning",
+  claimedElsewhere: "Workspace is already used by another brand",
 } as const;
+
+/** SERENITY_PROVISION_SETTLE_BUDGET_MS: how long an asynchronous attempt waits for its workspace. */
+export const DEFAULT_PROVISION_SETTLE_BUDGET_MS = 10 * 60_000;
+
+export function provisionSettleBudgetMs(env: FlagSource = process.env): number {
+  return durationMs("SERENITY_PROVISION_SETTLE_BUDGET_MS", DEFAULT_PROVISION_SETTLE_BUDGET_MS, env);
+}
 
 export type ProvisioningFailureReason = keyof typeof PROVISIONING_ERROR_SENTENCES;
 

@@ -3,6 +3,7 @@ import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { DbExecutor } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
+import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { concurrencyVerdict } from "./attemptRules.ts";
 
@@ -14,7 +15,7 @@ import { concurrencyVerdict } from "./attemptRules.ts";
  * it, or promoted it): the caller is told to retry rather than racing a live attempt.
  */
 export async function applyConcurrencyGuard(
-  deps: { db: DbExecutor; clock: Clock; logger: Logger },
+  deps: { db: DbExecutor; clock: Clock; logger: Logger; events?: EventBus },
   brand: BrandRow,
   staleMs: number,
 ): Promise<void> {
@@ -35,4 +36,5 @@ export async function applyConcurrencyGuard(
     "failing a stale provisioning attempt before proceeding",
   );
   if (!failed) throw new ServiceError("semrushProvisioningInProgress");
+  deps.events?.emit("provisioning.attempt", { outcome: "stale" });
 }

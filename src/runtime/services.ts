@@ -11,6 +11,12 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
+import {
+  activateBrandJobHandler,
+  activateMarketsJobHandler,
+  createMarketJobHandler,
+} from "../jobs/handlers/chainedProvisioningJobs.ts";
+import { provisionWorkspaceHandler } from "../jobs/handlers/provisionWorkspace.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
@@ -19,6 +25,8 @@ import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { OrgService } from "../orgs/orgService.ts";
 import { PromptService } from "../prompts/promptService.ts";
+import { AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
+import type { ProvisioningHopDeps } from "../provisioning/provisioningHop.ts";
 
 /** The services every entry point (API, worker, CLI) calls. */
 export interface Services {
@@ -51,6 +59,8 @@ export interface ServiceDeps {
   meteredWrites?: MeteredWriteGuardFactory;
   /** `SERENITY_SYNC_SETTLE_BUDGET_MS` (config.syncSettleBudgetMs); default 10 s. */
   syncSettleBudgetMs?: number;
+  /** Tuning of the provisioning job (tests, benchmarks): its poll ladder, chain retries, env. */
+  provisioning?: Pick<ProvisioningHopDeps, "nextPollDelayMs" | "chainRetryDelaysMs" | "env">;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -69,6 +79,15 @@ export function createServices(deps: ServiceDeps): Services {
   });
   const meteredWrites = deps.meteredWrites ?? allocation.meteredWriteGuard;
   const catalogues = new CatalogueService({ gateway, clock: deps.clock, logger: deps.logger });
+  // The producers submit through the job service, which is composed after the brand service.
+  let jobService: JobService | undefined;
+  const asyncProvisioning = new AsyncProvisioning({
+    db: deps.db,
+    clock: deps.clock,
+    logger: deps.logger,
+    events: deps.events,
+    submitJob: (input) => jobService!.submit(input),
+  });
   const markets = new MarketService({
     db: deps.db,
     clock: deps.clock,
@@ -77,6 +96,7 @@ export function createServices(deps: ServiceDeps): Services {
     catalogue: catalogues,
     gateway,
     meteredWrites,
+    asyncProvisioning,
   });
   const brands = new BrandService({
     db: deps.db,
@@ -86,6 +106,7 @@ export function createServices(deps: ServiceDeps): Services {
     gateway,
     markets,
     meteredWrites,
+    asyncProvisioning,
     ...(deps.syncSettleBudgetMs ? { syncSettleBudgetMs: deps.syncSettleBudgetMs } : {}),
   });
   const credentials = new CredentialStore({
@@ -96,7 +117,15 @@ export function createServices(deps: ServiceDeps): Services {
   });
   const jobRegistry = new JobRegistry();
   // Job handlers register here (jobRegistry.registerHandler(…)), so API and worker agree on types.
-  const jobs = new JobService({
+  const chainedWork = { db: deps.db, gateway, markets };
+  jobRegistry
+    .registerHandler(
+      provisionWorkspaceHandler({ db: deps.db, gateway, events: deps.events, ...deps.provisioning }),
+    )
+    .registerHandler(createMarketJobHandler(chainedWork))
+    .registerHandler(activateBrandJobHandler(chainedWork))
+    .registerHandler(activateMarketsJobHandler(chainedWork));
+  const jobs = (jobService = new JobService({
     db: deps.db,
     clock: deps.clock,
     logger: deps.logger,
@@ -105,7 +134,7 @@ export function createServices(deps: ServiceDeps): Services {
     credentials,
     orgs,
     brands,
-  });
+  }));
   const prompts = new PromptService({
     db: deps.db,
     logger: deps.logger,

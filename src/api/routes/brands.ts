@@ -6,10 +6,12 @@ import { principalOf } from "../authentication.ts";
 import {
   activateBrandBody,
   activationSchema,
+  brandAccepted,
   brandList,
   brandSchema,
   createBrandBody,
   deactivationSchema,
+  provisioningAccepted,
 } from "../schemas/brands.ts";
 import { brandParams, errorResponses, orgParams } from "../schemas/common.ts";
 import { brandView } from "../views/brandView.ts";
@@ -23,16 +25,25 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       schema: {
         tags: ["brands"],
         summary: "Create a brand (flat, or provisioned in its own sub-workspace with `semrushMarket`)",
+        description:
+          "With `semrushMarket` and `async: true`, the brand is stored `pending` and provisioned by a job (202): poll `…/serenity/jobs/{jobId}`.",
         params: orgParams,
         body: createBrandBody,
-        response: { 201: brandSchema, ...errorResponses(403, 404, 409, 502, 503, 504) },
+        response: { 201: brandSchema, 202: brandAccepted, ...errorResponses(403, 404, 409, 502, 503, 504) },
       },
     },
     async (request, reply) => {
-      const brand = await services.brands.create(principalOf(request), request.params.orgId, request.body, {
-        requestId: request.id,
-      });
-      return reply.status(201).send(brandView(brand));
+      const outcome = await services.brands.createRequested(
+        principalOf(request),
+        request.params.orgId,
+        request.body,
+        { requestId: request.id },
+      );
+      if ("accepted" in outcome) {
+        const { brand, jobId } = outcome.accepted;
+        return reply.status(202).send({ ...brandView(brand), jobId, jobType: "provisionWorkspace" as const });
+      }
+      return reply.status(201).send(brandView(outcome.done));
     },
   );
 
@@ -76,22 +87,27 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
           "Activate a brand: give it a sub-workspace if it has none, then create the requested markets",
         params: brandParams,
         body: activateBrandBody,
-        response: { 200: activationSchema, ...errorResponses(403, 404, 409, 502, 503, 504) },
+        response: {
+          200: activationSchema,
+          202: provisioningAccepted,
+          ...errorResponses(403, 404, 409, 502, 503, 504),
+        },
       },
     },
-    async (request) => {
-      // `async: true` runs the synchronous path until the asynchronous variant lands; prompt
-      // generation is accepted and not started yet.
-      const { async: _async, ...input } = request.body ?? {};
-      return services.brands.activate(
+    async (request, reply) => {
+      // Prompt generation is accepted and not started yet.
+      const { generatePrompts: _generatePrompts, ...input } = request.body ?? {};
+      const outcome = await services.brands.activateRequested(
         principalOf(request),
         request.params.orgId,
         request.params.brandId,
         input,
-        {
-          requestId: request.id,
-        },
+        { requestId: request.id },
       );
+      if ("accepted" in outcome) {
+        return reply.status(202).send({ jobId: outcome.accepted.jobId, status: "IN_PROGRESS" as const });
+      }
+      return reply.status(200).send(outcome.done);
     },
   );
 

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
+import { provisioningAccepted } from "../schemas/brands.ts";
 import { brandParams, errorResponses, noContent } from "../schemas/common.ts";
 import {
   createMarketBody,
@@ -27,21 +28,27 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
         summary: "Create a market (one upstream project per country × language)",
         params: brandParams,
         body: createMarketBody,
-        response: { 201: createMarketResponse, ...errorResponses(403, 404, 409, 500, 502, 503) },
+        response: {
+          201: createMarketResponse,
+          202: provisioningAccepted,
+          ...errorResponses(403, 404, 409, 500, 502, 503),
+        },
       },
     },
     async (request, reply) => {
-      // `async: true` runs the synchronous path until the asynchronous variant lands; prompt
-      // generation is accepted and not started yet.
-      const { async: _async, generatePrompts: _generatePrompts, ...input } = request.body;
-      const market = await services.markets.create(
+      // Prompt generation is accepted and not started yet.
+      const { generatePrompts: _generatePrompts, ...input } = request.body;
+      const outcome = await services.markets.createRequested(
         principalOf(request),
         request.params.orgId,
         request.params.brandId,
         input,
         { requestId: request.id },
       );
-      return reply.status(201).send({ market: marketView(market) });
+      if ("accepted" in outcome) {
+        return reply.status(202).send({ jobId: outcome.accepted.jobId, status: "IN_PROGRESS" as const });
+      }
+      return reply.status(201).send({ market: marketView(outcome.done) });
     },
   );
 

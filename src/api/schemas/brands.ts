@@ -94,3 +94,13 @@ export const deactivationSchema = z
   .meta({ id: "BrandDeactivation" });
 
 export const brandList = z.object({ items: z.array(brandSchema) });
+
+/** 202 of an asynchronous create brand: the Brand (pending) and the provisioning job to poll. */
+export const brandAccepted = brandSchema
+  .extend({ jobId: uuid, jobType: z.literal("provisionWorkspace") })
+  .meta({ id: "BrandAccepted" });
+
+/** 202 of an asynchronous activate or create market: the provisioning job to poll. */
+export const provisioningAccepted = z
+  .object({ jobId: uuid, status: z.literal("IN_PROGRESS") })
+  .meta({ id: "ProvisioningAccepted" });

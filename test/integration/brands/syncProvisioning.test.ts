@@ -298,14 +298,19 @@ describe("create brand with semrushMarket (sync)", () => {
     expect(await w.sim.calls()).toEqual([]);
   });
 
-  it("async: true runs the synchronous path for now", async () => {
-    const response = await w.call("POST", brandsUrl(), {
-      name: unique("Later"),
-      domain: "brand.example",
-      semrushMarket: usEn,
-      async: true,
-    });
-    expect(response.status).toBe(201);
-    expect(response.body.status).toBe("active");
+  it("async: true runs the synchronous path while SERENITY_ASYNC_PROVISIONING is off", async () => {
+    process.env.SERENITY_ASYNC_PROVISIONING = "false";
+    try {
+      const response = await w.call("POST", brandsUrl(), {
+        name: unique("Later"),
+        domain: "brand.example",
+        semrushMarket: usEn,
+        async: true,
+      });
+      expect(response.status).toBe(201);
+      expect(response.body.status).toBe("active");
+    } finally {
+      delete process.env.SERENITY_ASYNC_PROVISIONING;
+    }
   });
 });

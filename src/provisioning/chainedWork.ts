@@ -1,0 +1,150 @@
+import type { ActivationResult } from "../brands/brandService.ts";
+import { findBrandById } from "../db/brands/findBrandById.ts";
+import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { Db } from "../db/database.ts";
+import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
+import { findMarket } from "../db/markets/findMarket.ts";
+import { findOrgById } from "../db/orgs/findOrgById.ts";
+import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import { ServiceError } from "../domain/errors.ts";
+import { isGatewayError } from "../gateway/errors.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { JobContext } from "../jobs/handler.ts";
+import { geoTargetIdFor } from "../markets/geoTarget.ts";
+import type { CreateMarketInput, Market } from "../markets/market.ts";
+import type { MarketService } from "../markets/marketService.ts";
+import type { Logger } from "../observability/logger.ts";
+
+/**
+ * The work a provisioning job chains after its promote (spec/provisioning.md §6): create one
+ * market (`create-market`), or the markets an activate asked for (`activate-brand` after a fresh
+ * workspace, `activate-markets` for a brand that had one). Each re-checks first that it still
+ * applies — the brand exists, is live, and still points at the workspace the hop promoted — and
+ * stands down otherwise. It re-checks after its writes as well: a deactivate that ran meanwhile
+ * emptied the workspace without seeing the project just made, so that project is deleted again
+ * rather than left live behind a "successful" deactivate.
+ */
+
+export interface ChainedWorkDeps {
+  db: Db;
+  gateway: Pick<GatewayClient, "projects">;
+  markets: Pick<MarketService, "createForBrand">;
+}
+
+export interface ChainedTarget {
+  brandId: string;
+  /** The workspace the provisioning hop promoted. */
+  workspaceId: string | null;
+}
+
+export type ChainedOutcome<T> = { kind: "superseded" } | { kind: "done"; value: T; brand: BrandRow };
+
+export async function createMarketChained(
+  deps: ChainedWorkDeps,
+  ctx: Pick<JobContext, "credential" | "logger">,
+  target: ChainedTarget,
+  input: CreateMarketInput,
+): Promise<ChainedOutcome<Market>> {
+  const context = await stillApplies(deps.db, target);
+  if (!context) return { kind: "superseded" };
+  const bearer = await ctx.credential();
+  const market = await deps.markets.createForBrand(
+    { bearer, requestId: undefined },
+    context.brand,
+    context.org,
+    input,
+  );
+  const after = await stillApplies(deps.db, target);
+  if (!after) {
+    await undoMarkets(deps, ctx.logger, bearer, context.brand.id, [market]);
+    return { kind: "superseded" };
+  }
+  return { kind: "done", value: market, brand: after.brand };
+}
+
+export async function activateMarketsChained(
+  deps: ChainedWorkDeps,
+  ctx: Pick<JobContext, "credential" | "logger">,
+  target: ChainedTarget,
+  requested: { market: string; languageCode: string }[],
+): Promise<ChainedOutcome<ActivationResult>> {
+  const context = await stillApplies(deps.db, target);
+  if (!context) return { kind: "superseded" };
+  const bearer = await ctx.credential();
+  const results: ActivationResult["markets"] = [];
+  const created: { geoTargetId: number; languageCode: string }[] = [];
+  for (const market of requested) {
+    try {
+      const made = await deps.markets.createForBrand(
+        { bearer, requestId: undefined },
+        context.brand,
+        context.org,
+        market,
+      );
+      created.push(made);
+      results.push({ geoTargetId: made.geoTargetId, languageCode: made.languageCode, status: 201 });
+    } catch (error) {
+      if (!(error instanceof ServiceError && error.code === "marketExists")) throw error;
+      results.push({
+        geoTargetId: geoTargetIdFor(market.market)!,
+        languageCode: market.languageCode.toLowerCase(),
+        status: 409,
+      });
+    }
+  }
+  const after = await stillApplies(deps.db, target);
+  if (!after) {
+    await undoMarkets(deps, ctx.logger, bearer, context.brand.id, created);
+    return { kind: "superseded" };
+  }
+  return {
+    kind: "done",
+    value: { brandId: target.brandId, status: "active", markets: results },
+    brand: after.brand,
+  };
+}
+
+/** The brand and its org while the chained work applies: live (`active`) and pointing at the target. */
+async function stillApplies(
+  db: Db,
+  target: ChainedTarget,
+): Promise<{ brand: BrandRow; org: OrgRow } | undefined> {
+  const brand = await findBrandById(db, target.brandId);
+  if (!brand || brand.status !== "active") return undefined;
+  if (!target.workspaceId || brand.subWorkspaceId !== target.workspaceId) return undefined;
+  const org = await findOrgById(db, brand.orgId);
+  return org ? { brand, org } : undefined;
+}
+
+/** Deletes the projects (404 = done) and rows of markets this job made for a brand that moved on. */
+async function undoMarkets(
+  deps: ChainedWorkDeps,
+  log: Logger,
+  bearer: string,
+  brandId: string,
+  made: { geoTargetId: number; languageCode: string }[],
+): Promise<void> {
+  for (const market of made) {
+    const row = await findMarket(deps.db, {
+      brandId,
+      geoTargetId: market.geoTargetId,
+      languageCode: market.languageCode,
+    });
+    if (!row) continue;
+    if (row.projectId) {
+      try {
+        await deps.gateway.projects.deleteProject(bearer, row.workspaceId, row.projectId);
+      } catch (error) {
+        if (!isGatewayError(error, "gone")) {
+          log.warn(
+            { err: error, geoTargetId: market.geoTargetId },
+            "could not undo a market of a brand that moved on",
+          );
+          continue;
+        }
+      }
+    }
+    await deleteMarketRow(deps.db, row.id);
+    log.info({ geoTargetId: market.geoTargetId }, "undid a market made while the brand moved on");
+  }
+}

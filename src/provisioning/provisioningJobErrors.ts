@@ -1,0 +1,43 @@
+import { ERROR_REGISTRY, ServiceError } from "../domain/errors.ts";
+import { GatewayError } from "../gateway/errors.ts";
+import { JobError, NEEDS_REAUTH, needsReauth } from "../jobs/jobError.ts";
+import { serviceErrorForGateway } from "../services/upstreamErrors.ts";
+
+/**
+ * How provisioning-family jobs report failures on their records: registry codes with their fixed
+ * sentences (the same a synchronous caller would get), NEEDS_REAUTH for anything the user's
+ * credential caused, never a raw exception text.
+ */
+
+/** Sentences for the codes only these jobs produce (registered with their handlers). */
+export const PROVISIONING_JOB_ERROR_MESSAGES: Record<string, string> = {
+  chained_job_enqueue_failed:
+    "The workspace is ready, but the follow-up work could not be queued; retry the request.",
+  PROVISIONING_FAILED: "Provisioning failed unexpectedly.",
+  subworkspaceCreationFailed: ERROR_REGISTRY.subworkspaceCreationFailed.message,
+  subworkspaceCreationTimeout: "The workspace did not become ready in time.",
+};
+
+/** The user's credential is missing, expired or refused upstream (401/403). */
+export function isReauthFailure(error: unknown): boolean {
+  if (error instanceof JobError) return error.code === NEEDS_REAUTH;
+  if (error instanceof GatewayError) return error.kind === "unauthorized" || error.kind === "forbidden";
+  if (error instanceof ServiceError)
+    return error.code === "authenticationRequired" || error.code === "forbidden";
+  return false;
+}
+
+/** The terminal JobError for a failure (never retryable: the caller already settled its state). */
+export function asJobFailure(error: unknown): JobError {
+  if (isReauthFailure(error)) return error instanceof JobError ? error : needsReauth(error);
+  if (error instanceof JobError) return error;
+  const service = error instanceof GatewayError ? serviceErrorForGateway(error) : error;
+  if (service instanceof ServiceError) {
+    return new JobError(service.code, { retryable: false, message: service.message, cause: error });
+  }
+  return new JobError("PROVISIONING_FAILED", {
+    retryable: false,
+    message: PROVISIONING_JOB_ERROR_MESSAGES.PROVISIONING_FAILED,
+    cause: error,
+  });
+}
