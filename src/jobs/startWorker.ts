@@ -1,3 +1,4 @@
+import { staleAttemptsStep } from "../provisioning/staleAttemptsStep.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { AnyJobHandler } from "./handler.ts";
 import { createPgBossQueue } from "./queue.ts";
@@ -37,7 +38,11 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       queue,
       credentials: jobs.credentials,
     },
-    options,
+    {
+      ...options,
+      // Every process that runs jobs (worker, serve --with-worker, start) reconciles the same way.
+      reconcileSteps: [staleAttemptsStep({ events: runtime.events }), ...(options.reconcileSteps ?? [])],
+    },
   );
   await worker.start();
   return worker;
