@@ -54,12 +54,9 @@ export async function deactivateBrand(
   if (pointer !== null) {
     // Never empty the org's shared parent, whatever a misconfigured row says.
     if (pointer === org.parentWorkspaceId) throw new ServiceError("workspaceMisconfigured");
-    let deleted: number;
-    try {
-      deleted = await deps.lifecycle.deleteAllProjects(bearer, pointer);
-    } catch (error) {
-      throw upstreamFailure(error, log, "deactivate.deleteProjects");
-    }
+    // Built before the first upstream write: building it validates the allocation setup, so with
+    // dynamic allocation on and no parent workspace the request fails loud (allocationMisconfigured)
+    // before any project is deleted, not halfway through (spec/allocation.md §2).
     const guard = deps.meteredWrites({
       orgId: org.id,
       brandId: brand.id,
@@ -69,6 +66,12 @@ export async function deactivateBrand(
       bearer,
       requestId: request.requestId,
     });
+    let deleted: number;
+    try {
+      deleted = await deps.lifecycle.deleteAllProjects(bearer, pointer);
+    } catch (error) {
+      throw upstreamFailure(error, log, "deactivate.deleteProjects");
+    }
     await guard.releaseSurplus(DEACTIVATE_FLOOR, "deactivate");
     await deleteMarketsOfBrand(deps.db, brand.id, { workspaceId: pointer });
     const cleared = await clearSubWorkspacePointer(deps.db, {
