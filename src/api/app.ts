@@ -1,6 +1,11 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from "fastify";
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -28,6 +33,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logController: new LogController({ requestIdLogLabel: "requestId" }),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any hook (a malformed URL, an overlong path parameter) get
+    // the same envelope as every other error, instead of Fastify's default body echoing the URL.
+    frameworkErrors: (error, request, reply) => {
+      const mapped = mapError(error);
+      request.log.info({ err: error, code: mapped.code }, "request rejected by the router");
+      // The router rejected the request before a route (and its reply typing) was chosen.
+      void (reply as FastifyReply).code(mapped.status).header("x-request-id", request.id).send({
+        error: mapped.code,
+        message: mapped.message,
+        requestId: request.id,
+      });
+    },
   });
 
   app.setValidatorCompiler(validatorCompiler);
@@ -36,7 +53,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Hooks and the error handler come first: plugins registered later inherit them.
   app.addHook("onRoute", (route) => {
     // Swagger UI's pages and assets are public.
-    if (route.url.startsWith("/docs")) route.config = { ...(route.config ?? {}), public: true };
+    if (route.url === "/docs" || route.url.startsWith("/docs/"))
+      route.config = { ...(route.config ?? {}), public: true };
   });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);

@@ -38,7 +38,9 @@ function validationMessage(error: FastifyError): string {
     const where = [error.validationContext, ...(first?.instancePath ?? "").split("/").filter(Boolean)].join(
       ".",
     );
-    const message = first?.message ?? "is invalid";
+    // Unknown keys are the caller's own text, possibly huge: name the problem, not the keys.
+    const message =
+      first?.keyword === "unrecognized_keys" ? "unknown field" : (first?.message ?? "is invalid");
     // A field-specific sentence (e.g. "async must be a boolean") already names its field.
     return /^\w+ must /.test(message) ? message : `${where}: ${message}`;
   }

@@ -7,10 +7,33 @@ export interface TokenVerifier {
   verify(bearer: string): Promise<Principal | undefined>;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Tokens must expire and name their user; a token without `exp` would be valid forever. */
+const REQUIRED_CLAIMS = ["exp", "sub"];
+
+/** Asymmetric algorithms only for JWKS: an HS* header must never be checked against a public key. */
+const JWKS_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+];
+
 function toPrincipal(payload: JWTPayload, bearer: string): Principal | undefined {
   if (typeof payload.sub !== "string" || payload.sub.length === 0) return undefined;
+  // Org ids are our UUIDs; anything else in the claim can never match an org, so it is dropped.
   const orgs = Array.isArray(payload.orgs)
-    ? payload.orgs.filter((org): org is string => typeof org === "string")
+    ? payload.orgs
+        .filter((org): org is string => typeof org === "string")
+        .map((org) => org.toLowerCase())
+        .filter((org) => UUID.test(org))
     : [];
   return { sub: payload.sub, orgIds: orgs, isAdmin: payload.role === "admin", bearer };
 }
@@ -20,7 +43,10 @@ export function hs256Verifier(secret: string): TokenVerifier {
   return {
     async verify(bearer) {
       try {
-        const { payload } = await jwtVerify(bearer, key, { algorithms: ["HS256"] });
+        const { payload } = await jwtVerify(bearer, key, {
+          algorithms: ["HS256"],
+          requiredClaims: REQUIRED_CLAIMS,
+        });
         return toPrincipal(payload, bearer);
       } catch {
         return undefined;
@@ -37,6 +63,8 @@ export function jwksVerifier(options: { jwksUrl: string; issuer: string; audienc
         const { payload } = await jwtVerify(bearer, keys, {
           issuer: options.issuer,
           audience: options.audience,
+          algorithms: JWKS_ALGORITHMS,
+          requiredClaims: REQUIRED_CLAIMS,
         });
         return toPrincipal(payload, bearer);
       } catch {

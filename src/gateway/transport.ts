@@ -96,7 +96,7 @@ export class GatewayTransport {
     }
 
     for (let retries = 0; ; retries += 1) {
-      const attempt = await this.#attempt(
+      const answered = await this.#attempt(
         gateway,
         method,
         route,
@@ -105,6 +105,10 @@ export class GatewayTransport {
         payload,
         this.#options.timeoutMs,
       );
+      // An upstream body may echo the request (a proxy's error page, a debug dump): the bearer is
+      // removed before the body can reach an error or a log line.
+      const attempt: Attempt =
+        answered.type === "answer" ? { ...answered, body: withoutSecret(answered.body, bearer) } : answered;
       if (attempt.type === "answer" && attempt.status >= 200 && attempt.status < 300) {
         return this.#parse(request, attempt.status, attempt.body);
       }
@@ -329,3 +333,8 @@ const NOISY_KINDS: ReadonlySet<GatewayErrorKind> = new Set([
   "methodNotAllowed",
   "unexpectedResponse",
 ]);
+
+/** `text` with every occurrence of `secret` replaced; the secret never survives in upstream text. */
+export function withoutSecret(text: string, secret: string): string {
+  return secret.length > 0 && text.includes(secret) ? text.split(secret).join("[redacted]") : text;
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { isoTimestamp, uuid } from "./common.ts";
+import { isoTimestamp, uuidParam } from "./common.ts";
 
 const dimension = z
   .object({
@@ -33,7 +33,7 @@ export const poolViewSchema = z
   .meta({ id: "PoolView" });
 
 export const ledgerQuery = z.strictObject({
-  brandId: uuid.optional(),
+  brandId: uuidParam.optional(),
   limit: z
     .string()
     .regex(/^[1-9]\d{0,2}$/, "must be an integer from 1 to 200")

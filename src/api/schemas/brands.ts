@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { isoTimestamp, plainText, uuid } from "./common.ts";
+import { httpUrl, isoTimestamp, plainText, uuid } from "./common.ts";
 import { languageCodeSchema } from "./markets.ts";
 
 export const brandSchema = z
@@ -33,8 +33,6 @@ const domain = z
     "must be a domain name such as example.com",
   );
 
-const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).max(2048);
-
 const countryCode = z
   .string()
   .regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 country code")
@@ -55,7 +53,7 @@ export const semrushMarketSchema = z.strictObject({
 export const createBrandBody = z.strictObject({
   name: plainText(200),
   domain: domain.nullable().optional(),
-  primaryUrl: httpUrl.nullable().optional(),
+  primaryUrl: httpUrl().nullable().optional(),
   semrushMarket: semrushMarketSchema.optional().meta({
     description:
       "Provision the brand in sub-workspace mode with this initial market (requires the org's parent workspace)",

@@ -12,8 +12,11 @@ export const errorEnvelope = z
 
 export const uuid = z.uuid({ message: "must be a UUID" });
 
-export const orgParams = z.object({ orgId: uuid });
-export const brandParams = z.object({ orgId: uuid, brandId: uuid });
+/** An id we are given: a UUID in any case, used lower-cased (an upper-case id must not miss its row). */
+export const uuidParam = uuid.transform((id) => id.toLowerCase());
+
+export const orgParams = z.object({ orgId: uuidParam });
+export const brandParams = z.object({ orgId: uuidParam, brandId: uuidParam });
 
 /** Error responses a route documents; the handler never builds them itself. */
 export function errorResponses(...statuses: number[]): Record<number, typeof errorEnvelope> {
@@ -37,3 +40,26 @@ export function plainText(maxLength: number) {
 
 /** The response schema of a 204. */
 export const noContent = z.null().describe("No content");
+
+/** An http(s) URL a caller gives us (stored, and sent upstream): bounded, no control characters. */
+export function httpUrl() {
+  return z
+    .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+    .max(2048)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), "must not contain control characters");
+}
+
+/**
+ * A geo target id in a body (2000 + ISO numeric country code, e.g. 2840); bounded so a huge number
+ * is a 400 rather than an integer overflow in the database.
+ */
+export const geoTargetIdNumber = z.number().int().positive().max(2_147_483_647);
+
+/**
+ * An upstream workspace id an admin configures. Ids are interpolated into upstream URL paths, so
+ * only id characters are accepted (no `/`, `..` or spaces).
+ */
+export const workspaceIdText = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,128}$/, "must be a workspace id (letters, digits, '-' and '_')");

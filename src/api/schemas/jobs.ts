@@ -1,8 +1,8 @@
 import { z } from "zod";
 
-import { isoTimestamp, uuid } from "./common.ts";
+import { isoTimestamp, uuid, uuidParam } from "./common.ts";
 
-export const jobParams = z.object({ orgId: uuid, brandId: uuid, jobId: uuid });
+export const jobParams = z.object({ orgId: uuidParam, brandId: uuidParam, jobId: uuidParam });
 
 export const jobErrorSchema = z
   .object({

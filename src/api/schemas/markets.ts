@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { isoTimestamp, uuid } from "./common.ts";
+import { httpUrl, isoTimestamp, uuidParam } from "./common.ts";
 
 /** A geo target id in a path or query: a positive integer such as 2840. */
 export const geoTargetIdParam = z
@@ -14,8 +14,8 @@ export const languageCodeSchema = z
   .transform((code) => code.toLowerCase());
 
 export const marketParams = z.object({
-  orgId: uuid,
-  brandId: uuid,
+  orgId: uuidParam,
+  brandId: uuidParam,
   geoTargetId: geoTargetIdParam,
   languageCode: languageCodeSchema,
 });
@@ -36,8 +36,6 @@ export const marketSchema = z
   })
   .meta({ id: "Market" });
 
-const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).max(2048);
-
 const modelId = z.string().trim().min(1).max(100);
 
 export const createMarketBody = z.strictObject({
@@ -46,7 +44,7 @@ export const createMarketBody = z.strictObject({
     .regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 country code")
     .meta({ description: "ISO 3166-1 alpha-2 country code, e.g. US" }),
   languageCode: languageCodeSchema,
-  primaryUrl: httpUrl.nullable().optional(),
+  primaryUrl: httpUrl().nullable().optional(),
   modelIds: z.array(modelId).min(1).max(50).optional().meta({
     description:
       "Catalogue model ids (or keys); default: those of the brand's first market, else the default set",

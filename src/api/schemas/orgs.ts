@@ -1,8 +1,8 @@
 import { z } from "zod";
 
-import { isoTimestamp, plainText, uuid } from "./common.ts";
+import { isoTimestamp, plainText, uuid, workspaceIdText } from "./common.ts";
 
-const workspaceId = plainText(128);
+const workspaceId = workspaceIdText;
 
 export const orgSchema = z
   .object({

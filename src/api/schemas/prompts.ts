@@ -2,9 +2,10 @@ import { z } from "zod";
 
 import { ERROR_CODES } from "../../domain/errors.ts";
 import { MAX_BULK_PROMPTS } from "../../prompts/bulkOutcome.ts";
+import { geoTargetIdNumber } from "./common.ts";
 import { languageCodeSchema } from "./markets.ts";
 
-const geoTargetId = z.number().int().positive();
+const geoTargetId = geoTargetIdNumber;
 
 export const bulkPromptsBody = z.strictObject({
   items: z
