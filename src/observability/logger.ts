@@ -31,11 +31,25 @@ export const REDACTED_PATHS = [
   "*.secret",
 ];
 
+/**
+ * Database errors put the query's parameters in their message ("Failed query: … params: …"):
+ * user input, or sealed credential bytes. The statement stays in the log; the parameters do not.
+ */
+function errorWithoutQueryParams(error: Error): Record<string, unknown> {
+  const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
+  const scrub = (text: unknown) =>
+    typeof text === "string" ? text.replace(/\nparams: [\s\S]*$/, "\nparams: [redacted]") : text;
+  serialized.message = scrub(serialized.message);
+  serialized.stack = scrub(serialized.stack);
+  return serialized;
+}
+
 export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
   const loggerOptions: LoggerOptions = {
     level: options.level ?? "info",
     base: { service: "serenity" },
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    serializers: { err: errorWithoutQueryParams },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   return options.destination ? pino(loggerOptions, options.destination) : pino(loggerOptions);

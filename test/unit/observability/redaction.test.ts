@@ -32,3 +32,16 @@ describe("central log redaction", () => {
     expect(truncateForLog({ a: 1 })).toBe('{"a":1}');
   });
 });
+
+describe("database error parameters", () => {
+  it("never reach a log line, while the failing statement does", () => {
+    const capture = new LogCapture();
+    const logger = createLogger({ level: "info", destination: capture });
+    const error = new Error(
+      'Failed query: insert into "credentials" values ($1, $2)\nparams: owner-1,SEALED-BYTES-abc',
+    );
+    logger.error({ err: error }, "insert failed");
+    expect(capture.lines[0]).toContain('insert into \\"credentials\\"');
+    expect(capture.lines[0]).not.toContain("SEALED-BYTES");
+  });
+});
