@@ -1,3 +1,5 @@
+import { DEFAULT_POOL_SAMPLE_INTERVAL_MS, PoolSampler } from "../allocation/poolSampler.ts";
+import { durationMs } from "../config/flags.ts";
 import { staleAttemptsStep } from "../provisioning/staleAttemptsStep.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { AnyJobHandler } from "./handler.ts";
@@ -8,6 +10,11 @@ import { JobWorker, type JobWorkerOptions } from "./worker.ts";
 export interface StartWorkerOptions extends JobWorkerOptions {
   /** Defaults to every handler registered in `runtime.services.jobs.registry`. */
   handlers?: AnyJobHandler[];
+  /**
+   * Cadence of the allocation pool sampler (spec/allocation.md §8); 0 disables it. Default:
+   * SERENITY_POOL_SAMPLE_INTERVAL_MS, else 60 s.
+   */
+  poolSampleIntervalMs?: number;
 }
 
 /**
@@ -45,5 +52,25 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
     },
   );
   await worker.start();
+  // The pool sampler reads upstream, which reconcile steps must not, so it has its own timer
+  // beside the worker's and stops with it.
+  const sampleEveryMs =
+    options.poolSampleIntervalMs ??
+    durationMs("SERENITY_POOL_SAMPLE_INTERVAL_MS", DEFAULT_POOL_SAMPLE_INTERVAL_MS);
+  if (sampleEveryMs > 0) {
+    const sampler = new PoolSampler({
+      db: runtime.database.db,
+      clock: runtime.clock,
+      logger: runtime.logger,
+      credentials: jobs.credentials,
+      allocation: runtime.services.allocation,
+    });
+    sampler.start(sampleEveryMs);
+    const stopJobs = worker.stop.bind(worker);
+    worker.stop = async () => {
+      await sampler.stop();
+      await stopJobs();
+    };
+  }
   return worker;
 }

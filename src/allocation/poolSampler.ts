@@ -1,0 +1,99 @@
+import type { CredentialStore } from "../credentials/credentialStore.ts";
+import { UPSTREAM_AUDIENCE } from "../credentials/credentialStore.ts";
+import { findLatestOrgCredential } from "../db/credentials/findLatestOrgCredential.ts";
+import type { Db } from "../db/database.ts";
+import { listOrgsWithBrands } from "../db/orgs/listOrgsWithBrands.ts";
+import type { Clock } from "../domain/clock.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { AllocationService } from "./allocationService.ts";
+
+/** Default cadence of the sampler (spec/allocation.md §8: every 60 s per org with brands). */
+export const DEFAULT_POOL_SAMPLE_INTERVAL_MS = 60_000;
+
+export interface PoolSamplerDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  credentials: CredentialStore;
+  allocation: Pick<AllocationService, "samplePool">;
+}
+
+export interface PoolSampleReport {
+  sampled: number;
+  /** Orgs without a live stored credential to read upstream with. */
+  skipped: number;
+  failed: number;
+}
+
+/**
+ * The periodic pool sampler: for every org with a pool and brands, reads the pool view
+ * (`AllocationService.samplePool`, which emits the `allocation.poolSampled` events behind the
+ * `serenity_allocation_pool_free_ratio` gauge), so the request path never needs a parent read.
+ *
+ * Reading upstream needs a bearer, and a worker has no user: it uses the most recent live sealed
+ * credential attached to a job of that org (a user who acted there lately). An org with none is
+ * skipped and logged at debug — the gauge then simply keeps its last value. The token is only held
+ * in memory for the read. Orgs are sampled one at a time: a pass is a handful of GETs per org, and
+ * one slow org must not stampede the upstream.
+ */
+export class PoolSampler {
+  readonly #deps: PoolSamplerDeps;
+  #timer: NodeJS.Timeout | undefined;
+  #pass: Promise<unknown> | undefined;
+
+  constructor(deps: PoolSamplerDeps) {
+    this.#deps = deps;
+  }
+
+  /** One pass over every org with brands. Never throws for one org's failure. */
+  async sampleAll(): Promise<PoolSampleReport> {
+    const { db, clock, logger, credentials, allocation } = this.#deps;
+    const report: PoolSampleReport = { sampled: 0, skipped: 0, failed: 0 };
+    for (const org of await listOrgsWithBrands(db)) {
+      const log = logger.child({ orgId: org.id });
+      try {
+        const credentialId = await findLatestOrgCredential(db, {
+          orgId: org.id,
+          audience: UPSTREAM_AUDIENCE,
+          now: clock.now(),
+        });
+        const exchanged = credentialId ? await credentials.exchange(credentialId) : undefined;
+        if (exchanged?.status !== "ok") {
+          log.debug(
+            { reason: exchanged?.reason ?? "missing" },
+            "pool sampler: no live credential for this org; skipped",
+          );
+          report.skipped += 1;
+          continue;
+        }
+        await allocation.samplePool(org, exchanged.token);
+        report.sampled += 1;
+      } catch (error) {
+        log.warn({ err: error }, "pool sampler: could not sample this org's pool");
+        report.failed += 1;
+      }
+    }
+    return report;
+  }
+
+  /** Samples every `intervalMs` (the first pass after one interval); passes never overlap. */
+  start(intervalMs: number = DEFAULT_POOL_SAMPLE_INTERVAL_MS): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => {
+      if (this.#pass) return; // the previous pass is still running: skip this tick
+      this.#pass = this.sampleAll()
+        .then((report) => this.#deps.logger.debug(report, "pool sampler pass"))
+        .catch((error: unknown) => this.#deps.logger.warn({ err: error }, "pool sampler pass failed"))
+        .finally(() => (this.#pass = undefined));
+    }, intervalMs);
+    // Cadence, not business time: a real timer that never keeps the process alive.
+    this.#timer.unref();
+  }
+
+  /** Stops the timer and waits for a pass in flight. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#pass;
+  }
+}

@@ -1,0 +1,226 @@
+import { randomUUID } from "node:crypto";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { PoolSampler } from "../../../src/allocation/poolSampler.ts";
+import { loadConfig } from "../../../src/config/env.ts";
+import { brands, jobs, orgs } from "../../../src/db/schema.ts";
+import { createGatewayClient, type GatewayClient } from "../../../src/gateway/index.ts";
+import { startWorker } from "../../../src/jobs/startWorker.ts";
+import { EventBus } from "../../../src/observability/events.ts";
+import { createLogger } from "../../../src/observability/logger.ts";
+import { openRuntime, type Runtime } from "../../../src/runtime/runtime.ts";
+import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { LogCapture } from "../../support/testApp.ts";
+
+/**
+ * The pool sampler (spec/allocation.md §8): every org with a pool and brands is read with the most
+ * recent live stored credential of that org, and `serenity_allocation_pool_free_ratio` follows
+ * the parent's free share; orgs without a live credential are skipped (debug log). The runtime is
+ * the real one (`openRuntime`) on a test database, against the gold simulator over real HTTP.
+ */
+
+let db: TestDatabase;
+let sim: TestSimulator;
+let runtime: Runtime;
+let client: GatewayClient;
+const logs = new LogCapture();
+const ADMIN_TOKEN = "simulator-admin-token";
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0 } });
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    SEMRUSH_PROJECTS_BASE_URL: sim.url,
+    SERENITY_CREDENTIAL_KEY: Buffer.alloc(32, 7).toString("base64"),
+    SERENITY_AUTH_SECRET: "pool-sampler-test-secret-0123456789",
+  });
+  runtime = await openRuntime(config, createLogger({ level: "debug", destination: logs }), {
+    migrate: false,
+  });
+  client = createGatewayClient({
+    projectsBaseUrl: sim.url,
+    usersBaseUrl: sim.url,
+    events: new EventBus(),
+    logger: createLogger({ level: "silent" }),
+  });
+});
+afterAll(async () => {
+  await client?.close();
+  await runtime?.close();
+  await sim?.close();
+  await db?.destroy();
+});
+
+async function orgWithBrand(name: string): Promise<string> {
+  const orgId = randomUUID();
+  const now = new Date();
+  await runtime.database.db
+    .insert(orgs)
+    .values({ id: orgId, name, parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID, createdAt: now, updatedAt: now });
+  const workspace = await client.users.createSubWorkspace(ADMIN_TOKEN, GOLD_PARENT_WORKSPACE_ID, {
+    title: `${name}-${orgId}`,
+    resources: { projects: 1, prompts: 100 },
+  });
+  await runtime.database.db.insert(brands).values({
+    orgId,
+    name: `${name} brand`,
+    status: "active",
+    subWorkspaceId: workspace.id,
+    provisioningStatus: "ready",
+    createdAt: now,
+    updatedAt: now,
+  });
+  return orgId;
+}
+
+/** A sealed credential of `token`, attached to a job of the org (how a user's token gets stored). */
+async function storeCredential(orgId: string, token: string, options: { invalidate?: boolean } = {}) {
+  const credentials = runtime.services.jobs.credentials;
+  const credentialId = await credentials.seal(`user-of-${orgId}`, token);
+  const now = new Date();
+  await runtime.database.db.insert(jobs).values({
+    id: randomUUID(),
+    type: "provisionWorkspace",
+    orgId,
+    status: "IN_PROGRESS",
+    credentialId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (options.invalidate) await credentials.invalidate(credentialId);
+  return credentialId;
+}
+
+async function gauge(orgId: string): Promise<Record<string, number>> {
+  const metric = await runtime.metrics.registry.getSingleMetric("serenity_allocation_pool_free_ratio")!.get();
+  return Object.fromEntries(
+    metric.values.filter((value) => value.labels.org === orgId).map((v) => [v.labels.dimension, v.value]),
+  );
+}
+
+function sampler() {
+  return new PoolSampler({
+    db: runtime.database.db,
+    clock: runtime.clock,
+    logger: runtime.logger,
+    credentials: runtime.services.jobs.credentials,
+    allocation: runtime.services.allocation,
+  });
+}
+
+async function parentFreeRatio(): Promise<Record<string, number>> {
+  const parent = (await sim.dump()).workspaces.find((w) => w.id === GOLD_PARENT_WORKSPACE_ID)!.resources;
+  const ratio = (d: { used: number; drafted: number; total: number }) =>
+    (d.total - d.used - d.drafted) / d.total;
+  return { projects: ratio(parent.projects), prompts: ratio(parent.prompts) };
+}
+
+describe("pool sampler", () => {
+  let sampled: string;
+  let withoutCredential: string;
+  let withInvalidated: string;
+  const userToken = `upstream-token-${randomUUID()}`;
+
+  it("samples orgs with a live stored credential and skips the others (debug log)", async () => {
+    sampled = await orgWithBrand("sampled");
+    withoutCredential = await orgWithBrand("no-credential");
+    withInvalidated = await orgWithBrand("invalidated");
+    await storeCredential(sampled, userToken);
+    await storeCredential(withInvalidated, `old-${userToken}`, { invalidate: true });
+    // An org without brands is not sampled at all.
+    await runtime.database.db.insert(orgs).values({
+      id: randomUUID(),
+      name: "empty",
+      parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    // Some usage in the parent (a flat project) so the ratio is not trivially 1.
+    await client.projects.createProject(ADMIN_TOKEN, GOLD_PARENT_WORKSPACE_ID, {
+      name: "flat",
+      brandNameDisplay: "Flat",
+      brandNames: ["Flat"],
+      domain: "flat.example",
+      countryCode: "US",
+      locationId: 2840,
+      locationName: "United States",
+      languageId: 1,
+    });
+    await sim.clearCalls();
+
+    expect(await sampler().sampleAll()).toEqual({ sampled: 1, skipped: 2, failed: 0 });
+    const expected = await parentFreeRatio();
+    expect(expected.projects).toBeGreaterThan(0);
+    expect(expected.projects).toBeLessThan(1);
+    expect(await gauge(sampled)).toEqual(expected);
+    expect(await gauge(withoutCredential)).toEqual({});
+    expect(await gauge(withInvalidated)).toEqual({});
+    // The sampled org's reads only: its parent and its one brand sub-workspace.
+    const calls = (await sim.calls()).map((call) => `${call.method} ${call.path}`);
+    expect(calls).toHaveLength(2);
+    expect(calls.every((call) => call.startsWith("GET ") && call.endsWith("/resources"))).toBe(true);
+    const skips = logs.lines.filter((line) => line.includes("pool sampler: no live credential"));
+    expect(skips).toHaveLength(2);
+    expect(skips.every((line) => JSON.parse(line).level === 20)).toBe(true);
+    // The token itself never reaches a log line.
+    expect(logs.lines.some((line) => line.includes(userToken))).toBe(false);
+  });
+
+  it("reads with the stored token: revoked upstream, the org's sample fails and is reported", async () => {
+    await sim.control("/tokens/revoke", { token: userToken });
+    expect(await sampler().sampleAll()).toEqual({ sampled: 0, skipped: 2, failed: 1 });
+    // A newer credential of the org is preferred over the revoked one.
+    const fresh = `fresh-${userToken}`;
+    await storeCredential(sampled, fresh);
+    await client.projects.createProject(ADMIN_TOKEN, GOLD_PARENT_WORKSPACE_ID, {
+      name: "flat 2",
+      brandNameDisplay: "Flat",
+      brandNames: ["Flat"],
+      domain: "flat.example",
+      countryCode: "FR",
+      locationId: 2250,
+      locationName: "France",
+      languageId: 1,
+    });
+    expect(await sampler().sampleAll()).toEqual({ sampled: 1, skipped: 2, failed: 0 });
+    expect(await gauge(sampled)).toEqual(await parentFreeRatio());
+  });
+
+  it("startWorker runs it on a timer and stops it with the worker", async () => {
+    const before = (await gauge(sampled)).projects;
+    // One more parent project: the next pass must move the gauge.
+    await client.projects.createProject(ADMIN_TOKEN, GOLD_PARENT_WORKSPACE_ID, {
+      name: "flat 3",
+      brandNameDisplay: "Flat",
+      brandNames: ["Flat"],
+      domain: "flat.example",
+      countryCode: "DE",
+      locationId: 2276,
+      locationName: "Germany",
+      languageId: 1,
+    });
+    const worker = await startWorker(runtime, {
+      poolSampleIntervalMs: 50,
+      reconcileIntervalMs: 0,
+      listen: false,
+    });
+    try {
+      const expected = (await parentFreeRatio()).projects;
+      expect(expected).toBeLessThan(before!);
+      // Polling the timer's effect (its cadence is real time by design), bounded.
+      for (let i = 0; i < 100 && (await gauge(sampled)).projects !== expected; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await gauge(sampled)).projects).toBe(expected);
+    } finally {
+      await worker.stop();
+    }
+    await sim.clearCalls();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await sim.calls()).toEqual([]);
+  });
+});
