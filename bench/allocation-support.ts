@@ -1,0 +1,186 @@
+/**
+ * Shared plumbing of the allocation benchmarks (bench/allocation-*.ts, bench/pool-efficiency.ts):
+ * a scratch database (DATABASE_URL's server, else an embedded PostgreSQL in a temporary directory),
+ * the API built in-process (Fastify inject) over the real services and gateway client, and a
+ * standalone simulator child process (`serenity simulator`), so the server's CPU can be measured
+ * without the simulator's.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+import pg from "pg";
+
+import { type App, buildApp } from "../src/api/app.ts";
+import { hs256Verifier, signDevToken } from "../src/auth/tokenVerifier.ts";
+import { openDatabase } from "../src/db/database.ts";
+import { acquireEmbeddedDatabase } from "../src/db/embeddedServer.ts";
+import { runMigrations } from "../src/db/migrate.ts";
+import { systemClock } from "../src/domain/clock.ts";
+import { createGatewayClient, type GatewayClient } from "../src/gateway/gatewayClient.ts";
+import { EventBus } from "../src/observability/events.ts";
+import { createLogger } from "../src/observability/logger.ts";
+import { createMetrics } from "../src/observability/metrics.ts";
+import { createServices, type Services } from "../src/runtime/services.ts";
+
+export const logger = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? "error" });
+const SECRET = "bench-secret-that-is-long-enough-0123456789";
+
+export const median = (values: number[]) =>
+  values.length === 0 ? NaN : [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh migrated database; dropped (and the embedded server released) by `drop()`. */
+export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> {
+  let tempDir: string | undefined;
+  let release: (() => Promise<void>) | undefined;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    tempDir = await fs.mkdtemp(path.join(os.tmpdir(), `serenity-${prefix}-`));
+    const embedded = await acquireEmbeddedDatabase(tempDir, logger);
+    adminUrl = withDatabase(embedded.url, "postgres");
+    release = () => embedded.release();
+  }
+  const name = `serenity_bench_${prefix.replace(/\W/g, "_")}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = withDatabase(adminUrl, name);
+  await runMigrations(url);
+  return {
+    url,
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+      await release?.();
+      if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `serenity simulator --port 0` as a child process (controls on). */
+export async function simulatorProcess(
+  seed: string,
+): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [path.resolve("bin/serenity.mjs"), "simulator", "--port", "0", "--seed", seed],
+    { env: { ...process.env, LOG_LEVEL: "warn" }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let stdout = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /simulator at (http:\/\/\S+)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    child.on("exit", (code) => reject(new Error(`simulator exited (${code}): ${stdout}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  return {
+    url,
+    child,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** A `/__sim` control call over HTTP. */
+export async function simControl<T = unknown>(
+  simulatorUrl: string,
+  route: string,
+  body?: unknown,
+  method?: string,
+): Promise<T> {
+  const response = await fetch(`${simulatorUrl}/__sim${route}`, {
+    method: method ?? (body === undefined ? "GET" : "POST"),
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`simulator ${route} answered ${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export interface InProcessApi {
+  app: App;
+  services: Services;
+  gateway: GatewayClient;
+  token: string;
+  call(
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    route: string,
+    payload?: object,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- benchmark bodies are read loosely
+  ): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** The API in-process over the real services, the gateway client pointed at `simulatorUrl`. */
+export async function inProcessApi(databaseUrl: string, simulatorUrl: string): Promise<InProcessApi> {
+  const database = openDatabase(databaseUrl);
+  const events = new EventBus();
+  const gateway = createGatewayClient({
+    projectsBaseUrl: simulatorUrl,
+    usersBaseUrl: simulatorUrl,
+    events,
+    logger,
+    maxRetries: 0,
+  });
+  const services = createServices({ db: database.db, clock: systemClock, events, logger, gateway });
+  const app = await buildApp({
+    logger,
+    events,
+    metrics: createMetrics(events),
+    verifier: hs256Verifier(SECRET),
+    services,
+    readiness: async () => ({ ready: true, checks: {} }),
+  });
+  await app.ready();
+  const token = await signDevToken(SECRET, { sub: "bench", admin: true });
+  return {
+    app,
+    services,
+    gateway,
+    token,
+    async call(method, route, payload) {
+      const response = await app.inject({
+        method,
+        url: route,
+        headers: { authorization: `Bearer ${token}` },
+        ...(payload === undefined ? {} : { payload }),
+      });
+      return { status: response.statusCode, body: response.body ? response.json() : undefined };
+    },
+    async close() {
+      await app.close();
+      await gateway.close();
+      await database.close();
+    },
+  };
+}
+
+/** Prints a right-aligned markdown table. */
+export function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padStart(widths[i]!)).join(" | ")} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((width) => "-".repeat(width + 1) + ":").join("|")}|`);
+  for (const row of rows) console.log(line(row));
+}

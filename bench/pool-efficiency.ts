@@ -1,0 +1,424 @@
+/**
+ * Pool efficiency (SPEC §7): a deterministic multi-brand trace — brands arriving with a first
+ * market, adding markets, prompts and models, deleting markets — replayed against a 13-project /
+ * 800-prompt pool under three policies, side by side in one run:
+ *
+ *  (a) JIT, for real: every operation goes through our API in-process with
+ *      SERENITY_DYNAMIC_ALLOCATION=true (guard, top-ups by block, releases after deletes), against
+ *      the gold simulator over real HTTP; served = the API said yes.
+ *  (b) flat up-front carve, a pure model: each brand gets {1 project, 500 prompts} from the pool
+ *      when it arrives (all or nothing, as an upstream transfer would be), no top-ups ever.
+ *  (c) perfect shared pool, a pure model: an operation is served while total usage fits the pool.
+ *
+ *   npx tsx bench/pool-efficiency.ts [--seed 7] [--brands 6]
+ *
+ * Demand is counted in the units the trace would use if everything were served (projects and
+ * prompt units, `texts × models`). Stranded units at the end: allocation no usage needs
+ * (`total − roundUpToBlock(used + drafted)`, read from the simulator for JIT; carve − usage for the
+ * carve; 0 for the perfect pool).
+ */
+import { parseArgs } from "node:util";
+
+import { BLOCK, roundUpToBlock } from "../src/domain/allocation.ts";
+import { GOLD_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
+import { startSimulator } from "../src/simulator/startSimulator.ts";
+import { inProcessApi, printTable, scratchDatabase } from "./allocation-support.ts";
+
+const { values: args } = parseArgs({
+  options: { seed: { type: "string", default: "7" }, brands: { type: "string", default: "6" } },
+});
+const POOL = { projects: 13, prompts: 800 };
+const CARVE = { projects: 1, prompts: 500 };
+const MODELS = ["search-gpt", "perplexity", "google-ai-overview", "gpt-5"];
+const MARKETS = [
+  { market: "US", languageCode: "en", geo: 2840 },
+  { market: "FR", languageCode: "fr", geo: 2250 },
+  { market: "DE", languageCode: "de", geo: 2276 },
+  { market: "ES", languageCode: "es", geo: 2724 },
+  { market: "IT", languageCode: "it", geo: 2380 },
+];
+
+type Op =
+  | { kind: "arrive"; brand: number; market: number; models: number }
+  | { kind: "addMarket"; brand: number; market: number; models: number }
+  | { kind: "addPrompts"; brand: number; market: number; texts: number }
+  | { kind: "addModel"; brand: number; market: number }
+  | { kind: "deleteMarket"; brand: number; market: number };
+
+interface PlannedOp {
+  op: Op;
+  /** Units the op uses (or frees, negative) if everything before it was served. */
+  units: { projects: number; prompts: number };
+}
+
+/** A small deterministic generator (LCG), so the trace is the same on every machine. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** The trace, and the units of each op in the "everything served" world. */
+function buildTrace(seed: number, brands: number): PlannedOp[] {
+  const next = random(seed);
+  const pick = (n: number) => Math.floor(next() * n);
+  const timeline: { at: number; op: Op }[] = [];
+  const plan = new Map<number, Map<number, { texts: number; models: number }>>();
+  const events: { at: number; brand: number }[] = [];
+  for (let brand = 0; brand < brands; brand++) {
+    events.push({ at: brand * 6, brand });
+    for (let step = 1; step <= 7; step++) events.push({ at: brand * 6 + step * 4 + pick(3), brand });
+  }
+  events.sort((a, b) => a.at - b.at || a.brand - b.brand);
+  for (const { at, brand } of events) {
+    const markets = plan.get(brand);
+    if (!markets) {
+      const market = pick(MARKETS.length);
+      const models = 1 + pick(2);
+      plan.set(brand, new Map([[market, { texts: 0, models }]]));
+      timeline.push({ at, op: { kind: "arrive", brand, market, models } });
+      continue;
+    }
+    const live = [...markets.keys()];
+    const roll = next();
+    const free = MARKETS.map((_, i) => i).filter((i) => !markets.has(i));
+    if ((roll < 0.15 || live.length === 0) && free.length > 0) {
+      const market = free[pick(free.length)]!;
+      const models = 1 + pick(2);
+      markets.set(market, { texts: 0, models });
+      timeline.push({ at, op: { kind: "addMarket", brand, market, models } });
+    } else if (live.length === 0) {
+      continue;
+    } else if (roll < 0.27 && live.length > 1) {
+      const market = live[pick(live.length)]!;
+      markets.delete(market);
+      timeline.push({ at, op: { kind: "deleteMarket", brand, market } });
+    } else if (roll < 0.4) {
+      const market = live[pick(live.length)]!;
+      if (markets.get(market)!.models >= MODELS.length) continue;
+      markets.get(market)!.models += 1;
+      timeline.push({ at, op: { kind: "addModel", brand, market } });
+    } else {
+      const market = live[pick(live.length)]!;
+      const texts = 5 + pick(30);
+      markets.get(market)!.texts += texts;
+      timeline.push({ at, op: { kind: "addPrompts", brand, market, texts } });
+    }
+  }
+  // Units in the everything-served world.
+  const world = new Map<string, { texts: number; models: number }>();
+  return timeline.map(({ op }) => {
+    const key = `${op.brand}:${op.market}`;
+    switch (op.kind) {
+      case "arrive":
+      case "addMarket":
+        world.set(key, { texts: 0, models: op.models });
+        return { op, units: { projects: 1, prompts: 0 } };
+      case "addPrompts": {
+        const market = world.get(key)!;
+        market.texts += op.texts;
+        return { op, units: { projects: 0, prompts: op.texts * market.models } };
+      }
+      case "addModel": {
+        const market = world.get(key)!;
+        market.models += 1;
+        return { op, units: { projects: 0, prompts: market.texts } };
+      }
+      case "deleteMarket": {
+        const market = world.get(key)!;
+        world.delete(key);
+        return { op, units: { projects: -1, prompts: -market.texts * market.models } };
+      }
+    }
+  });
+}
+
+/** The per-policy state of a pure model: markets that exist, with their texts and models. */
+type Markets = Map<string, { texts: number; models: number }>;
+
+interface PolicyResult {
+  served: boolean[];
+  /** Prompt units the served ops used, in this policy's own state. */
+  promptUnits: number;
+  stranded: { projects: number; prompts: number };
+  /** Allocated but not in use at the end (`total − used − drafted`): stranded plus block rounding. */
+  unused: { projects: number; prompts: number };
+  activeSubWorkspaces: number;
+}
+
+/** Applies an op to a market map if `fits(need)`; returns whether it was served. */
+function applyModelOp(
+  markets: Markets,
+  op: Op,
+  fits: (brand: number, need: { projects: number; prompts: number }) => boolean,
+): boolean {
+  const key = `${op.brand}:${op.market}`;
+  const market = markets.get(key);
+  switch (op.kind) {
+    case "arrive":
+    case "addMarket":
+      if (market || !fits(op.brand, { projects: 1, prompts: 0 })) return false;
+      markets.set(key, { texts: 0, models: op.models });
+      return true;
+    case "addPrompts":
+      if (!market || !fits(op.brand, { projects: 0, prompts: op.texts * market.models })) return false;
+      market.texts += op.texts;
+      return true;
+    case "addModel":
+      if (!market || !fits(op.brand, { projects: 0, prompts: market.texts })) return false;
+      market.models += 1;
+      return true;
+    case "deleteMarket":
+      if (!market) return false;
+      markets.delete(key);
+      return true;
+  }
+}
+
+function usageOf(markets: Markets, brand?: number) {
+  let projects = 0;
+  let prompts = 0;
+  for (const [key, market] of markets) {
+    if (brand !== undefined && !key.startsWith(`${brand}:`)) continue;
+    projects += 1;
+    prompts += market.texts * market.models;
+  }
+  return { projects, prompts };
+}
+
+function perfectPool(trace: PlannedOp[]): PolicyResult {
+  const markets: Markets = new Map();
+  let promptUnits = 0;
+  const served = trace.map(({ op }) =>
+    applyModelOp(markets, op, (_brand, need) => {
+      const used = usageOf(markets);
+      const fits =
+        used.projects + need.projects <= POOL.projects && used.prompts + need.prompts <= POOL.prompts;
+      if (fits) promptUnits += need.prompts;
+      return fits;
+    }),
+  );
+  const brands = new Set([...markets.keys()].map((key) => key.split(":")[0]));
+  const none = { projects: 0, prompts: 0 };
+  return { served, promptUnits, stranded: none, unused: none, activeSubWorkspaces: brands.size };
+}
+
+function flatCarve(trace: PlannedOp[]): PolicyResult {
+  const markets: Markets = new Map();
+  const carves = new Map<number, { projects: number; prompts: number }>();
+  const pool = { ...POOL };
+  let promptUnits = 0;
+  const served = trace.map(({ op }) => {
+    if (op.kind === "arrive") {
+      // Activation grants the carve when the pool still holds it; otherwise the brand gets nothing.
+      const granted = pool.projects >= CARVE.projects && pool.prompts >= CARVE.prompts;
+      carves.set(op.brand, granted ? { ...CARVE } : { projects: 0, prompts: 0 });
+      if (granted) {
+        pool.projects -= CARVE.projects;
+        pool.prompts -= CARVE.prompts;
+      }
+    }
+    return applyModelOp(markets, op, (brand, need) => {
+      const carve = carves.get(brand)!;
+      const used = usageOf(markets, brand);
+      const fits =
+        used.projects + need.projects <= carve.projects && used.prompts + need.prompts <= carve.prompts;
+      if (fits) promptUnits += need.prompts;
+      return fits;
+    });
+  });
+  const stranded = { projects: 0, prompts: 0 };
+  let active = 0;
+  for (const [brand, carve] of carves) {
+    if (carve.projects === 0 && carve.prompts === 0) continue;
+    active += 1;
+    const used = usageOf(markets, brand);
+    stranded.projects += carve.projects - used.projects;
+    stranded.prompts += carve.prompts - used.prompts;
+  }
+  return { served, promptUnits, stranded, unused: stranded, activeSubWorkspaces: active };
+}
+
+/** JIT for real: every op through the API with the flag on, against the gold simulator. */
+async function jit(trace: PlannedOp[]): Promise<PolicyResult> {
+  const database = await scratchDatabase("pool_efficiency");
+  const sim = await startSimulator({ seed: "gold", settings: { settleReads: 0 } });
+  const api = await inProcessApi(database.url, sim.url);
+  process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
+  try {
+    const org = await api.call("POST", "/v2/orgs", {
+      name: "Trace",
+      parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
+    });
+    const brandIds = new Map<number, string>();
+    const models = new Map<string, number>();
+    const texts = new Map<string, number>();
+    let promptUnits = 0;
+    const served: boolean[] = [];
+    for (const { op } of trace) {
+      const key = `${op.brand}:${op.market}`;
+      const market = MARKETS[op.market]!;
+      const base = () => `/v2/orgs/${org.body.id}/brands/${brandIds.get(op.brand)}/serenity`;
+      let ok = false;
+      switch (op.kind) {
+        case "arrive": {
+          const created = await api.call("POST", `/v2/orgs/${org.body.id}/brands`, {
+            name: `Brand ${op.brand}`,
+            domain: `brand${op.brand}.example`,
+            semrushMarket: {
+              market: market.market,
+              languageCode: market.languageCode,
+              modelIds: MODELS.slice(0, op.models),
+            },
+          });
+          if (created.body?.id) brandIds.set(op.brand, created.body.id);
+          else {
+            // The market failed after the brand was provisioned: find the brand to keep going.
+            const list = await api.call("GET", `/v2/orgs/${org.body.id}/brands`);
+            const found = (list.body.items as { id: string; name: string }[]).find(
+              (b) => b.name === `Brand ${op.brand}`,
+            );
+            if (found) brandIds.set(op.brand, found.id);
+          }
+          ok = created.status === 201;
+          if (ok) models.set(key, op.models);
+          break;
+        }
+        case "addMarket": {
+          const answer = await api.call("POST", `${base()}/markets`, {
+            market: market.market,
+            languageCode: market.languageCode,
+            modelIds: MODELS.slice(0, op.models),
+          });
+          ok = answer.status === 201;
+          if (ok) models.set(key, op.models);
+          break;
+        }
+        case "addPrompts": {
+          if (!models.has(key)) break;
+          const answer = await api.call("POST", `${base()}/prompts`, {
+            items: Array.from({ length: op.texts }, (_, i) => ({
+              text: `brand ${op.brand} market ${op.market} prompt ${served.length}-${i}`,
+              geoTargetId: market.geo,
+              languageCode: market.languageCode,
+            })),
+          });
+          ok = answer.status === 201;
+          if (ok) {
+            texts.set(key, (texts.get(key) ?? 0) + op.texts);
+            promptUnits += op.texts * models.get(key)!;
+          }
+          break;
+        }
+        case "addModel": {
+          const current = models.get(key);
+          if (current === undefined) break;
+          const answer = await api.call(
+            "PUT",
+            `${base()}/markets/${market.geo}/${market.languageCode}/models`,
+            {
+              modelIds: MODELS.slice(0, current + 1),
+            },
+          );
+          ok = answer.status === 200;
+          if (ok) {
+            models.set(key, current + 1);
+            promptUnits += texts.get(key) ?? 0;
+          }
+          break;
+        }
+        case "deleteMarket": {
+          if (!models.has(key)) break;
+          const answer = await api.call("DELETE", `${base()}/markets/${market.geo}/${market.languageCode}`);
+          ok = answer.status === 204;
+          if (ok) {
+            models.delete(key);
+            texts.delete(key);
+          }
+          break;
+        }
+      }
+      served.push(ok);
+    }
+    const stranded = { projects: 0, prompts: 0 };
+    const unused = { projects: 0, prompts: 0 };
+    let active = 0;
+    for (const workspace of sim.simulator.dump().workspaces) {
+      if (workspace.parent_id !== GOLD_PARENT_WORKSPACE_ID) continue;
+      active += 1;
+      for (const dimension of ["projects", "prompts"] as const) {
+        const { used, drafted, total } = workspace.resources[dimension];
+        stranded[dimension] += total - roundUpToBlock(used + drafted, BLOCK[dimension]);
+        unused[dimension] += total - used - drafted;
+      }
+    }
+    return { served, promptUnits, stranded, unused, activeSubWorkspaces: active };
+  } finally {
+    await api.close();
+    await sim.close();
+    await database.drop();
+  }
+}
+
+async function main() {
+  const trace = buildTrace(Number(args.seed), Number(args.brands));
+  const demand = trace.reduce(
+    (sum, { units }) => ({
+      projects: sum.projects + Math.max(0, units.projects),
+      prompts: sum.prompts + Math.max(0, units.prompts),
+    }),
+    { projects: 0, prompts: 0 },
+  );
+  let peak = { projects: 0, prompts: 0 };
+  const running = { projects: 0, prompts: 0 };
+  for (const { units } of trace) {
+    running.projects += units.projects;
+    running.prompts += units.prompts;
+    peak = {
+      projects: Math.max(peak.projects, running.projects),
+      prompts: Math.max(peak.prompts, running.prompts),
+    };
+  }
+  const results = {
+    "JIT (real guard + releases)": await jit(trace),
+    "flat carve {1, 500} (model)": flatCarve(trace),
+    "perfect shared pool (model)": perfectPool(trace),
+  };
+  const perfect = results["perfect shared pool (model)"];
+  const servedUnits = (result: PolicyResult) => result.promptUnits;
+  const demandOps = trace.filter(({ units }) => units.projects > 0 || units.prompts > 0).length;
+  const servedOps = (result: PolicyResult) =>
+    trace.filter(({ units }, i) => result.served[i] && (units.projects > 0 || units.prompts > 0)).length;
+  console.log(
+    `pool efficiency: ${trace.length} operations of ${args.brands} brands (seed ${args.seed}); demand ${demand.projects} projects / ${demand.prompts} prompt units, peak in use if all served ${peak.projects} / ${peak.prompts}; pool ${POOL.projects} / ${POOL.prompts}\n`,
+  );
+  printTable(
+    [
+      "policy",
+      "demand ops served",
+      "prompt units served (of demand)",
+      "vs perfect (units)",
+      "stranded at end (projects / prompts)",
+      "allocated unused at end (projects / prompts)",
+      "active sub-workspaces",
+      "stranded per active sub-workspace (prompts)",
+    ],
+    Object.entries(results).map(([name, result]) => [
+      name,
+      `${servedOps(result)} / ${demandOps}`,
+      `${servedUnits(result)} / ${demand.prompts}`,
+      `${((100 * servedUnits(result)) / servedUnits(perfect)).toFixed(1)} %`,
+      `${result.stranded.projects} / ${result.stranded.prompts}`,
+      `${result.unused.projects} / ${result.unused.prompts}`,
+      `${result.activeSubWorkspaces}`,
+      result.activeSubWorkspaces ? (result.stranded.prompts / result.activeSubWorkspaces).toFixed(0) : "-",
+    ]),
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
