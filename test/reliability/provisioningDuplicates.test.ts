@@ -94,7 +94,11 @@ async function observed(world: AsyncWorld) {
     await world.t.db.db.execute<Record<string, unknown>>(
       sql`select name, status, provisioning_status, provisioning_error, sub_workspace_id, provisioning_candidate_workspace_id = sub_workspace_id as candidate_is_pointer from brands order by name`,
     )
-  ).rows.map((row) => ({ ...row, sub_workspace_id: titleOf.get(String(row.sub_workspace_id)) ?? null }));
+  ).rows.map((row) => ({
+    ...row,
+    provisioning_status: row.provisioning_status,
+    sub_workspace_id: titleOf.get(String(row.sub_workspace_id)) ?? null,
+  }));
   const markets = (
     await world.t.db.db.execute<Record<string, unknown>>(
       sql`select b.name, m.geo_target_id, m.language_code, m.status, m.workspace_id from markets m join brands b on b.id = m.brand_id order by b.name, m.geo_target_id`,
