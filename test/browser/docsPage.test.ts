@@ -5,7 +5,7 @@ import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { type StartedSerenity,startSerenity } from "../support/serenityProcess.ts";
+import { type StartedSerenity, startSerenity } from "../support/serenityProcess.ts";
 
 /** The one page we serve, `/docs` (Swagger UI), rendered by a real browser against `serenity start`. */
 

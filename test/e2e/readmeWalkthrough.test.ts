@@ -6,7 +6,7 @@ import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { type StartedSerenity,startSerenity } from "../support/serenityProcess.ts";
+import { type StartedSerenity, startSerenity } from "../support/serenityProcess.ts";
 
 /** Runs the README's walk-through block, verbatim, with bash and curl against `serenity start`. */
 
