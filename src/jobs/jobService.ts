@@ -214,7 +214,7 @@ export class JobService {
    *
    * A settle of several minutes takes 30+ requeues, more than the walk may follow. When the walk
    * ends on a record that still hands off, the poll jumps to the newest record of the same lineage
-   * (one indexed read on `root_job_id`, ADR 0006), ownership checked again. `beyondBound`: even
+   * (one indexed read on `root_job_id`, ADR 0007), ownership checked again. `beyondBound`: even
    * that found nothing usable — the chain is not done as far as we may tell.
    */
   async #effectiveHop(job: JobRow): Promise<{ hop: JobRow; beyondBound: boolean }> {
