@@ -8,7 +8,7 @@ import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
- * The chain-following poll past the 10-link walk (ADR 0006): a provisioning-family job that
+ * The chain-following poll past the 10-link walk (ADR 0007): a provisioning-family job that
  * requeues itself 25 times and then chains a follow-up. A client polling the FIRST id must read
  * IN_PROGRESS until the follow-up finishes, then the follow-up's result — never a premature
  * COMPLETED from a hand-off, and never IN_PROGRESS forever because the walk hit its bound.
