@@ -4,6 +4,7 @@ import path from "node:path";
 import { type App, buildApp } from "../api/app.ts";
 import type { ReadinessReport } from "../api/appDeps.ts";
 import { MIGRATIONS_FOLDER, migrationsApplied } from "../db/migrate.ts";
+import { pingDatabase } from "../db/pingDatabase.ts";
 import type { Runtime } from "./runtime.ts";
 import { createVerifier } from "./verifier.ts";
 
@@ -24,10 +25,7 @@ export async function createApiApp(
   const expectedMigrations = committedMigrationCount();
   const readiness = async (): Promise<ReadinessReport> => {
     const checks: Record<string, boolean> = {};
-    checks.database = await runtime.database.pool.query("select 1").then(
-      () => true,
-      () => false,
-    );
+    checks.database = await pingDatabase(runtime.database.pool);
     checks.migrations =
       checks.database && (await migrationsApplied(runtime.database.pool, expectedMigrations));
     for (const [name, check] of Object.entries(extraChecks)) checks[name] = await check().catch(() => false);
