@@ -83,6 +83,13 @@ export const markets = pgTable(
       .notNull()
       .default("ready"),
     projectId: text("project_id"),
+    /**
+     * Who holds a `creating` reservation, when that holder may come back for it: a job's lineage
+     * (`job:<root job id>`), stable across redeliveries, so a redelivered create reclaims its own
+     * leftover instead of answering `marketExists` to itself (ADR 0007). NULL for a synchronous
+     * create: a request that dies is not redelivered.
+     */
+    reservationKey: text("reservation_key"),
     createdAt: tz("created_at").notNull(),
     updatedAt: tz("updated_at").notNull(),
   },
