@@ -2,10 +2,11 @@ import type { CatalogueModel, CatalogueService } from "../catalogues/catalogueSe
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
+import { findMarket } from "../db/markets/findMarket.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import type { MarketRow } from "../db/markets/marketRow.ts";
 import { markMarketReady } from "../db/markets/markMarketReady.ts";
-import { reclaimStaleReservation } from "../db/markets/reclaimStaleReservation.ts";
+import { reclaimReservation } from "../db/markets/reclaimReservation.ts";
 import { recordReservationProject } from "../db/markets/recordReservationProject.ts";
 import { reserveMarket } from "../db/markets/reserveMarket.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
@@ -15,8 +16,9 @@ import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { reconcileProjectModels } from "../models/reconcileProjectModels.ts";
 import type { Logger } from "../observability/logger.ts";
-import { upstreamFailure } from "../services/upstreamErrors.ts";
+import { atUpstreamEdge, upstreamFailure } from "../services/upstreamErrors.ts";
 import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
+import { describeMarket } from "./describeMarket.ts";
 import { countryName, geoTargetIdFor } from "./geoTarget.ts";
 import type { CreateMarketInput, Market } from "./market.ts";
 import { resolveWriteTarget } from "./writeTarget.ts";
@@ -36,10 +38,16 @@ export interface CreateMarketDeps {
  * create project → PATCH primary_url (non-fatal) → read the project's models → add/remove models →
  * publish, and only then mark the reservation ready. Any failure rolls back: the project is deleted
  * best-effort and the reservation released, so a retry starts clean.
+ *
+ * `reservationKey` makes the create safe to run again for the same logical work (a job
+ * redelivered at least once, ADR 0007): a reservation left under the same key by a delivery that
+ * died is reclaimed at once (its orphan project deleted) instead of blocking the slice for the
+ * stale threshold, and a market already made under the key is answered as made, not as
+ * `marketExists`. Without a key (a synchronous request) a taken slice is `marketExists`.
  */
 export async function createMarketForBrand(
   deps: CreateMarketDeps,
-  ctx: { bearer: string; requestId: string | undefined },
+  ctx: { bearer: string; requestId: string | undefined; reservationKey?: string },
   brand: BrandRow,
   org: OrgRow,
   input: CreateMarketInput,
@@ -67,13 +75,20 @@ export async function createMarketForBrand(
   const language = await deps.catalogue.resolveLanguage(ctx.bearer, input.languageCode);
   const models = await modelsForNewMarket(deps, ctx.bearer, brand, input.modelIds);
 
-  const reservation = await reserve(deps, log, ctx.bearer, {
+  const reserved = await reserve(deps, log, ctx.bearer, {
     brandId: brand.id,
     geoTargetId,
     languageCode: language.code,
     country,
     workspaceId: target.workspaceId,
+    reservationKey: ctx.reservationKey,
   });
+  if (reserved.kind === "madeEarlier") {
+    log.info({ projectId: reserved.row.projectId }, "market already made under this reservation key");
+    const row = reserved.row;
+    return atUpstreamEdge(log, "describeMarket", () => describeMarket(projects, ctx.bearer, row));
+  }
+  const reservation = reserved.row;
   const guard = deps.meteredWrites({
     orgId: org.id,
     brandId: brand.id,
@@ -99,7 +114,14 @@ export async function createMarketForBrand(
       }),
     );
     projectId = project.id;
-    await recordReservationProject(deps.db, { id: reservation.id, projectId, now: deps.clock.now() });
+    if (
+      !(await recordReservationProject(deps.db, { id: reservation.id, projectId, now: deps.clock.now() }))
+    ) {
+      // Reclaimed under us (stale, or by a redelivery of our own job): stop before more writes;
+      // the rollback below deletes the project just made.
+      log.error({ projectId }, "market reservation lost while creating");
+      throw new ServiceError("marketExists");
+    }
     const ref = { bearer: ctx.bearer, workspaceId: target.workspaceId, projectId };
     if (primaryUrl) {
       try {
@@ -147,28 +169,50 @@ export async function createMarketForBrand(
   };
 }
 
+/**
+ * A fresh `creating` reservation of the slice (`reserved`), or the market this reservation key
+ * already made (`madeEarlier`: a redelivery of work that finished); anything else holding the
+ * slice is `marketExists`.
+ */
 async function reserve(
   deps: CreateMarketDeps,
   log: Logger,
   bearer: string,
-  slice: { brandId: string; geoTargetId: number; languageCode: string; country: string; workspaceId: string },
-): Promise<MarketRow> {
+  slice: {
+    brandId: string;
+    geoTargetId: number;
+    languageCode: string;
+    country: string;
+    workspaceId: string;
+    reservationKey: string | undefined;
+  },
+): Promise<{ kind: "reserved" | "madeEarlier"; row: MarketRow }> {
   const first = await reserveMarket(deps.db, { ...slice, now: deps.clock.now() });
-  if (first) return first;
-  // Taken: by a market, a create in flight, or a reservation abandoned by a crashed process.
+  if (first) return { kind: "reserved", row: first };
+  // Taken: by a market, a create in flight, a reservation abandoned by a crashed process, or our
+  // own reservation (or market) from an earlier delivery of the same job.
   const staleBefore = new Date(deps.clock.now().getTime() - deps.staleReservationMs);
-  const reclaimed = await reclaimStaleReservation(deps.db, { ...slice, staleBefore });
-  if (!reclaimed) throw new ServiceError("marketExists");
+  const reclaimed = await reclaimReservation(deps.db, { ...slice, staleBefore });
+  if (!reclaimed) {
+    const existing = slice.reservationKey ? await findMarket(deps.db, slice) : undefined;
+    if (existing?.status === "ready" && existing.reservationKey === slice.reservationKey) {
+      return { kind: "madeEarlier", row: existing };
+    }
+    throw new ServiceError("marketExists");
+  }
+  const own = slice.reservationKey !== undefined && reclaimed.reservationKey === slice.reservationKey;
   log.warn(
     { marketId: reclaimed.id, projectId: reclaimed.projectId },
-    "reclaimed an abandoned market reservation",
+    own
+      ? "reclaimed this job's market reservation from an interrupted delivery"
+      : "reclaimed an abandoned market reservation",
   );
   if (reclaimed.projectId) {
     await deleteProjectQuietly(deps, log, bearer, reclaimed.workspaceId, reclaimed.projectId);
   }
   const second = await reserveMarket(deps.db, { ...slice, now: deps.clock.now() });
   if (!second) throw new ServiceError("marketExists");
-  return second;
+  return { kind: "reserved", row: second };
 }
 
 /**

@@ -39,9 +39,18 @@ export interface ChainedTarget {
 
 export type ChainedOutcome<T> = { kind: "superseded" } | { kind: "done"; value: T; brand: BrandRow };
 
+/**
+ * The owner key of the slice reservations a chained job makes: its lineage's root, the same on
+ * every redelivery of the job (and on any record of that lineage), so a delivery that died after
+ * reserving does not block the next one with `marketExists` (ADR 0007, at-least-once markets).
+ */
+export function jobReservationKey(job: Pick<JobContext["job"], "id" | "rootJobId">): string {
+  return `job:${job.rootJobId ?? job.id}`;
+}
+
 export async function createMarketChained(
   deps: ChainedWorkDeps,
-  ctx: Pick<JobContext, "credential" | "logger">,
+  ctx: Pick<JobContext, "credential" | "logger" | "job">,
   target: ChainedTarget,
   input: CreateMarketInput,
 ): Promise<ChainedOutcome<Market>> {
@@ -49,7 +58,7 @@ export async function createMarketChained(
   if (!context) return { kind: "superseded" };
   const bearer = await ctx.credential();
   const market = await deps.markets.createForBrand(
-    { bearer, requestId: undefined },
+    { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
     context.brand,
     context.org,
     input,
@@ -64,7 +73,7 @@ export async function createMarketChained(
 
 export async function activateMarketsChained(
   deps: ChainedWorkDeps,
-  ctx: Pick<JobContext, "credential" | "logger">,
+  ctx: Pick<JobContext, "credential" | "logger" | "job">,
   target: ChainedTarget,
   requested: { market: string; languageCode: string }[],
 ): Promise<ChainedOutcome<ActivationResult>> {
@@ -76,7 +85,7 @@ export async function activateMarketsChained(
   for (const market of requested) {
     try {
       const made = await deps.markets.createForBrand(
-        { bearer, requestId: undefined },
+        { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
         context.brand,
         context.org,
         market,

@@ -6,10 +6,17 @@ import type { MarketRow, MarketSlice } from "./marketRow.ts";
  * Reserves a slice with a `creating` row before the upstream project exists. The table's unique
  * (brand, geo target, language) is the only duplicate guard (upstream allows duplicate slices):
  * undefined means the slice is already taken, by a market or by a concurrent create.
+ * `reservationKey` names a holder that may come back for the reservation (a job's lineage); the
+ * row keeps it once ready, so a redelivery can recognise a create it already finished.
  */
 export async function reserveMarket(
   db: DbExecutor,
-  values: MarketSlice & { country: string; workspaceId: string; now: Date },
+  values: MarketSlice & {
+    country: string;
+    workspaceId: string;
+    reservationKey?: string | null;
+    now: Date;
+  },
 ): Promise<MarketRow | undefined> {
   const [row] = await db
     .insert(markets)
@@ -21,6 +28,7 @@ export async function reserveMarket(
       workspaceId: values.workspaceId,
       status: "creating",
       projectId: null,
+      reservationKey: values.reservationKey ?? null,
       createdAt: values.now,
       updatedAt: values.now,
     })
