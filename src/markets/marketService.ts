@@ -13,13 +13,7 @@ import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
-import {
-  applyModelChange,
-  type ModelChange,
-  modelAddUnits,
-  planModelChange,
-  projectTextCount,
-} from "../models/reconcileProjectModels.ts";
+import { projectTextCount, reconcileProjectModels } from "../models/reconcileProjectModels.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AcceptedProvisioning, AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
@@ -236,20 +230,22 @@ export class MarketService {
     const models: CatalogueModel[] = await this.deps.catalogue.resolveModels(principal.bearer, modelIds);
     const guard = this.#guard(context, marketWriteTarget(row.workspaceId, context.org), operation);
     const ref = { bearer: principal.bearer, workspaceId: row.workspaceId, projectId: row.projectId! };
-    const change = await atUpstreamEdge(log, "replaceModels", async (): Promise<ModelChange> => {
+    const change = await atUpstreamEdge(log, "replaceModels", async () => {
       const current = await gateway.projects.listProjectAiModels(ref.bearer, ref.workspaceId, ref.projectId);
-      const plan = planModelChange(
+      const applied = await reconcileProjectModels(
+        gateway.projects,
+        guard,
+        ref,
         current,
         models.map((model) => model.id),
+        () => projectTextCount(gateway.projects, ref),
       );
-      if (plan.added.length === 0 && plan.removed.length === 0) return { added: [], removed: [] };
-      const texts = plan.added.length > 0 ? await projectTextCount(gateway.projects, ref) : 0;
-      // One section for the adds and the publish: one lock, one resources read (SPEC §7).
-      return guard.section({ prompts: modelAddUnits(plan, texts) }, async (write) => {
-        const applied = await applyModelChange(gateway.projects, write, ref, plan, texts);
-        await write("publish", () => gateway.projects.publishProject(ref.bearer, ref.workspaceId, ref.projectId));
-        return applied;
-      });
+      if (applied.added.length > 0 || applied.removed.length > 0) {
+        await guard.write("publish", {}, () =>
+          gateway.projects.publishProject(ref.bearer, ref.workspaceId, ref.projectId),
+        );
+      }
+      return applied;
     });
     if (change.removed.length > change.added.length) await this.#releaseSurplus(log, guard);
     return atUpstreamEdge(log, "describeMarket", () =>
