@@ -1,5 +1,6 @@
 import { failProvisioningAttempt } from "../db/brands/failProvisioningAttempt.ts";
 import { findBrandById } from "../db/brands/findBrandById.ts";
+import { findClaimedWorkspaces } from "../db/brands/findClaimedWorkspaces.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import { promoteProvisioningReady } from "../db/brands/promoteProvisioningReady.ts";
 import { recordProvisioningCandidate } from "../db/brands/recordProvisioningCandidate.ts";
@@ -136,7 +137,7 @@ class Hop {
     const state = await this.#lifecycle.pollOnce(await this.#token(), candidate);
     if (state === "ready") return this.#promote(candidate);
     if (state === "terminal") {
-      await this.#fail("upstreamFailed", "subworkspaceCreationFailed");
+      await this.#fail("upstreamFailed", "subworkspaceCreationFailed", { cleanup: false });
     }
     return this.#notReady();
   }
@@ -272,8 +273,9 @@ class Hop {
     const elapsed = Math.max(0, now - createdAtMs);
     if (elapsed >= provisionSettleBudgetMs(this.#deps.env)) {
       this.#log.warn({ elapsedMs: elapsed }, "sub-workspace did not settle within the budget");
-      await this.#cleanup();
-      await this.#fail("didNotSettle", "subworkspaceCreationTimeout");
+      // T5 first, cleanup only if it won: until then the candidate is our own live claim, and a
+      // lost T5 means a newer state (perhaps a newer attempt that adopted it) owns the workspace.
+      await this.#fail("didNotSettle", "subworkspaceCreationTimeout", { cleanup: true });
     }
     const delayMs = (this.#deps.nextPollDelayMs ?? nextPollDelayMs)(elapsed);
     const { requeuedJobId } = await this.#ctx.requeue({
@@ -303,7 +305,6 @@ class Hop {
       return asJobFailure(error);
     }
     this.#log.warn({ err: error }, "unexpected error while provisioning");
-    await this.#cleanup();
     if (!this.#promoted) {
       const failed = await this.#failAttempt("unexpected").catch((failure: unknown) => {
         this.#log.error({ err: failure }, "could not fail the provisioning attempt");
@@ -311,17 +312,27 @@ class Hop {
       });
       if (failed) this.#emit("failed");
     }
+    // After T5: while our attempt was pending its candidate was a live claim the cleanup skips.
+    await this.#cleanup();
     return asJobFailure(error);
   }
 
-  /** T5 with `reason`, then FAIL the job with `code`; a lost T5 means a newer state won: stand down. */
-  async #fail(reason: ProvisioningFailureReason, code: string): Promise<never> {
+  /**
+   * T5 with `reason`, then (with `cleanup`) empty the owned candidate, then FAIL the job with
+   * `code`; a lost T5 means a newer state won: stand down and touch nothing.
+   */
+  async #fail(
+    reason: ProvisioningFailureReason,
+    code: string,
+    options: { cleanup: boolean },
+  ): Promise<never> {
     const failed = await this.#failAttempt(reason);
     if (!failed) {
       this.#log.info({ reason }, "the attempt moved on before it could be failed");
       throw new StandDown();
     }
     this.#emit("failed");
+    if (options.cleanup) await this.#cleanup();
     throw new SettledFailure(code, { retryable: false });
   }
 
@@ -330,10 +341,19 @@ class Hop {
     return failProvisioningAttempt(this.#deps.db, { brandId, attemptId, reason, now: this.#ctx.clock.now() });
   }
 
-  /** Empties the candidate this attempt created, unless promoted or handed on. Never throws. */
+  /**
+   * Empties the candidate this attempt created, unless promoted or handed on, or claimed by now —
+   * by any brand, this one included: after a cancel, a newer attempt of the same brand may have
+   * adopted the very workspace (it is titled with the brand name) and promoted it. Never throws.
+   */
   async #cleanup(): Promise<void> {
     const workspaceId = this.#owned;
     if (!workspaceId || this.#promoted || this.#handedOff) return;
+    if (await this.#claimedNow(workspaceId)) {
+      this.#log.info({ workspaceId }, "the owned candidate is claimed by now; left as it is");
+      this.#owned = undefined;
+      return;
+    }
     let bearer: string;
     try {
       bearer = await this.#token();
@@ -344,6 +364,20 @@ class Hop {
     const emptied = await this.#lifecycle.emptyWorkspace(bearer, workspaceId);
     this.#log.info({ workspaceId, emptied }, "cleaned up an owned candidate");
     this.#owned = undefined;
+  }
+
+  /** Whether any brand points at the workspace or waits on it as a live candidate; unsure → yes. */
+  async #claimedNow(workspaceId: string): Promise<boolean> {
+    try {
+      const claimed = await findClaimedWorkspaces(this.#deps.db, {
+        workspaceIds: [workspaceId],
+        exceptBrandId: null,
+      });
+      return claimed.has(workspaceId);
+    } catch (error) {
+      this.#log.warn({ err: error, workspaceId }, "could not read workspace claims; cleanup skipped");
+      return true;
+    }
   }
 
   #standDown(outcome?: ServiceEvents["provisioning.attempt"]["outcome"]): JobResult {

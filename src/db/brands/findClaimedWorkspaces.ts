@@ -4,13 +4,18 @@ import type { DbExecutor } from "../database.ts";
 import { brands } from "../schema.ts";
 
 /**
- * Which of `workspaceIds` another brand claims: as its canonical pointer, or as the candidate of
- * its live (`pending`) attempt. Adoption must skip those. A failed attempt's candidate is not a
- * claim: a workspace left behind that way is exactly what "stays adoptable by title" means.
+ * Which of `workspaceIds` a brand claims: as its canonical pointer, or as the candidate of its live
+ * (`pending`) attempt. A failed attempt's candidate is not a claim: a workspace left behind that
+ * way is exactly what "stays adoptable by title" means.
+ *
+ * `exceptBrandId` names the asking brand, whose own claims do not count (adoption: a brand may
+ * take back its own workspace). `null` counts every brand's claims, the asker's included: the
+ * cleanup of a cancelled attempt must not empty a workspace a newer attempt of the SAME brand
+ * adopted or promoted since.
  */
 export async function findClaimedWorkspaces(
   db: DbExecutor,
-  input: { workspaceIds: readonly string[]; exceptBrandId: string },
+  input: { workspaceIds: readonly string[]; exceptBrandId: string | null },
 ): Promise<Set<string>> {
   if (input.workspaceIds.length === 0) return new Set();
   const ids = [...input.workspaceIds];
@@ -23,7 +28,7 @@ export async function findClaimedWorkspaces(
     .from(brands)
     .where(
       and(
-        ne(brands.id, input.exceptBrandId),
+        input.exceptBrandId === null ? undefined : ne(brands.id, input.exceptBrandId),
         or(
           inArray(brands.subWorkspaceId, ids),
           and(

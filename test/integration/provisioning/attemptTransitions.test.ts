@@ -485,5 +485,11 @@ describe("deactivate helpers and claims", () => {
       exceptBrandId: brand.id,
     });
     expect([...claimed].sort()).toEqual([live, pointer].sort());
+    // exceptBrandId null (a cleanup's view): the asking brand's own pointer counts too.
+    const claimedByAnyone = await findClaimedWorkspaces(t.db, {
+      workspaceIds: [pointer, live, dead, mine, "ws-unknown"],
+      exceptBrandId: null,
+    });
+    expect([...claimedByAnyone].sort()).toEqual([live, mine, pointer].sort());
   });
 });
