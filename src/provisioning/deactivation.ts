@@ -1,6 +1,5 @@
 import { cancelProvisioning } from "../db/brands/cancelProvisioning.ts";
 import { clearSubWorkspacePointer } from "../db/brands/clearSubWorkspacePointer.ts";
-import { findBrandById } from "../db/brands/findBrandById.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import { markBrandPending } from "../db/brands/markBrandPending.ts";
 import type { DbExecutor } from "../db/database.ts";
@@ -27,12 +26,16 @@ export const DEACTIVATE_FLOOR = { projects: 1, prompts: 1 };
 /**
  * Deactivate, in the order of spec/provisioning.md §6:
  * 1. T6 first: a worker hop landing after this can no longer promote;
- * 2. re-read the pointer: a promote may have committed between the caller's read and the cancel;
+ * 2. take the brand out of `active` (status `pending`) BEFORE listing anything, and read the
+ *    pointer from that write: a promote may have committed between the caller's read and the
+ *    cancel. A market create in flight marks its market ready only while the brand is still
+ *    `active` on that workspace (markMarketReady), so either its mark fails and it deletes its
+ *    own project, or its project exists before our listing below and is deleted with the rest;
  * 3. with a pointer: delete every project of the sub-workspace (an already-gone one counts as
  *    done; any other failure fails the request, so a "successful" deactivate never leaves a live
  *    project behind), release the allocation down to the floor (best effort), drop the market rows
  *    of that workspace, clear the pointer guarded on the value we emptied;
- * 4. the brand goes back to `pending`.
+ * 4. the brand is `pending` (written again: the answer carries the row as it ends).
  * Market rows of projects living elsewhere (markets made while the brand was flat, in the org's
  * parent) are left alone: deactivation does not touch the shared parent.
  */
@@ -47,8 +50,8 @@ export async function deactivateBrand(
   if (cancelled)
     log.info({ attemptId: cancelled.provisioningAttemptId }, "cancelled a pending provisioning attempt");
 
-  const current = await findBrandById(deps.db, brand.id);
-  if (!current || current.status === "deleted") throw new ServiceError("notFound");
+  const current = await markBrandPending(deps.db, { brandId: brand.id, now: deps.clock.now() });
+  if (!current) throw new ServiceError("notFound");
   const pointer = current.subWorkspaceId;
 
   if (pointer !== null) {

@@ -251,7 +251,9 @@ describe("deactivate", () => {
     expect(response.status).toBe(502);
     expect(response.body.error).toBe("serenityUpstreamError");
     expect(response.raw).not.toContain("kaboom");
-    expect(await w.brand(brandId)).toMatchObject({ subWorkspaceId: pointer, status: "active" });
+    // Out of `active` before the listing (so no create can finish there meanwhile); the pointer
+    // stays for a retry of the deactivate, or an activate that takes the brand back.
+    expect(await w.brand(brandId)).toMatchObject({ subWorkspaceId: pointer, status: "pending" });
   });
 
   it("cancels a pending attempt first (T6) so a later promote cannot resurrect the brand", async () => {

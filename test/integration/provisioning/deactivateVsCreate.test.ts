@@ -1,0 +1,72 @@
+import { randomUUID } from "node:crypto";
+
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+import { listReadyMarkets } from "../../../src/db/markets/listReadyMarkets.ts";
+import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+
+/**
+ * Deactivate racing a synchronous market create never leaves a live project behind a successful
+ * deactivate (spec/provisioning.md §8). Deactivate takes the brand out of `active` before it lists
+ * the projects to delete; a create marks its market ready only while the brand is still `active`
+ * on that workspace, so a project that lands after the listing is undone by its own create. Found
+ * by an adversarial review: before the fix the create answered 201 and its project outlived the
+ * deactivate.
+ */
+let w: AsyncWorld;
+beforeAll(async () => {
+  w = await startAsyncWorld();
+});
+afterAll(async () => {
+  await w.close();
+});
+
+const url = (brandId: string, path: string) => `${w.brandsUrl()}/${brandId}${path}`;
+
+/** Waits (polling the simulator's call log, no fixed sleep) until a call matching `wanted` answered. */
+async function answered(wanted: (call: { method: string; path: string }) => boolean): Promise<void> {
+  for (let round = 0; round < 500; round++) {
+    if ((await w.sim.calls()).some(wanted)) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("the awaited upstream call never came");
+}
+
+it("a market create whose project lands after deactivate listed the projects fails and undoes its project", async () => {
+  await w.setSettings({ settleMode: "reads", settleReads: 0 });
+  const created = await w.call("POST", w.brandsUrl(), {
+    name: `Active ${randomUUID().slice(0, 6)}`,
+    domain: "brand.example",
+  });
+  const brandId = created.body.id as string;
+  expect((await w.call("POST", url(brandId, "/serenity/activate"), {})).status).toBe(200);
+  const workspaceId = pointerOf(await w.brand(brandId));
+  const first = await w.call("POST", url(brandId, "/serenity/markets"), { market: "FR", languageCode: "en" });
+  expect(first.status).toBe(201);
+
+  // The deactivate's first project delete is slow upstream: the create runs entirely inside it,
+  // after the deactivate listed the projects.
+  await w.sim.control("/faults", {
+    match: { method: "DELETE", pathPattern: "/projects/" },
+    action: { delayMs: 2_000 },
+    times: 1,
+  });
+  await w.sim.clearCalls();
+  const deactivating = w.call("POST", url(brandId, "/serenity/deactivate"));
+  await answered(
+    (call) =>
+      call.method === "GET" && call.path === `/enterprise/projects/api/v1/workspaces/${workspaceId}/projects`,
+  );
+  const creating = await w.call("POST", url(brandId, "/serenity/markets"), {
+    market: "US",
+    languageCode: "en",
+  });
+  const deactivated = await deactivating;
+
+  expect(deactivated.status).toBe(200);
+  expect(creating.status).not.toBe(201);
+  expect(creating.status).toBeGreaterThanOrEqual(400);
+  expect(await w.projectsOf(workspaceId)).toBe(0);
+  expect(await w.brand(brandId)).toMatchObject({ status: "pending", subWorkspaceId: null });
+  expect(await listReadyMarkets(w.t.db.db, brandId)).toEqual([]);
+});
