@@ -164,6 +164,16 @@ export const allocationLocks = pgTable("allocation_locks", {
   expiresAt: tz("expires_at").notNull(),
 });
 
+/**
+ * The last publish written into each sub-workspace. Upstream's `used` catches up asynchronously
+ * after a publish (spec/gateway.md §3), so a release computed from a read inside that lag could
+ * lower the allocation below real usage; releases defer within the lag window (ADR 0001 addendum).
+ */
+export const allocationPublishes = pgTable("allocation_publishes", {
+  subWorkspaceId: text("sub_workspace_id").primaryKey(),
+  publishedAt: tz("published_at").notNull(),
+});
+
 export const workerHeartbeats = pgTable("worker_heartbeats", {
   workerId: text("worker_id").primaryKey(),
   jobTypes: text("job_types").array().notNull(),
