@@ -1,6 +1,7 @@
 import { dynamicAllocationEnabled } from "../config/flags.ts";
 import type { Need } from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
+import type { SectionWrite } from "../domain/meteredWrites.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { ensureHeadroom, type EnsureResult } from "./ensureHeadroom.ts";
 import { createQuotaRetryBudget, type QuotaRetryBudget } from "./quotaRetryBudget.ts";
@@ -48,11 +49,15 @@ export interface AllocationGuard {
   /** §3: makes sure the sub-workspace has headroom for `need` (takes the lock for itself). */
   ensure(need: Need): Promise<EnsureResult>;
   /**
-   * THE call for a metered write: under the sub-workspace's allocation lock, `ensure(need)` then
-   * `write` wrapped in retryOnQuota, then the lock is released. One section per metered upstream
-   * call. Needs (§5): project create `{projects: 1}`; prompt create `{prompts: k × m}` (new texts ×
-   * models); model add `{prompts: t × Δ}`; publish `{}`.
+   * THE call for a request's metered writes into this sub-workspace: take the sub-workspace's
+   * allocation lock ONCE, `ensure(need)` ONCE — `need` is the sum of what every write of the
+   * section stages, per §5: project create `{projects: 1}`; prompt create `{prompts: k × m}` (new
+   * texts × models); model add `{prompts: t}` per model; publish `{}` — then run `work`, each of
+   * whose writes runs under the held lock inside retryOnQuota (sharing the request's budget). One
+   * resources read per section, so one per request and sub-workspace (SPEC §7).
    */
+  writeSection<T>(need: Need, work: (write: SectionWrite) => Promise<T>): Promise<T>;
+  /** A section of one write: `writeSection(need, (w) => w(callSite, write, need))`. */
   section<T>(need: Need, callSite: string, write: () => Promise<T>): Promise<T>;
   /** §6 on its own (a write whose headroom was ensured by an enclosing section). */
   retryOnQuota<T>(callSite: string, write: () => Promise<T>): Promise<T>;
@@ -112,7 +117,8 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
 
   /**
    * `need` is what the wrapped write still needs after a 405: `{}` for a write whose units are
-   * already staged (publish) or unknown, the section's need otherwise. A metered write is all or
+   * already staged (publish) or unknown, what that one write stages otherwise (not the whole
+   * section's need: earlier writes of the section already staged theirs). A metered write is all or
    * nothing, so after a 405 its need is still wholly unstaged; re-ensuring it against a fresh read
    * is what recovers from a stale-low read (used lagging just after a publish), where `ensure({})`
    * alone would find nothing short and every retry would fail the same way.
@@ -129,6 +135,24 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
       callSite,
       write,
     );
+  }
+
+  /**
+   * Why one ensure covers every write of the section, publish included: the lock is held from the
+   * ensure to the last write, and every process stages units on this sub-workspace only under its
+   * lock, so nobody else can consume the headroom ensured at the start. Each write then stages at
+   * most its share of `need`, and a publish (need `{}`) only turns staged units into used ones —
+   * `used + drafted` cannot pass the total the ensure left, so its "re-check with drafted
+   * included" (§5) is already done. A 405 anyway (the upstream's own lag) is retryOnQuota's.
+   */
+  async function writeSection<T>(need: Need, work: (write: SectionWrite) => Promise<T>): Promise<T> {
+    const current = mode();
+    const write: SectionWrite = (callSite, fn, stages = {}) => retry(current, callSite, stages, fn);
+    if (current.kind !== "on") return work(write);
+    return deps.lock.withLock(current.target.subWorkspaceId, async () => {
+      await ensureHeadroom(deps, current.target, need, path);
+      return work(write);
+    });
   }
 
   async function release(options: ReleaseOptions): Promise<GuardReleaseReport> {
@@ -165,13 +189,10 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
       return ensureUnderLock(current.target, need);
     },
 
-    async section(need, callSite, write) {
-      const current = mode();
-      if (current.kind !== "on") return retry(current, callSite, need, write);
-      return deps.lock.withLock(current.target.subWorkspaceId, async () => {
-        await ensureHeadroom(deps, current.target, need, path);
-        return retry(current, callSite, need, write);
-      });
+    writeSection,
+
+    section(need, callSite, write) {
+      return writeSection(need, (sectionWrite) => sectionWrite(callSite, write, need));
     },
 
     async retryOnQuota(callSite, write) {

@@ -4,7 +4,11 @@ import type { LedgerEntryRow } from "../db/allocation/insertLedgerEntry.ts";
 import { listLedgerEntries } from "../db/allocation/listLedgerEntries.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
-import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import {
+  type MeteredWriteGuard,
+  type MeteredWriteGuardFactory,
+  meteredWriteGuardOf,
+} from "../domain/meteredWrites.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { type AllocationGuard, createAllocationGuard, type GuardContext } from "./allocationGuard.ts";
@@ -72,18 +76,19 @@ export class AllocationService {
   }
 
   /**
-   * The guard behind the operations' metered-write seam (src/domain/meteredWrites.ts): `write` is
-   * a guarded section, `releaseSurplus` the best-effort release. Building it runs the
-   * misconfiguration check, so a request path fails loud before its first upstream call.
+   * The guard behind the operations' metered-write seam (src/domain/meteredWrites.ts): `section`
+   * is a guarded multi-write section (one lock, one ensure), `releaseSurplus` the best-effort
+   * release. Building it runs the misconfiguration check, so a request path fails loud before its
+   * first upstream call.
    */
   readonly meteredWriteGuard: MeteredWriteGuardFactory = (context): MeteredWriteGuard => {
     const guard = this.guard({ ...context, requestId: context.requestId ?? null });
-    return {
-      write: (callSite, need, fn) => guard.section(need, callSite, fn),
+    return meteredWriteGuardOf({
+      section: (need, work) => guard.writeSection(need, work),
       releaseSurplus: async (floor, reason) => {
         await guard.releaseSurplusBestEffort({ floor, reason });
       },
-    };
+    });
   };
 
   /**

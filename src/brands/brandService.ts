@@ -12,6 +12,7 @@ import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { geoTargetIdFor } from "../markets/geoTarget.ts";
+import { passthroughGuardFactory } from "../markets/passthroughGuard.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AcceptedProvisioning, AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
@@ -109,11 +110,6 @@ export interface ActivationResult {
 
 export const NO_PARENT_WORKSPACE_MESSAGE = "Organization has no Semrush workspace configured";
 export const DEFAULT_SYNC_SETTLE_BUDGET_MS = 10_000;
-
-const passthroughGuards: MeteredWriteGuardFactory = () => ({
-  write: (_callSite, _need, fn) => fn(),
-  releaseSurplus: async () => {},
-});
 
 const silentLogger = {
   child: () => silentLogger,
@@ -350,7 +346,7 @@ export class BrandService {
         clock: this.deps.clock,
         logger: this.#logger,
         lifecycle: this.#lifecycle(),
-        meteredWrites: this.deps.meteredWrites ?? passthroughGuards,
+        meteredWrites: this.deps.meteredWrites ?? passthroughGuardFactory,
       },
       { bearer: principal.bearer, requestId: ctx.requestId, brand, org },
     );

@@ -3,9 +3,15 @@ import type { Need, Units } from "./allocation.ts";
 /**
  * The seam between the operations that write upstream (markets, prompts, models, generation,
  * deactivation) and just-in-time allocation (spec/allocation.md §5). Every metered upstream write
- * runs through `write`, with the units it needs; every delete that frees units is followed by
- * `releaseSurplus`. The allocation module provides the real guard; `passthroughGuard` is the
- * behaviour with dynamic allocation off.
+ * runs inside a `section`, which was told up front the units the whole section needs; every delete
+ * that frees units is followed by `releaseSurplus`. The allocation module provides the real guard;
+ * `passthroughGuard` is the behaviour with dynamic allocation off.
+ *
+ * Why sections and not one guard per write: a guard checks headroom with one upstream read of the
+ * sub-workspace's resources, and SPEC §7 allows one such read per metered API request. A request
+ * usually makes several metered writes into one sub-workspace (prompt create + publish; project
+ * create + model adds + publish), so it opens ONE section per written sub-workspace with the sum
+ * of their needs, and runs every write through the section's `write`.
  */
 
 /** Where a guard applies: the brand's target workspace and who acts. */
@@ -25,14 +31,37 @@ export interface MeteredWriteContext {
 
 export type ReleaseReason = "release" | "deactivate" | "sweep";
 
+/**
+ * One metered upstream write inside a section. `callSite` names it for metrics (`projectCreate`,
+ * `promptCreate`, `modelAdd`, `publish`). `stages` is what this one write stages (absent = `{}`,
+ * e.g. publish): after a metered-quota 405 it is re-ensured against a fresh read before the retry
+ * (spec/allocation.md §6), since a rejected write staged nothing.
+ */
+export type SectionWrite = <R>(callSite: string, fn: () => Promise<R>, stages?: Need) => Promise<R>;
+
 export interface MeteredWriteGuard {
   /**
-   * Runs one metered write (project create, prompt create, model add, publish) after making sure
-   * the sub-workspace's allocation covers `need`; `callSite` names the call for metrics.
+   * Makes sure the sub-workspace's allocation covers `need` — the sum of what every write of the
+   * section stages — then runs `work`, whose metered writes all go through its `write`. While the
+   * section runs, no other request (in any process) can stage units on the sub-workspace, so
+   * headroom ensured at the start is still there for the last write.
    */
+  section<T>(need: Need, work: (write: SectionWrite) => Promise<T>): Promise<T>;
+  /** A section of one write: `section(need, (write) => write(callSite, fn, need))`. */
   write<T>(callSite: string, need: Need, fn: () => Promise<T>): Promise<T>;
   /** Best-effort: lowers the allocation to what usage needs (never throws, never fails a request). */
   releaseSurplus(floor: Units, reason: ReleaseReason): Promise<void>;
 }
 
 export type MeteredWriteGuardFactory = (context: MeteredWriteContext) => MeteredWriteGuard;
+
+/** A guard from its section and release, with `write` as the one-write section. */
+export function meteredWriteGuardOf(
+  parts: Pick<MeteredWriteGuard, "section" | "releaseSurplus">,
+): MeteredWriteGuard {
+  return {
+    section: parts.section,
+    write: (callSite, need, fn) => parts.section(need, (write) => write(callSite, fn, need)),
+    releaseSurplus: parts.releaseSurplus,
+  };
+}

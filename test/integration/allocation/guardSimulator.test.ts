@@ -96,6 +96,69 @@ describe("round trips (simulator call log)", () => {
     expect(await t.totals(ws)).toEqual({ projects: 1, prompts: 100 });
   });
 
+  it("a multi-write section: one read and one transfer for all its writes, the lock held across them", async () => {
+    const t = await harness();
+    const ws = await t.newSubWorkspace();
+    await t.clearCalls();
+    const guard = t.guardFor(ws);
+    const texts = ["first text", "second text"];
+    let projectId = "";
+    // Another request's section on the same sub-workspace, started (from outside the first
+    // section's async context) once the first has written its project, waits for the first to end.
+    let projectMade!: () => void;
+    const second = new Promise<void>((resolve) => (projectMade = resolve)).then(() =>
+      t
+        .guardFor(ws)
+        .writeSection({ projects: 1 }, (other) =>
+          other("projectCreate", () => t.createProject(ws), { projects: 1 }),
+        ),
+    );
+    await guard.writeSection({ projects: 1, prompts: texts.length }, async (write) => {
+      projectId = await write("projectCreate", () => t.createProject(ws), { projects: 1 });
+      projectMade();
+      await write(
+        "promptCreate",
+        () => t.client.projects.createPrompts(TOKEN, ws, projectId, { texts, createdBy: "test" }),
+        { prompts: texts.length },
+      );
+      await t.client.projects.patchProject(TOKEN, ws, projectId, { primaryUrl: "https://brand.example" });
+      await write("publish", () => t.client.projects.publishProject(TOKEN, ws, projectId));
+    });
+    await second;
+    const calls = await t.calls();
+    const metered = calls.filter((line) => line.startsWith("POST PE"));
+    expect(calls.slice(0, 2)).toEqual([
+      `GET UM/v1/workspaces/${ws}/resources`,
+      `POST UM/v2/workspaces/${ws}/resources/transfer`,
+    ]);
+    // The first section: project, prompts, publish, under its one read; the second's read after.
+    expect(metered.slice(0, 3)).toEqual([
+      `POST PE/v1/workspaces/${ws}/projects`,
+      `POST PE/v3/workspaces/${ws}/projects/${projectId}/aio/prompts`,
+      `POST PE/v1/workspaces/${ws}/projects/${projectId}/publish`,
+    ]);
+    const secondRead = calls.lastIndexOf(`GET UM/v1/workspaces/${ws}/resources`);
+    expect(secondRead).toBeGreaterThan(calls.indexOf(metered[2]!));
+    expect(calls.filter((line) => line.endsWith("/resources"))).toHaveLength(2);
+    expect(calls.filter((line) => line.endsWith("/transfer"))).toHaveLength(2);
+    // One top-up for the first section's whole need: 1 project, 2 prompt units → 1 / 100.
+    expect(await t.totals(ws)).toEqual({ projects: 2, prompts: 100 });
+  });
+
+  it("flag off: a multi-write section makes zero extra calls", async () => {
+    const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const ws = await t.newSubWorkspace({ projects: 2, prompts: 100 });
+    await t.clearCalls();
+    await t.guardFor(ws).writeSection({ projects: 2 }, async (write) => {
+      await write("projectCreate", () => t.createProject(ws), { projects: 1 });
+      await write("projectCreate", () => t.createProject(ws), { projects: 1 });
+    });
+    expect(await t.calls()).toEqual([
+      `POST PE/v1/workspaces/${ws}/projects`,
+      `POST PE/v1/workspaces/${ws}/projects`,
+    ]);
+  });
+
   it("1 prompt on an empty sub-workspace tops up to 100; 101 → 200", async () => {
     const t = await harness();
     const one = await t.newSubWorkspace();

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { passthroughGuard } from "../../../src/markets/passthroughGuard.ts";
 import { expectNoLeaks } from "../markets/harness.ts";
 import { type ProvisioningWorld, pumping, startProvisioningWorld } from "./provisioningWorld.ts";
 
@@ -284,7 +285,7 @@ describe("deactivate", () => {
       clock: w.clock,
       gateway: { url: sim.url, maxRetries: 0 },
       meteredWrites: (context) => ({
-        write: (_callSite, _need, fn) => fn(),
+        ...passthroughGuard,
         releaseSurplus: async (floor, reason) => {
           releases.push({ floor, reason, subWorkspaceId: context.subWorkspaceId });
         },
