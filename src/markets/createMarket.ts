@@ -14,7 +14,7 @@ import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
-import { reconcileProjectModels } from "../models/reconcileProjectModels.ts";
+import { addModels, planModelChange, removeModels } from "../models/reconcileProjectModels.ts";
 import type { Logger } from "../observability/logger.ts";
 import { atUpstreamEdge, upstreamFailure } from "../services/upstreamErrors.ts";
 import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
@@ -101,48 +101,62 @@ export async function createMarketForBrand(
 
   let projectId: string | undefined;
   try {
-    const project = await guard.write("projectCreate", { projects: 1 }, () =>
-      projects.createProject(ctx.bearer, target.workspaceId, {
-        name: `${brand.name} ${country} ${language.code}`,
-        brandNameDisplay: brand.name,
-        brandNames: [brand.name, ...brand.aliases],
-        domain,
-        countryCode: country,
-        locationId: geoTargetId,
-        locationName: countryName(country),
-        languageId: language.id,
-      }),
-    );
-    projectId = project.id;
-    if (
-      !(await recordReservationProject(deps.db, { id: reservation.id, projectId, now: deps.clock.now() }))
-    ) {
-      // Reclaimed under us (stale, or by a redelivery of our own job): stop before more writes;
-      // the rollback below deletes the project just made.
-      log.error({ projectId }, "market reservation lost while creating");
-      throw new ServiceError("marketExists");
-    }
-    const ref = { bearer: ctx.bearer, workspaceId: target.workspaceId, projectId };
-    if (primaryUrl) {
-      try {
-        await projects.patchProject(ctx.bearer, target.workspaceId, projectId, { primaryUrl });
-      } catch (error) {
-        // The market is usable without it; the primary URL can be set again later.
-        log.warn({ err: upstreamFailure(error, log, "patchPrimaryUrl") }, "primary_url not set; continuing");
+    // ONE guarded section for every metered write of the create — project create, model adds,
+    // publish — so one lock and one resources read (SPEC §7). Its need is the project; the model
+    // adds stage nothing on a project without texts, and publish needs nothing more.
+    projectId = await guard.section({ projects: 1 }, async (write) => {
+      const project = await write(
+        "projectCreate",
+        () =>
+          projects.createProject(ctx.bearer, target.workspaceId, {
+            name: `${brand.name} ${country} ${language.code}`,
+            brandNameDisplay: brand.name,
+            brandNames: [brand.name, ...brand.aliases],
+            domain,
+            countryCode: country,
+            locationId: geoTargetId,
+            locationName: countryName(country),
+            languageId: language.id,
+          }),
+        { projects: 1 },
+      );
+      const id = project.id;
+      projectId = id; // for the rollback, should a later step fail
+      if (
+        !(await recordReservationProject(deps.db, {
+          id: reservation.id,
+          projectId: id,
+          now: deps.clock.now(),
+        }))
+      ) {
+        // Reclaimed under us (stale, or by a redelivery of our own job): stop before more writes;
+        // the rollback below deletes the project just made.
+        log.error({ projectId: id }, "market reservation lost while creating");
+        throw new ServiceError("marketExists");
       }
-    }
-    const current = await projects.listProjectAiModels(ctx.bearer, target.workspaceId, projectId);
-    await reconcileProjectModels(
-      projects,
-      guard,
-      ref,
-      current,
-      models.map((model) => model.id),
-      async () => 0, // a new project holds no texts: adding a model stages nothing
-    );
-    await guard.write("publish", {}, () =>
-      projects.publishProject(ctx.bearer, target.workspaceId, projectId!),
-    );
+      const ref = { bearer: ctx.bearer, workspaceId: target.workspaceId, projectId: id };
+      if (primaryUrl) {
+        try {
+          await projects.patchProject(ctx.bearer, target.workspaceId, id, { primaryUrl });
+        } catch (error) {
+          // The market is usable without it; the primary URL can be set again later.
+          log.warn(
+            { err: upstreamFailure(error, log, "patchPrimaryUrl") },
+            "primary_url not set; continuing",
+          );
+        }
+      }
+      const current = await projects.listProjectAiModels(ctx.bearer, target.workspaceId, id);
+      const plan = planModelChange(
+        current,
+        models.map((model) => model.id),
+      );
+      // A new project holds no texts: adding a model stages nothing.
+      await removeModels(projects, ref, plan);
+      await addModels(projects, write, ref, plan, 0);
+      await write("publish", () => projects.publishProject(ctx.bearer, target.workspaceId, id));
+      return id;
+    });
   } catch (error) {
     const mapped = upstreamFailure(error, log, "createMarket");
     await rollBack(deps, log, ctx.bearer, reservation, projectId);

@@ -13,7 +13,15 @@ import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
-import { projectTextCount, reconcileProjectModels } from "../models/reconcileProjectModels.ts";
+import {
+  addModels,
+  modelAddUnits,
+  type ModelChange,
+  modelChangeOf,
+  planModelChange,
+  projectTextCount,
+  removeModels,
+} from "../models/reconcileProjectModels.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AcceptedProvisioning, AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
@@ -230,22 +238,24 @@ export class MarketService {
     const models: CatalogueModel[] = await this.deps.catalogue.resolveModels(principal.bearer, modelIds);
     const guard = this.#guard(context, marketWriteTarget(row.workspaceId, context.org), operation);
     const ref = { bearer: principal.bearer, workspaceId: row.workspaceId, projectId: row.projectId! };
-    const change = await atUpstreamEdge(log, "replaceModels", async () => {
+    const change = await atUpstreamEdge(log, "replaceModels", async (): Promise<ModelChange> => {
       const current = await gateway.projects.listProjectAiModels(ref.bearer, ref.workspaceId, ref.projectId);
-      const applied = await reconcileProjectModels(
-        gateway.projects,
-        guard,
-        ref,
+      const plan = planModelChange(
         current,
         models.map((model) => model.id),
-        () => projectTextCount(gateway.projects, ref),
       );
-      if (applied.added.length > 0 || applied.removed.length > 0) {
-        await guard.write("publish", {}, () =>
+      const change = modelChangeOf(plan);
+      if (change.added.length === 0 && change.removed.length === 0) return change;
+      await removeModels(gateway.projects, ref, plan);
+      const texts = plan.added.length > 0 ? await projectTextCount(gateway.projects, ref) : 0;
+      // One section for the adds and the publish: one lock, one resources read (SPEC §7).
+      await guard.section({ prompts: modelAddUnits(plan, texts) }, async (write) => {
+        await addModels(gateway.projects, write, ref, plan, texts);
+        await write("publish", () =>
           gateway.projects.publishProject(ref.bearer, ref.workspaceId, ref.projectId),
         );
-      }
-      return applied;
+      });
+      return change;
     });
     if (change.removed.length > change.added.length) await this.#releaseSurplus(log, guard);
     return atUpstreamEdge(log, "describeMarket", () =>

@@ -12,9 +12,17 @@ import { marketWriteTarget } from "../markets/writeTarget.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import { boundedMap } from "../services/boundedMap.ts";
-import { atUpstreamEdge } from "../services/upstreamErrors.ts";
+import { atUpstreamEdge, upstreamFailure } from "../services/upstreamErrors.ts";
 import { type BulkItemOutcome, type BulkPromptItem, MAX_BULK_PROMPTS } from "./bulkOutcome.ts";
-import { createProjectPrompts, type ProjectPromptEntry } from "./createProjectPrompts.ts";
+import {
+  failUnwritten,
+  hasWork,
+  type PreparedProjectPrompts,
+  prepareProjectPrompts,
+  type ProjectPromptEntry,
+  projectPromptOutcomes,
+  writeProjectPrompts,
+} from "./createProjectPrompts.ts";
 import { checkCategory, checkPromptText } from "./promptText.ts";
 import { promptType } from "./promptType.ts";
 import { type TagPath, taxonomyDimensions } from "./tagTaxonomy.ts";
@@ -64,8 +72,8 @@ export class PromptService {
 
   /**
    * `POST …/serenity/prompts`: items are validated one by one (an invalid one fails alone), grouped
-   * by market, written per project (one metered write and one publish each), and answered in
-   * request order.
+   * by market, written per project (one metered create and one publish each) inside one guarded
+   * section per workspace, and answered in request order.
    */
   async bulkCreate(
     principal: Principal,
@@ -116,10 +124,10 @@ export class PromptService {
       byProject.set(row.id, group);
     });
 
-    const perProject = await boundedMap([...byProject.values()], PROJECT_CONCURRENCY, ({ row, entries }) =>
-      createProjectPrompts(
+    // Reads first, outside any lock: what each project already holds, so the need is known.
+    const prepared = await boundedMap([...byProject.values()], PROJECT_CONCURRENCY, ({ row, entries }) =>
+      prepareProjectPrompts(
         gateway.projects,
-        this.#guard(context, row, principal.bearer, ctx.requestId),
         {
           bearer: principal.bearer,
           workspaceId: row.workspaceId,
@@ -130,6 +138,36 @@ export class PromptService {
         log,
       ),
     );
+    // Then ONE guarded section per written workspace (usually the brand's one sub-workspace),
+    // covering every project's creates and publish: one lock, one resources read (SPEC §7).
+    const byWorkspace = new Map<string, PreparedProjectPrompts[]>();
+    for (const project of prepared.filter(hasWork)) {
+      byWorkspace.set(project.ref.workspaceId, [
+        ...(byWorkspace.get(project.ref.workspaceId) ?? []),
+        project,
+      ]);
+    }
+    await Promise.all(
+      [...byWorkspace].map(async ([workspaceId, projects]) => {
+        const guard = this.#guard(context, workspaceId, principal.bearer, ctx.requestId);
+        const units = projects.reduce((sum, project) => sum + project.units, 0);
+        try {
+          await guard.section({ prompts: units }, (write) =>
+            boundedMap(projects, PROJECT_CONCURRENCY, (project) =>
+              writeProjectPrompts(gateway.projects, write, project, log),
+            ),
+          );
+        } catch (error) {
+          // Only the section's own start (lock wait, ensure) throws — writeProjectPrompts turns its
+          // failures into outcomes — so nothing was written, publish included: the projects' new
+          // texts fail with the reason, and drafts of an earlier failed publish stay drafts until
+          // a request whose section starts.
+          const failure = upstreamFailure(error, log, "createPrompts");
+          for (const project of projects) failUnwritten(project, failure, log);
+        }
+      }),
+    );
+    const perProject = prepared.map(projectPromptOutcomes);
     return [...outcomes, ...perProject.flat()].sort((a, b) => a.index - b.index);
   }
 
@@ -185,7 +223,7 @@ export class PromptService {
     const row = await this.deps.markets.readyMarket(brandId, input.geoTargetId, input.languageCode);
     const gateway = this.deps.gateway;
     const log = this.#log(ctx.requestId, context);
-    const guard = this.#guard(context, row, principal.bearer, ctx.requestId);
+    const guard = this.#guard(context, row.workspaceId, principal.bearer, ctx.requestId);
     await atUpstreamEdge(log, "deletePrompts", async () => {
       await gateway.projects.deletePrompts(principal.bearer, row.workspaceId, row.projectId!, input.ids);
       await guard.write("publish", {}, () =>
@@ -199,13 +237,14 @@ export class PromptService {
     }
   }
 
+  /** The guard of the workspace a market's project lives in (flat when that is the org's parent). */
   #guard(
     context: BrandContext,
-    row: MarketRow,
+    workspaceId: string,
     bearer: string,
     requestId: string | undefined,
   ): MeteredWriteGuard {
-    const target = marketWriteTarget(row.workspaceId, context.org);
+    const target = marketWriteTarget(workspaceId, context.org);
     return this.deps.meteredWrites({
       orgId: context.org.id,
       brandId: context.brand.id,

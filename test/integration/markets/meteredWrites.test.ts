@@ -1,20 +1,31 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { Need } from "../../../src/domain/allocation.ts";
-import type { MeteredWriteContext, MeteredWriteGuardFactory } from "../../../src/domain/meteredWrites.ts";
+import {
+  type MeteredWriteContext,
+  type MeteredWriteGuardFactory,
+  meteredWriteGuardOf,
+} from "../../../src/domain/meteredWrites.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { expectNoLeaks, type MarketsWorld, startMarketsWorld } from "./harness.ts";
 
 /**
- * The seam to allocation (spec/allocation.md §5): every metered upstream write goes through the
- * guard with its need, and deletes are followed by a release. A recording guard stands in for the
- * allocation guard and notes, for each write, whether the upstream call really ran inside it.
+ * The seam to allocation (spec/allocation.md §5): every metered upstream write goes through a
+ * guarded section that was told the units of all its writes up front, one section per operation
+ * and written workspace (SPEC §7: one resources read per request), and deletes are followed by a
+ * release. A recording guard stands in for the allocation guard and notes each section's need and,
+ * for each write, what it says it stages and whether the upstream call really ran inside it.
  */
+interface RecordedWrite {
+  callSite: string;
+  stages: Need | undefined;
+  upstreamCallsInside: number;
+}
+
 interface Recorded {
-  event: "write" | "release";
-  callSite?: string;
+  event: "section" | "release";
   need?: Need;
-  upstreamCallsInside?: number;
+  writes?: RecordedWrite[];
   floor?: unknown;
   context: MeteredWriteContext;
 }
@@ -22,25 +33,34 @@ interface Recorded {
 let world: MarketsWorld;
 const recorded: Recorded[] = [];
 
-const recordingGuards: MeteredWriteGuardFactory = (context) => ({
-  async write(callSite, need, fn) {
-    const before = world.sim.simulator.calls.size;
-    const result = await fn();
-    recorded.push({
-      event: "write",
-      callSite,
-      need,
-      upstreamCallsInside: world.sim.simulator.calls.size - before,
-      context,
-    });
-    return result;
-  },
-  async releaseSurplus(floor) {
-    recorded.push({ event: "release", floor, context });
-  },
-});
+const recordingGuards: MeteredWriteGuardFactory = (context) =>
+  meteredWriteGuardOf({
+    async section(need, work) {
+      const section: Recorded = { event: "section", need, writes: [], context };
+      const result = await work(async (callSite, fn, stages) => {
+        const before = world.sim.simulator.calls.size;
+        const written = await fn();
+        section.writes!.push({
+          callSite,
+          stages,
+          upstreamCallsInside: world.sim.simulator.calls.size - before,
+        });
+        return written;
+      });
+      recorded.push(section);
+      return result;
+    },
+    async releaseSurplus(floor) {
+      recorded.push({ event: "release", floor, context });
+    },
+  });
 
-const writes = () => recorded.filter((r) => r.event === "write").map((r) => [r.callSite, r.need]);
+/** Each section as [need, [callSite, stages] of its writes]. */
+const sections = () =>
+  recorded
+    .filter((r) => r.event === "section")
+    .map((r) => [r.need, r.writes!.map((w) => [w.callSite, w.stages])]);
+const allWrites = () => recorded.flatMap((r) => r.writes ?? []);
 
 beforeAll(async () => {
   world = await startMarketsWorld({ meteredWrites: recordingGuards });
@@ -56,16 +76,21 @@ beforeEach(() => {
 });
 
 describe("metered writes go through the guard with their need", () => {
-  it("create market: project {projects:1}, each model add {prompts:0}, publish {}", async () => {
+  it("create market: ONE section {projects:1} for the project, each model add (stages 0) and the publish", async () => {
     const answer = await world.call("POST", world.marketsUrl(), { market: "US", languageCode: "en" });
     expect(answer.status).toBe(201);
-    expect(writes()).toEqual([
-      ["projectCreate", { projects: 1 }],
-      ["modelAdd", { prompts: 0 }],
-      ["modelAdd", { prompts: 0 }],
-      ["publish", {}],
+    expect(sections()).toEqual([
+      [
+        { projects: 1 },
+        [
+          ["projectCreate", { projects: 1 }],
+          ["modelAdd", { prompts: 0 }],
+          ["modelAdd", { prompts: 0 }],
+          ["publish", undefined],
+        ],
+      ],
     ]);
-    expect(recorded.every((r) => r.upstreamCallsInside === 1)).toBe(true);
+    expect(allWrites().every((w) => w.upstreamCallsInside === 1)).toBe(true);
     expect(recorded[0]!.context).toMatchObject({
       orgId: world.orgId,
       brandId: world.brandId,
@@ -76,7 +101,7 @@ describe("metered writes go through the guard with their need", () => {
     });
   });
 
-  it("bulk prompts: ONE write per project covering newTexts × models, then one publish", async () => {
+  it("bulk prompts: ONE section per workspace covering newTexts × models, the create then the publish", async () => {
     const first = await world.call("POST", world.promptsUrl(), {
       items: [
         { text: "a", geoTargetId: 2840, languageCode: "en" },
@@ -95,28 +120,38 @@ describe("metered writes go through the guard with their need", () => {
     });
     expect(answer.status).toBe(207);
     // Two new texts ("c", "d") × three models; "a" exists and the second "c" is a duplicate.
-    expect(writes()).toEqual([
-      ["promptCreate", { prompts: 6 }],
-      ["publish", {}],
+    expect(sections()).toEqual([
+      [
+        { prompts: 6 },
+        [
+          ["promptCreate", { prompts: 6 }],
+          ["publish", undefined],
+        ],
+      ],
     ]);
     // The two tag sets need two create calls, both inside the one guarded write.
-    expect(recorded[0]!.upstreamCallsInside).toBe(2);
+    expect(allWrites()[0]!.upstreamCallsInside).toBe(2);
   });
 
-  it("replace models: each add needs the project's text count; net removal releases surplus", async () => {
+  it("replace models: ONE section needing texts × added for the adds and the publish; net removal releases", async () => {
     const added = await world.call("PUT", `${world.marketsUrl()}/2840/en/models`, {
       modelIds: ["search-gpt", "google-ai-overview", "perplexity", "gpt-5"],
     });
     expect(added.status).toBe(200);
-    expect(writes()).toEqual([
-      ["modelAdd", { prompts: 4 }],
-      ["publish", {}],
+    expect(sections()).toEqual([
+      [
+        { prompts: 4 },
+        [
+          ["modelAdd", { prompts: 4 }],
+          ["publish", undefined],
+        ],
+      ],
     ]);
     expect(recorded.some((r) => r.event === "release")).toBe(false);
     recorded.length = 0;
     const removed = await world.call("PUT", `${world.marketsUrl()}/2840/en/models`, { modelIds: ["gpt-5"] });
     expect(removed.status).toBe(200);
-    expect(writes()).toEqual([["publish", {}]]);
+    expect(sections()).toEqual([[{ prompts: 0 }, [["publish", undefined]]]]);
     expect(recorded.at(-1)).toMatchObject({ event: "release", floor: { projects: 1, prompts: 100 } });
   });
 
@@ -132,8 +167,42 @@ describe("metered writes go through the guard with their need", () => {
       ids: [page.body.items[0].id],
     });
     expect(answer.status).toBe(204);
-    expect(writes()).toEqual([["publish", {}]]);
+    expect(sections()).toEqual([[{}, [["publish", {}]]]]);
     expect(recorded.at(-1)).toMatchObject({ event: "release", floor: { projects: 1, prompts: 100 } });
+  });
+
+  it("bulk prompts into two markets of one workspace: still ONE section, needs summed", async () => {
+    const market = await world.call("POST", world.marketsUrl(), {
+      market: "FR",
+      languageCode: "fr",
+      modelIds: ["search-gpt", "perplexity"],
+    });
+    expect(market.status).toBe(201);
+    try {
+      recorded.length = 0;
+      const answer = await world.call("POST", world.promptsUrl(), {
+        items: [
+          { text: "two markets en", geoTargetId: 2840, languageCode: "en" },
+          { text: "two markets fr", geoTargetId: 2250, languageCode: "fr" },
+        ],
+      });
+      expect(answer.status).toBe(201);
+      // One text into US/en (1 model left: gpt-5) + one into FR/fr (2 models).
+      expect(sections()).toHaveLength(1);
+      expect(recorded[0]!.need).toEqual({ prompts: 3 });
+      expect(
+        allWrites()
+          .map((w) => [w.callSite, w.stages])
+          .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      ).toEqual([
+        ["promptCreate", { prompts: 1 }],
+        ["promptCreate", { prompts: 2 }],
+        ["publish", undefined],
+        ["publish", undefined],
+      ]);
+    } finally {
+      expect((await world.call("DELETE", `${world.marketsUrl()}/2250/fr`)).status).toBe(204);
+    }
   });
 
   it("market delete releases surplus after the project is gone", async () => {
