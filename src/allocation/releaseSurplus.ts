@@ -1,3 +1,5 @@
+import { durationMs, type FlagSource } from "../config/flags.ts";
+import { findLastPublish } from "../db/allocation/findLastPublish.ts";
 import type { LedgerReason } from "../db/allocation/insertLedgerEntry.ts";
 import {
   type Dimension,
@@ -13,7 +15,8 @@ import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { sendTransfer } from "./sendTransfer.ts";
 import { type ReleaseErrorCode, releaseErrorCodeOf } from "./upstreamFailures.ts";
 
-export type ReleaseOutcome = "released" | "nothingToRelease" | "requiresDecommission" | "dryRun" | "error";
+export type ReleaseOutcome =
+  "released" | "nothingToRelease" | "requiresDecommission" | "dryRun" | "deferred" | "error";
 
 export interface ReleaseOptions {
   floor: Units;
@@ -26,6 +29,13 @@ export interface ReleaseOptions {
 export const RELEASE_FLOOR: Readonly<Units> = { projects: 1, prompts: 100 };
 /** The minimum expressible allocation: a transfer to 0 is ignored upstream. */
 export const DEACTIVATION_FLOOR: Readonly<Units> = { projects: 1, prompts: 1 };
+
+/** How long after a publish upstream's `used` may still read low (SERENITY_PUBLISH_LAG_MS). */
+export const DEFAULT_PUBLISH_LAG_MS = 30_000;
+
+export function publishLagMs(env?: FlagSource): number {
+  return durationMs("SERENITY_PUBLISH_LAG_MS", DEFAULT_PUBLISH_LAG_MS, env);
+}
 
 export interface ReleaseReport {
   outcome: ReleaseOutcome;
@@ -52,6 +62,13 @@ function difference(before: Units, after: Units): Units {
  * §7 for a caller holding the sub-workspace's lock: one read, the plan, and at most one transfer
  * lowering every releasable dimension. Failures are reported (never thrown) with a typed code, so
  * request paths stay best effort and batch callers can classify them.
+ *
+ * Within the publish lag window (a publish into the sub-workspace less than
+ * SERENITY_PUBLISH_LAG_MS ago) the read could show `used` without the published units, and a
+ * plan from it could lower the total below real usage: the release is `deferred` — no read, no
+ * transfer — and left to the next release or the sweep (ADR 0001 addendum). Deactivation is not
+ * deferred: it releases after deleting every project of the sub-workspace, so no usage is left
+ * for a read to miss.
  */
 export async function releaseSurplusLocked(
   deps: AllocationDeps,
@@ -70,6 +87,21 @@ export async function releaseSurplusLocked(
     deps.events.emit("allocation.release", { orgId: target.orgId, outcome: fields.outcome });
     return { subWorkspaceId: target.subWorkspaceId, ...fields };
   };
+
+  if (reason !== "deactivate") {
+    let lastPublish: Date | undefined;
+    try {
+      lastPublish = await findLastPublish(deps.db, target.subWorkspaceId);
+    } catch (error) {
+      log.warn({ err: error, reason }, "allocation: release could not read the last publish");
+      return report({ outcome: "error", requiresDecommission: [] });
+    }
+    const sincePublishMs = lastPublish ? deps.clock.now().getTime() - lastPublish.getTime() : Infinity;
+    if (sincePublishMs < publishLagMs(deps.env)) {
+      log.info({ reason, sincePublishMs }, "allocation: release deferred: usage may still lag a publish");
+      return report({ outcome: "deferred", requiresDecommission: [] });
+    }
+  }
 
   let resources;
   try {

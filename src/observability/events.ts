@@ -48,7 +48,7 @@ export interface ServiceEvents {
   "allocation.notReadyRetry": { orgId: string };
   "allocation.release": {
     orgId: string;
-    outcome: "released" | "nothingToRelease" | "requiresDecommission" | "dryRun" | "error";
+    outcome: "released" | "nothingToRelease" | "requiresDecommission" | "dryRun" | "deferred" | "error";
   };
   "allocation.quotaRetry": { callSite: string; outcome: "recovered" | "exhausted" | "abandoned" };
   "allocation.lockWait": { waitSeconds: number; acquired: boolean };

@@ -3,6 +3,7 @@ import type pg from "pg";
 import { AllocationService } from "../allocation/allocationService.ts";
 import { createAllocationLock } from "../allocation/createAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
+import { withPublishRecording } from "../allocation/publishRecorder.ts";
 import { BrandService } from "../brands/brandService.ts";
 import { CatalogueService } from "../catalogues/catalogueService.ts";
 import { ephemeralCredentialKey } from "../credentials/credentialKey.ts";
@@ -65,9 +66,12 @@ export interface ServiceDeps {
 
 export function createServices(deps: ServiceDeps): Services {
   const orgs = new OrgService({ db: deps.db, clock: deps.clock });
-  const gateway =
+  // Every publish is remembered per workspace: releases stand back while upstream's used lags it.
+  const gateway = withPublishRecording(
     deps.gateway ??
-    createUnconfiguredGatewayClient({ events: deps.events, logger: deps.logger, clock: deps.clock });
+      createUnconfiguredGatewayClient({ events: deps.events, logger: deps.logger, clock: deps.clock }),
+    { db: deps.db, clock: deps.clock, logger: deps.logger },
+  );
   const allocation = new AllocationService({
     db: deps.db,
     clock: deps.clock,

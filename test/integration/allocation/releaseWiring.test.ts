@@ -28,9 +28,13 @@ let orgId: string;
 let brandId: string;
 let subWorkspaceId: string;
 const originalFlag = process.env.SERENITY_DYNAMIC_ALLOCATION;
+const originalLag = process.env.SERENITY_PUBLISH_LAG_MS;
 
 beforeAll(async () => {
   process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
+  // This simulator's used never lags a publish, and these tests release right after one: a 1 ms
+  // window keeps the deferral out of the wiring under test (publishLag.test.ts covers it).
+  process.env.SERENITY_PUBLISH_LAG_MS = "1";
   sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0 } });
   t = await createTestApp({ gateway: { url: sim.url, maxRetries: 0 } });
   admin = await t.token({ sub: "admin", admin: true });
@@ -39,6 +43,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   process.env.SERENITY_DYNAMIC_ALLOCATION = originalFlag;
+  if (originalLag === undefined) delete process.env.SERENITY_PUBLISH_LAG_MS;
+  else process.env.SERENITY_PUBLISH_LAG_MS = originalLag;
   await t.close();
   await sim.close();
 });

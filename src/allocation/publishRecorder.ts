@@ -1,0 +1,41 @@
+import { recordPublish } from "../db/allocation/recordPublish.ts";
+import type { DbExecutor } from "../db/database.ts";
+import type { Clock } from "../domain/clock.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { Logger } from "../observability/logger.ts";
+
+export interface PublishRecorderDeps {
+  db: DbExecutor;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * The gateway client with every project publish remembered per workspace (allocation_publishes),
+ * whoever makes it: upstream's `used` catches up asynchronously after a publish, and a release
+ * must not trust a read inside that lag (releaseSurplus, ADR 0001 addendum). Decorating the client
+ * once at composition covers every publish call site, present and future, without a seam of its
+ * own. The time is recorded after the call, even when it failed (a timed-out publish may have
+ * committed), and still inside the caller's guarded section, so a release that takes the
+ * sub-workspace's lock next always sees it. Recording is best effort: a database failure is
+ * logged and never fails the publish.
+ */
+export function withPublishRecording(gateway: GatewayClient, deps: PublishRecorderDeps): GatewayClient {
+  const projects = gateway.projects;
+  return {
+    ...gateway,
+    projects: {
+      ...projects,
+      publishProject: async (bearer, workspaceId, projectId) => {
+        try {
+          return await projects.publishProject(bearer, workspaceId, projectId);
+        } finally {
+          await recordPublish(deps.db, { subWorkspaceId: workspaceId, now: deps.clock.now() }).catch(
+            (error: unknown) =>
+              deps.logger.warn({ err: error, workspaceId }, "allocation: could not record a publish"),
+          );
+        }
+      },
+    },
+  };
+}
