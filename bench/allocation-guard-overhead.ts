@@ -10,13 +10,21 @@
  * drift hits both alike. Upstream calls are counted from the simulator's call log around each
  * request; server CPU is process.cpuUsage() around each request — the simulator runs in its own
  * process (`serenity simulator`), so its CPU is not counted.
+ *
+ * Then, per latency, where the guard's CPU goes: the resources read alone, the allocation lock alone
+ * (lease acquire + release, no work), and a whole guarded section with a no-op write (lock + read
+ * + plan), each measured in isolation the same number of times.
  */
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 
+import { createAllocationLock } from "../src/allocation/createAllocationLock.ts";
+import { systemClock } from "../src/domain/clock.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
 import {
+  type InProcessApi,
   inProcessApi,
+  logger,
   median,
   printTable,
   scratchDatabase,
@@ -47,6 +55,7 @@ async function main() {
   const sim = await simulatorProcess("gold");
   const api = await inProcessApi(database.url, sim.url);
   const rows: string[][] = [];
+  const components: string[][] = [];
   try {
     process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
     const org = await api.call("POST", "/v2/orgs", {
@@ -140,6 +149,10 @@ async function main() {
       const callsOn = median(on.map((s) => s.calls));
       const readsOn = new Set(on.map((s) => s.reads));
       const transfersOn = on.reduce((sum, s) => sum + s.transfers, 0);
+      components.push([
+        `${latencyMs}`,
+        ...(await measureComponents(api, subWorkspace, org.body.id, brand.body.id)),
+      ]);
       const cpuOff = median(off.map((s) => s.cpuMs));
       const cpuOn = median(on.map((s) => s.cpuMs));
       const wallOff = median(off.map((s) => s.wallMs));
@@ -184,6 +197,63 @@ async function main() {
     ],
     rows,
   );
+  console.log(`\nwhere the guard's CPU goes (medians of ${REQUESTS * 2} runs each, in isolation)\n`);
+  printTable(
+    [
+      "latency (ms)",
+      "read cpu (ms)",
+      "lock cpu (ms)",
+      "section cpu (ms)",
+      "read wall (ms)",
+      "lock wall (ms)",
+      "section wall (ms)",
+    ],
+    components,
+  );
+}
+
+/** CPU and wall medians of a resources read, a lock acquire + release, and a no-op guarded section. */
+async function measureComponents(
+  api: InProcessApi,
+  subWorkspaceId: string,
+  orgId: string,
+  brandId: string,
+): Promise<string[]> {
+  process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
+  const lock = createAllocationLock({ db: api.db, clock: systemClock, events: api.events, logger });
+  const guard = () =>
+    api.services.allocation.guard({
+      orgId,
+      brandId,
+      subWorkspaceId,
+      parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
+      requestId: null,
+      bearer: api.token,
+      flat: false,
+    });
+  const contenders: Record<string, () => Promise<unknown>> = {
+    read: () => api.gateway.users.getResources(api.token, subWorkspaceId),
+    lock: () => lock.withLock(subWorkspaceId, async () => undefined),
+    section: () => guard().writeSection({ prompts: 1 }, (write) => write("bench", async () => undefined)),
+  };
+  const cpu: Record<string, number[]> = { read: [], lock: [], section: [] };
+  const wall: Record<string, number[]> = { read: [], lock: [], section: [] };
+  for (let i = 0; i < WARMUP; i++) for (const run of Object.values(contenders)) await run();
+  for (let i = 0; i < REQUESTS * 2; i++) {
+    for (const [name, run] of Object.entries(contenders)) {
+      const before = process.cpuUsage();
+      const started = performance.now();
+      await run();
+      wall[name]!.push(performance.now() - started);
+      const used = process.cpuUsage(before);
+      cpu[name]!.push((used.user + used.system) / 1000);
+    }
+  }
+  const names = ["read", "lock", "section"];
+  return [
+    ...names.map((name) => median(cpu[name]!).toFixed(2)),
+    ...names.map((name) => median(wall[name]!).toFixed(2)),
+  ];
 }
 
 main().catch((error) => {

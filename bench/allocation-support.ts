@@ -15,7 +15,7 @@ import pg from "pg";
 
 import { type App, buildApp } from "../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../src/auth/tokenVerifier.ts";
-import { openDatabase } from "../src/db/database.ts";
+import { type Db, openDatabase } from "../src/db/database.ts";
 import { acquireEmbeddedDatabase } from "../src/db/embeddedServer.ts";
 import { runMigrations } from "../src/db/migrate.ts";
 import { systemClock } from "../src/domain/clock.ts";
@@ -120,6 +120,9 @@ export interface InProcessApi {
   app: App;
   services: Services;
   gateway: GatewayClient;
+  /** The API's own database handle and event bus, for measuring a component in isolation. */
+  db: Db;
+  events: EventBus;
   token: string;
   call(
     method: "GET" | "POST" | "PUT" | "DELETE",
@@ -156,6 +159,8 @@ export async function inProcessApi(databaseUrl: string, simulatorUrl: string): P
     app,
     services,
     gateway,
+    db: database.db,
+    events,
     token,
     async call(method, route, payload) {
       const response = await app.inject({

@@ -32,6 +32,8 @@ export interface DatabaseLockOptions {
   random?: () => number;
 }
 
+const HEARTBEAT_STOPPED = "heartbeat stopped";
+
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 export const DEFAULT_LOCK_TTL_MS = 6_000;
 
@@ -70,7 +72,9 @@ export function createDatabaseLockProvider(options: DatabaseLockOptions): LockPr
         }
       }
     })();
-    return () => stop.abort();
+    // An explicit reason: a bare abort() builds a DOMException with a stack trace on every
+    // release, a measurable share of a lock section's CPU.
+    return () => stop.abort(HEARTBEAT_STOPPED);
   }
 
   return {

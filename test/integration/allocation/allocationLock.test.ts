@@ -11,6 +11,7 @@ import { createInProcessLockProvider } from "../../../src/allocation/inProcessAl
 import { acquireAllocationLock } from "../../../src/db/allocation/acquireAllocationLock.ts";
 import { releaseAllocationLock } from "../../../src/db/allocation/releaseAllocationLock.ts";
 import { renewAllocationLock } from "../../../src/db/allocation/renewAllocationLock.ts";
+import { openDatabase } from "../../../src/db/database.ts";
 import { allocationLocks } from "../../../src/db/schema.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
@@ -80,6 +81,33 @@ describe("database allocation lock", () => {
     expect(waits[1]!.waitSeconds).toBeGreaterThanOrEqual(1);
     await second.value!.release();
     expect(await lockRow(ws)).toBeUndefined();
+  });
+
+  it("the release commits asynchronously for itself only: the pooled session keeps synchronous_commit on", async () => {
+    // One connection, so the statements below run on the session the release ran on.
+    const single = openDatabase(db.url, { max: 1 });
+    try {
+      const ws = `ws-${randomUUID()}`;
+      const holder = randomUUID();
+      const now = new Date();
+      expect(
+        await acquireAllocationLock(single.db, { subWorkspaceId: ws, holder, now, ttlMs: 6_000 }),
+      ).toBeDefined();
+      expect(await releaseAllocationLock(single.db, { subWorkspaceId: ws, holder })).toBe(true);
+      expect(await lockRow(ws)).toBeUndefined(); // visible to another session at once
+      const setting = await single.pool.query("show synchronous_commit");
+      expect(setting.rows[0].synchronous_commit).toBe("on");
+      // The prepared statements are reused on the same connection, and still guard by holder.
+      expect(
+        await acquireAllocationLock(single.db, { subWorkspaceId: ws, holder, now, ttlMs: 6_000 }),
+      ).toBeDefined();
+      expect(await releaseAllocationLock(single.db, { subWorkspaceId: ws, holder: randomUUID() })).toBe(
+        false,
+      );
+      expect(await releaseAllocationLock(single.db, { subWorkspaceId: ws, holder })).toBe(true);
+    } finally {
+      await single.close();
+    }
   });
 
   it("a crashed holder's lease expires after its TTL and is taken over", async () => {
