@@ -165,10 +165,13 @@ export async function createMarketForBrand(
 
   const ready = await markMarketReady(deps.db, { id: reservation.id, projectId, now: deps.clock.now() });
   if (!ready) {
-    // Our reservation was reclaimed as stale while we worked: the slice belongs to someone else now.
-    log.error({ projectId }, "market reservation lost before it became ready");
+    // Either our reservation was reclaimed as stale while we worked (the slice belongs to someone
+    // else now: marketExists), or it is still ours but the brand stopped writing there (a
+    // deactivate or a re-point won the race: invalidState). Either way the project must go.
+    const stillOurs = await deleteMarketRow(deps.db, reservation.id, "creating");
+    log.error({ projectId, brandMoved: Boolean(stillOurs) }, "market could not be marked ready");
     await deleteProjectQuietly(deps, log, ctx.bearer, target.workspaceId, projectId);
-    throw new ServiceError("marketExists");
+    throw new ServiceError(stillOurs ? "invalidState" : "marketExists");
   }
   return {
     geoTargetId,

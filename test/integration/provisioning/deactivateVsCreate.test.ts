@@ -66,6 +66,8 @@ it("a market create whose project lands after deactivate listed the projects fai
   expect(deactivated.status).toBe(200);
   expect(creating.status).not.toBe(201);
   expect(creating.status).toBeGreaterThanOrEqual(400);
+  // The create lost to the deactivate: it says so, rather than claiming the market exists.
+  expect(creating.body).not.toContain("marketExists");
   expect(await w.projectsOf(workspaceId)).toBe(0);
   expect(await w.brand(brandId)).toMatchObject({ status: "pending", subWorkspaceId: null });
   expect(await listReadyMarkets(w.t.db.db, brandId)).toEqual([]);
