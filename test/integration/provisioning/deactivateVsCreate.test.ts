@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 
 import { afterAll, beforeAll, expect, it } from "vitest";
 
+import { markBrandPending } from "../../../src/db/brands/markBrandPending.ts";
+import { findMarket } from "../../../src/db/markets/findMarket.ts";
 import { listReadyMarkets } from "../../../src/db/markets/listReadyMarkets.ts";
 import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
 
@@ -71,4 +73,37 @@ it("a market create whose project lands after deactivate listed the projects fai
   expect(await w.projectsOf(workspaceId)).toBe(0);
   expect(await w.brand(brandId)).toMatchObject({ status: "pending", subWorkspaceId: null });
   expect(await listReadyMarkets(w.t.db.db, brandId)).toEqual([]);
+});
+
+it("a create whose brand leaves `active` while its writes are in flight answers invalidState and undoes its project", async () => {
+  await w.setSettings({ settleMode: "reads", settleReads: 0 });
+  const created = await w.call("POST", w.brandsUrl(), {
+    name: `Moving ${randomUUID().slice(0, 6)}`,
+    domain: "brand.example",
+  });
+  const brandId = created.body.id as string;
+  expect((await w.call("POST", url(brandId, "/serenity/activate"), {})).status).toBe(200);
+  const workspaceId = pointerOf(await w.brand(brandId));
+
+  // The publish is slow upstream; while it is in flight the brand leaves `active` (what a
+  // deactivate does first), so the create cannot mark its market ready.
+  await w.sim.control("/faults", {
+    match: { method: "POST", pathPattern: "/publish$" },
+    action: { delayMs: 1_000 },
+    times: 1,
+  });
+  await w.sim.clearCalls();
+  const creating = w.call("POST", url(brandId, "/serenity/markets"), { market: "DE", languageCode: "de" });
+  await answered(
+    (call) =>
+      call.method === "POST" &&
+      call.path === `/enterprise/projects/api/v1/workspaces/${workspaceId}/projects`,
+  );
+  await markBrandPending(w.t.db.db, { brandId, now: new Date() });
+  const response = await creating;
+
+  expect(response.status).toBe(409);
+  expect(response.body.error).toBe("invalidState");
+  expect(await w.projectsOf(workspaceId)).toBe(0);
+  expect(await findMarket(w.t.db.db, { brandId, geoTargetId: 2276, languageCode: "de" })).toBeUndefined();
 });
