@@ -20,6 +20,11 @@ import { type ProvisioningFailureReason, provisioningStaleMs } from "../provisio
 import { deactivateBrand } from "../provisioning/deactivation.ts";
 import { provisionSubWorkspaceSync } from "../provisioning/syncProvisioning.ts";
 import { WorkspaceLifecycle } from "../provisioning/workspaceLifecycle.ts";
+import {
+  type ActivationMarketResult,
+  createActivationMarkets,
+  validateActivationMarkets,
+} from "./activationMarkets.ts";
 
 export type Brand = BrandRow;
 
@@ -105,7 +110,7 @@ export interface ActivateInput {
 export interface ActivationResult {
   brandId: string;
   status: "active";
-  markets: { geoTargetId: number; languageCode: string; status: 201 | 409 }[];
+  markets: ActivationMarketResult[];
 }
 
 export const NO_PARENT_WORKSPACE_MESSAGE = "Organization has no Semrush workspace configured";
@@ -201,13 +206,7 @@ export class BrandService {
   ): Promise<ActivationResult> {
     const { org, brand } = await this.#context(principal, orgId, brandId);
     const requested = input.markets ?? [];
-    for (const market of requested) {
-      if (geoTargetIdFor(market.market) === undefined) {
-        throw new ServiceError("invalidRequest", {
-          message: "markets.market must be an ISO-3166 alpha-2 code",
-        });
-      }
-    }
+    validateActivationMarkets(requested);
     if (requested.length > 0) requireMarketTarget(brand);
     if (brand.subWorkspaceId !== null && brand.subWorkspaceId === org.parentWorkspaceId) {
       throw new ServiceError("workspaceMisconfigured");
@@ -222,20 +221,9 @@ export class BrandService {
       active = await this.#reactivate(brand);
     }
 
-    const results: ActivationResult["markets"] = [];
-    for (const market of requested) {
-      try {
-        const created = await markets!.createForBrand(operation, active, org, market);
-        results.push({ geoTargetId: created.geoTargetId, languageCode: created.languageCode, status: 201 });
-      } catch (error) {
-        if (!(error instanceof ServiceError && error.code === "marketExists")) throw error;
-        results.push({
-          geoTargetId: geoTargetIdFor(market.market)!,
-          languageCode: market.languageCode.toLowerCase(),
-          status: 409,
-        });
-      }
-    }
+    const { results } = markets
+      ? await createActivationMarkets(markets, operation, active, org, requested)
+      : { results: [] };
     return { brandId: brand.id, status: "active", markets: results };
   }
 
@@ -304,13 +292,7 @@ export class BrandService {
     }
     const { org, brand } = await this.#context(principal, orgId, brandId);
     const requested = rest.markets ?? [];
-    for (const market of requested) {
-      if (geoTargetIdFor(market.market) === undefined) {
-        throw new ServiceError("invalidRequest", {
-          message: "markets.market must be an ISO-3166 alpha-2 code",
-        });
-      }
-    }
+    validateActivationMarkets(requested);
     if (requested.length > 0) requireMarketTarget(brand);
     if (brand.subWorkspaceId !== null && brand.subWorkspaceId === org.parentWorkspaceId) {
       throw new ServiceError("workspaceMisconfigured");

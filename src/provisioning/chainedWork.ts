@@ -1,3 +1,4 @@
+import { createActivationMarkets } from "../brands/activationMarkets.ts";
 import type { ActivationResult } from "../brands/brandService.ts";
 import { findBrandById } from "../db/brands/findBrandById.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
@@ -6,11 +7,9 @@ import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
 import { findMarket } from "../db/markets/findMarket.ts";
 import { findOrgById } from "../db/orgs/findOrgById.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
-import { ServiceError } from "../domain/errors.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { JobContext } from "../jobs/handler.ts";
-import { geoTargetIdFor } from "../markets/geoTarget.ts";
 import type { CreateMarketInput, Market } from "../markets/market.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -80,27 +79,13 @@ export async function activateMarketsChained(
   const context = await stillApplies(deps.db, target);
   if (!context) return { kind: "superseded" };
   const bearer = await ctx.credential();
-  const results: ActivationResult["markets"] = [];
-  const created: { geoTargetId: number; languageCode: string }[] = [];
-  for (const market of requested) {
-    try {
-      const made = await deps.markets.createForBrand(
-        { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
-        context.brand,
-        context.org,
-        market,
-      );
-      created.push(made);
-      results.push({ geoTargetId: made.geoTargetId, languageCode: made.languageCode, status: 201 });
-    } catch (error) {
-      if (!(error instanceof ServiceError && error.code === "marketExists")) throw error;
-      results.push({
-        geoTargetId: geoTargetIdFor(market.market)!,
-        languageCode: market.languageCode.toLowerCase(),
-        status: 409,
-      });
-    }
-  }
+  const { results, created } = await createActivationMarkets(
+    deps.markets,
+    { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
+    context.brand,
+    context.org,
+    requested,
+  );
   const after = await stillApplies(deps.db, target);
   if (!after) {
     await undoMarkets(deps, ctx.logger, bearer, context.brand.id, created);
