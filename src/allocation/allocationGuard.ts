@@ -147,9 +147,15 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
    */
   async function writeSection<T>(need: Need, work: (write: SectionWrite) => Promise<T>): Promise<T> {
     const current = mode();
-    const write: SectionWrite = (callSite, fn, stages = {}) => retry(current, callSite, stages, fn);
-    if (current.kind !== "on") return work(write);
-    return deps.lock.withLock(current.target.subWorkspaceId, async () => {
+    if (current.kind !== "on")
+      return work((callSite, fn, stages = {}) => retry(current, callSite, stages, fn));
+    const subWorkspaceId = current.target.subWorkspaceId;
+    // Before each write: a holder that stalled past its lease must not write unserialised.
+    const write: SectionWrite = (callSite, fn, stages = {}) => {
+      deps.lock.assertHeld(subWorkspaceId);
+      return retry(current, callSite, stages, fn);
+    };
+    return deps.lock.withLock(subWorkspaceId, async () => {
       await ensureHeadroom(deps, current.target, need, path);
       return work(write);
     });

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
+import { ServiceError } from "../domain/errors.ts";
+
 /**
  * The per-sub-workspace allocation lock (spec/allocation.md §3.1, docs/decisions/0001). A lock
  * implementation only knows how to take and give back a lease; `reentrant()` adds the rule that a
@@ -8,6 +10,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
  */
 export interface LockLease {
   release(): Promise<void>;
+  /**
+   * False once the lease may have been lost (a renewal found it taken over, or no renewal
+   * succeeded within its TTL): the section must not start another upstream write under it.
+   * Absent for locks that cannot be lost (the in-process test lock).
+   */
+  held?(): boolean;
 }
 
 export interface LockProvider {
@@ -17,17 +25,22 @@ export interface LockProvider {
 
 export interface AllocationLock {
   withLock<T>(subWorkspaceId: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Throws `workspaceBusy` when the current section's lease on `subWorkspaceId` may have been lost;
+   * a no-op outside a section. Called before each metered write: fencing a stalled holder.
+   */
+  assertHeld(subWorkspaceId: string): void;
 }
 
 /** What the current async context holds: per sub-workspace, the queue nested sections chain on. */
-type HeldLocks = Map<string, { tail: Promise<void> }>;
+type HeldLocks = Map<string, { tail: Promise<void>; lease: LockLease }>;
 
 export function reentrant(provider: LockProvider): AllocationLock {
   const held = new AsyncLocalStorage<HeldLocks>();
 
-  function runHolding<T>(subWorkspaceId: string, work: () => Promise<T>): Promise<T> {
+  function runHolding<T>(subWorkspaceId: string, lease: LockLease, work: () => Promise<T>): Promise<T> {
     const next: HeldLocks = new Map(held.getStore());
-    next.set(subWorkspaceId, { tail: Promise.resolve() });
+    next.set(subWorkspaceId, { tail: Promise.resolve(), lease });
     return held.run(next, work);
   }
 
@@ -43,16 +56,22 @@ export function reentrant(provider: LockProvider): AllocationLock {
         outer.tail = new Promise<void>((resolve) => (done = resolve));
         await previous;
         try {
-          return await runHolding(subWorkspaceId, work);
+          return await runHolding(subWorkspaceId, outer.lease, work);
         } finally {
           done();
         }
       }
       const lease = await provider.acquire(subWorkspaceId);
       try {
-        return await runHolding(subWorkspaceId, work);
+        return await runHolding(subWorkspaceId, lease, work);
       } finally {
         await lease.release();
+      }
+    },
+    assertHeld(subWorkspaceId) {
+      const lease = held.getStore()?.get(subWorkspaceId)?.lease;
+      if (lease?.held && !lease.held()) {
+        throw new ServiceError("workspaceBusy", { details: { subWorkspaceId, reason: "leaseLost" } });
       }
     },
   };

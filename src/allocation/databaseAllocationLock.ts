@@ -50,7 +50,13 @@ export function createDatabaseLockProvider(options: DatabaseLockOptions): LockPr
     return Math.max(1, Math.round(ceiling / 2 + (random() * ceiling) / 2));
   }
 
-  function startHeartbeat(subWorkspaceId: string, holder: string): () => void {
+  /** Until when the lease is known to be ours: moved forward by each successful renewal. */
+  interface LeaseState {
+    validUntil: number;
+    lost: boolean;
+  }
+
+  function startHeartbeat(subWorkspaceId: string, holder: string, state: LeaseState): () => void {
     const stop = new AbortController();
     void (async () => {
       while (!stop.signal.aborted) {
@@ -60,8 +66,11 @@ export function createDatabaseLockProvider(options: DatabaseLockOptions): LockPr
           return; // stopped
         }
         try {
+          const renewedAt = clock.now().getTime();
           const kept = await renewAllocationLock(db, { subWorkspaceId, holder, now: clock.now(), ttlMs });
+          if (kept) state.validUntil = renewedAt + ttlMs;
           if (!kept) {
+            state.lost = true;
             // Our lease expired and was taken over (a stall longer than the TTL). The section
             // finishes, but serialisation for it is no longer guaranteed: make that visible.
             logger.warn({ subWorkspaceId }, "allocation lock lease lost while held");
@@ -95,8 +104,10 @@ export function createDatabaseLockProvider(options: DatabaseLockOptions): LockPr
             waitSeconds: (clock.now().getTime() - started) / 1000,
             acquired: true,
           });
-          const stopHeartbeat = startHeartbeat(subWorkspaceId, holder);
+          const state: LeaseState = { validUntil: now.getTime() + ttlMs, lost: false };
+          const stopHeartbeat = startHeartbeat(subWorkspaceId, holder, state);
           return {
+            held: () => !state.lost && clock.now().getTime() < state.validUntil,
             release: async () => {
               stopHeartbeat();
               try {

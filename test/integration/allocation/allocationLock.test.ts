@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { reentrant } from "../../../src/allocation/allocationLock.ts";
@@ -137,6 +138,38 @@ describe("database allocation lock", () => {
     expect(await releaseAllocationLock(db.db, { subWorkspaceId: ws, holder: crashed })).toBe(false);
     expect(await lockRow(ws)).toBeDefined();
     await waiter.value!.release();
+  });
+
+  it("a holder whose lease was taken over knows it, and its section refuses the next write", async () => {
+    const { clock, provider } = setup();
+    const ws = `ws-${randomUUID()}`;
+    const lock = reentrant(provider);
+    let refused: unknown;
+    await lock.withLock(ws, async () => {
+      lock.assertHeld(ws); // held: no throw
+      // Another process took the row over (our heartbeat stalled past the TTL).
+      await db.db
+        .update(allocationLocks)
+        .set({ holder: randomUUID() })
+        .where(eq(allocationLocks.subWorkspaceId, ws));
+      await drive(clock, 2_100, 100); // the next heartbeat finds the lease gone
+      try {
+        lock.assertHeld(ws);
+      } catch (error) {
+        refused = error;
+      }
+    });
+    expect(refused).toMatchObject({ code: "workspaceBusy" });
+  });
+
+  it("a lease not renewed within its TTL counts as lost even before anyone takes it", async () => {
+    const { clock, provider } = setup();
+    const lease = await provider.acquire(`ws-${randomUUID()}`);
+    expect(lease.held?.()).toBe(true);
+    // Time jumps past the TTL with no heartbeat having run (a stalled event loop).
+    clock.advance(7_000);
+    expect(lease.held?.()).toBe(false);
+    await lease.release();
   });
 
   it("a live holder keeps its lease by heartbeat; the waiter times out with workspaceBusy", async () => {

@@ -191,7 +191,7 @@ function invariantBreaches({ upstream, initialPool }: RunResult): string[] {
 }
 
 const guardedLock = () => reentrant(createInProcessLockProvider());
-const noLock: AllocationLock = { withLock: (_subWorkspaceId, work) => work() };
+const noLock: AllocationLock = { withLock: (_subWorkspaceId, work) => work(), assertHeld: () => {} };
 
 describe("allocation conservation (in-memory upstream model)", () => {
   it("large pool: conserved, never a 0, never over-committed, and no metered write fails", async () => {
