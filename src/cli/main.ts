@@ -1,9 +1,11 @@
 import { Command } from "commander";
 
+import { registerAudit } from "./commands/audit.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerSimulator } from "./commands/simulator.ts";
 import { registerStart } from "./commands/start.ts";
+import { registerSweep } from "./commands/sweep.ts";
 import { registerToken } from "./commands/token.ts";
 import { registerWorker } from "./commands/worker.ts";
 
@@ -19,5 +21,7 @@ registerMigrate(program);
 registerToken(program);
 registerSimulator(program);
 registerWorker(program);
+registerSweep(program);
+registerAudit(program);
 
 await program.parseAsync(process.argv);
