@@ -2,7 +2,7 @@ import type { ZodType } from "zod";
 
 import type { Clock } from "../domain/clock.ts";
 import type { QueryValue } from "./routeTemplate.ts";
-import type { GatewayTransport, HttpMethod } from "./transport.ts";
+import type { GatewayCallOptions, GatewayTransport, HttpMethod } from "./transport.ts";
 import type {
   AddedAiModel,
   AiModel,
@@ -39,7 +39,8 @@ import {
 
 /**
  * The Project Engine adapter (`/enterprise/projects/api`): catalogues, projects (markets),
- * prompts, tags and a project's AI models. Every call takes the caller's bearer first.
+ * prompts, tags and a project's AI models. Every call takes the caller's bearer first; methods
+ * with a trailing `options` accept a cancellation signal (see `GatewayRequest.signal`).
  */
 export interface ProjectEngineClient {
   /** `GET /v1/languages`. */
@@ -47,7 +48,12 @@ export interface ProjectEngineClient {
   /** `GET /v1/ai_models?page&limit`: the global model catalogue. */
   listAiModels(bearer: string, request?: PageRequest): Promise<Page<AiModel>>;
   /** `GET /v1/workspaces/{ws}/projects?type=ai` (eventually consistent live). */
-  listProjects(bearer: string, workspaceId: string, request?: PageRequest): Promise<Page<Project>>;
+  listProjects(
+    bearer: string,
+    workspaceId: string,
+    request?: PageRequest,
+    options?: GatewayCallOptions,
+  ): Promise<Page<Project>>;
   /** `POST /v1/workspaces/{ws}/projects`: creates a draft AI project (metered). */
   createProject(bearer: string, workspaceId: string, request: CreateProjectRequest): Promise<Project>;
   /** `GET …/projects/{pid}?draft=true&type=ai`: the draft view, incl. `publishStatus`. */
@@ -60,7 +66,12 @@ export interface ProjectEngineClient {
     patch: PatchProjectRequest,
   ): Promise<Project>;
   /** `DELETE …/projects/{pid}`; a `gone` error means it was already deleted. */
-  deleteProject(bearer: string, workspaceId: string, projectId: string): Promise<void>;
+  deleteProject(
+    bearer: string,
+    workspaceId: string,
+    projectId: string,
+    options?: GatewayCallOptions,
+  ): Promise<void>;
   /** `POST …/projects/{pid}/publish` (202; completes in the background, metered). */
   publishProject(bearer: string, workspaceId: string, projectId: string): Promise<void>;
   /** `GET /v1/workspaces/{ws}/brand-topics?domain&country`: the topic catalogue. */
@@ -140,7 +151,12 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
     method: HttpMethod,
     route: string,
     params: Record<string, string>,
-    extra: { query?: Record<string, QueryValue>; body?: unknown; response?: ZodType<T> } = {},
+    extra: {
+      query?: Record<string, QueryValue>;
+      body?: unknown;
+      response?: ZodType<T>;
+      signal?: AbortSignal;
+    } = {},
   ) => transport.send<T>(bearer, { gateway: "pe", method, route, params, ...extra });
   const inProject = (ws: string, pid: string) => ({ ws, pid });
 
@@ -148,7 +164,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
     listLanguages: (bearer) => pe(bearer, "GET", "/v1/languages", {}, { response: wirePage(languageWire) }),
     listAiModels: (bearer, request = {}) =>
       pe(bearer, "GET", "/v1/ai_models", {}, { query: { ...request }, response: wirePage(aiModelWire) }),
-    listProjects: (bearer, ws, request = {}) =>
+    listProjects: (bearer, ws, request = {}, options) =>
       pe(
         bearer,
         "GET",
@@ -157,6 +173,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
         {
           query: { type: "ai", ...request },
           response: wirePage(projectWire),
+          signal: options?.signal,
         },
       ),
     createProject: (bearer, ws, request) =>
@@ -195,7 +212,8 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
         },
         response: projectWire,
       }),
-    deleteProject: (bearer, ws, pid) => pe(bearer, "DELETE", PROJECT, inProject(ws, pid)),
+    deleteProject: (bearer, ws, pid, options) =>
+      pe(bearer, "DELETE", PROJECT, inProject(ws, pid), { signal: options?.signal }),
     publishProject: (bearer, ws, pid) => pe(bearer, "POST", `${PROJECT}/publish`, inProject(ws, pid)),
     getBrandTopics: (bearer, ws, { domain, country }) =>
       pe(

@@ -36,6 +36,18 @@ export interface GatewayRequest<T> {
   body?: unknown;
   /** Validates and maps a 2xx body; omitted when the body is not used (202/204 answers). */
   response?: z.ZodType<T>;
+  /**
+   * The caller's cancellation (e.g. a job's abort signal at its timeout). Aborting ends the call at
+   * once — the attempt in flight and any retry wait — and is never retried: the call rejects with
+   * the signal's `reason` itself, not a `GatewayError`, so an abandoned call can never read as an
+   * `unavailable` upstream.
+   */
+  signal?: AbortSignal;
+}
+
+/** The optional trailing argument of the client methods that accept a cancellation. */
+export interface GatewayCallOptions {
+  signal?: AbortSignal;
 }
 
 export interface TransportOptions {
@@ -52,6 +64,12 @@ export interface TransportOptions {
 type Attempt =
   | { type: "answer"; status: number; body: string; retryAfter: string | undefined }
   | { type: TransportFailure; cause: unknown };
+
+/** An exchange the caller abandoned through its signal: not an upstream failure at all. */
+type Exchange = Attempt | { type: "abandoned" };
+
+/** nginx's "client closed request": the status an abandoned attempt is counted with in metrics. */
+const ABANDONED_STATUS = 499;
 
 /** The readiness probe never waits long: a hung gateway must not hang `/readyz`. */
 const PROBE_TIMEOUT_CAP_MS = 5_000;
@@ -78,12 +96,14 @@ export class GatewayTransport {
   }
 
   async send<T>(bearer: string | undefined, request: GatewayRequest<T>): Promise<T> {
-    const { gateway, method, route } = request;
+    const { gateway, method, route, signal } = request;
     if (!isUsableToken(bearer)) {
       // No upstream call without a user: fail like the gateway would, before sending anything.
       throw new GatewayError({ kind: "unauthorized", status: 401, method, route, gateway });
     }
     if (!this.#options.origins) throw new ServiceError("configurationError", { details: { gateway, route } });
+    // A caller that gave up already sends nothing.
+    signal?.throwIfAborted();
     const path = buildPath(gateway, route, request.params, request.query);
     const headers: Record<string, string> = {
       accept: "application/json",
@@ -104,7 +124,12 @@ export class GatewayTransport {
         headers,
         payload,
         this.#options.timeoutMs,
+        signal,
       );
+      if (answered.type === "abandoned") {
+        this.#options.logger.info({ gateway, method, route }, "gateway call abandoned by its caller");
+        throw abortReason(signal);
+      }
       // An upstream body may echo the request (a proxy's error page, a debug dump): the bearer is
       // removed before the body can reach an error or a log line.
       const attempt: Attempt =
@@ -127,7 +152,9 @@ export class GatewayTransport {
       const error = this.#errorOf(request, attempt);
       this.#logFailure(error, retries, decision.retry ? decision.waitMs : undefined);
       if (!decision.retry) throw error;
-      await this.#options.clock.sleep(decision.waitMs);
+      // An abort during the wait rejects with the signal's reason: the retry is never sent.
+      await this.#options.clock.sleep(decision.waitMs, signal);
+      signal?.throwIfAborted();
     }
   }
 
@@ -158,6 +185,7 @@ export class GatewayTransport {
           { accept: "application/json" },
           undefined,
           timeoutMs,
+          undefined,
         );
         return attempt.type === "answer" && !UNREACHABLE_STATUSES.has(attempt.status);
       }),
@@ -197,10 +225,16 @@ export class GatewayTransport {
     headers: Record<string, string>,
     payload: string | undefined,
     timeoutMs: number,
-  ): Promise<Attempt> {
+    signal: AbortSignal | undefined,
+  ): Promise<Exchange> {
     const started = performance.now();
-    const attempt = await this.#exchange(gateway, method, path, headers, payload, timeoutMs);
-    const status = attempt.type === "answer" ? attempt.status : statusOfTransportFailure(attempt.type);
+    const attempt = await this.#exchange(gateway, method, path, headers, payload, timeoutMs, signal);
+    const status =
+      attempt.type === "answer"
+        ? attempt.status
+        : attempt.type === "abandoned"
+          ? ABANDONED_STATUS
+          : statusOfTransportFailure(attempt.type);
     this.#options.events.emit("gateway.request", {
       gateway,
       method,
@@ -216,7 +250,10 @@ export class GatewayTransport {
     return attempt;
   }
 
-  /** One HTTP exchange bounded by `timeoutMs` (headers and body together). Never throws. */
+  /**
+   * One HTTP exchange bounded by `timeoutMs` (headers and body together) and by the caller's
+   * `signal`, whichever fires first. Never throws.
+   */
   async #exchange(
     gateway: GatewayName,
     method: HttpMethod,
@@ -224,13 +261,19 @@ export class GatewayTransport {
     headers: Record<string, string>,
     payload: string | undefined,
     timeoutMs: number,
-  ): Promise<Attempt> {
+    signal: AbortSignal | undefined,
+  ): Promise<Exchange> {
+    if (signal?.aborted) return { type: "abandoned" };
+    // One controller for both causes. A listener (removed below) rather than AbortSignal.any: the
+    // caller's signal may outlive many calls and must not keep a dependent signal per attempt.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    signal?.addEventListener("abort", onCallerAbort, { once: true });
     try {
       const response = await this.#pool(gateway).request({
         method,
@@ -248,9 +291,12 @@ export class GatewayTransport {
         retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
       };
     } catch (cause) {
+      // The caller's abort wins over a timeout that fired at the same moment: it is not retried.
+      if (signal?.aborted) return { type: "abandoned" };
       return { type: timedOut ? "timeout" : "network", cause };
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", onCallerAbort);
     }
   }
 
@@ -333,6 +379,11 @@ const NOISY_KINDS: ReadonlySet<GatewayErrorKind> = new Set([
   "methodNotAllowed",
   "unexpectedResponse",
 ]);
+
+/** What an aborted call rejects with: the signal's own reason (an `AbortError` when none was given). */
+function abortReason(signal: AbortSignal | undefined): unknown {
+  return signal?.reason ?? new DOMException("The gateway call was aborted.", "AbortError");
+}
 
 /** `text` with every occurrence of `secret` replaced; the secret never survives in upstream text. */
 export function withoutSecret(text: string, secret: string): string {

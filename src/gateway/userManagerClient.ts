@@ -1,4 +1,4 @@
-import type { GatewayTransport } from "./transport.ts";
+import type { GatewayCallOptions, GatewayTransport } from "./transport.ts";
 import type {
   AiAllocation,
   AiResources,
@@ -17,7 +17,8 @@ import {
 /**
  * The User Manager adapter (`/enterprise/users/api`): sub-workspaces and their AI resources.
  * Every call takes the caller's bearer first. No business rules here — callers decide what a 0,
- * a 403 or a not-ready answer means.
+ * a 403 or a not-ready answer means. Methods with a trailing `options` accept a cancellation
+ * signal (see `GatewayRequest.signal`).
  */
 export interface UserManagerClient {
   /** `POST /v2/workspaces/{parent}/child`; the new workspace usually reads `not ready`. */
@@ -25,11 +26,12 @@ export interface UserManagerClient {
     bearer: string,
     parentId: string,
     request: CreateSubWorkspaceRequest,
+    options?: GatewayCallOptions,
   ): Promise<Workspace>;
   /** `GET /v1/workspaces/{ws}/status` → the normalised status. */
-  getStatus(bearer: string, workspaceId: string): Promise<string>;
+  getStatus(bearer: string, workspaceId: string, options?: GatewayCallOptions): Promise<string>;
   /** `GET /v1/workspaces/{ws}/family` → the workspace itself and all its descendants. */
-  getFamily(bearer: string, workspaceId: string): Promise<Workspace[]>;
+  getFamily(bearer: string, workspaceId: string, options?: GatewayCallOptions): Promise<Workspace[]>;
   /** `GET /v1/workspaces/{ws}/resources` → AI usage and allocation per dimension. */
   getResources(bearer: string, workspaceId: string): Promise<AiResources>;
   /**
@@ -54,7 +56,7 @@ function aiResourcesBody(allocation: AiAllocation | undefined): { ai?: AiAllocat
 
 export function createUserManagerClient(transport: GatewayTransport): UserManagerClient {
   return {
-    createSubWorkspace: (bearer, parentId, request) =>
+    createSubWorkspace: (bearer, parentId, request, options) =>
       transport.send(bearer, {
         gateway: "um",
         method: "POST",
@@ -63,22 +65,25 @@ export function createUserManagerClient(transport: GatewayTransport): UserManage
         // `resources` is required upstream even when empty.
         body: { title: request.title, resources: aiResourcesBody(request.resources) },
         response: workspaceWire,
+        signal: options?.signal,
       }),
-    getStatus: (bearer, workspaceId) =>
+    getStatus: (bearer, workspaceId, options) =>
       transport.send(bearer, {
         gateway: "um",
         method: "GET",
         route: "/v1/workspaces/{ws}/status",
         params: { ws: workspaceId },
         response: statusWire,
+        signal: options?.signal,
       }),
-    getFamily: (bearer, workspaceId) =>
+    getFamily: (bearer, workspaceId, options) =>
       transport.send(bearer, {
         gateway: "um",
         method: "GET",
         route: "/v1/workspaces/{ws}/family",
         params: { ws: workspaceId },
         response: familyWire,
+        signal: options?.signal,
       }),
     getResources: (bearer, workspaceId) =>
       transport.send(bearer, {

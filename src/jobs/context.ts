@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db } from "../db/database.ts";
 import { insertJob, type JobRow } from "../db/jobs/insertJob.ts";
+import { isJobLeaseHeld } from "../db/jobs/isJobLeaseHeld.ts";
 import { linkNextJob } from "../db/jobs/linkNextJob.ts";
 import { saveJobCheckpoint } from "../db/jobs/saveJobCheckpoint.ts";
 import type { Clock } from "../domain/clock.ts";
@@ -85,6 +86,10 @@ export function createJobContext<M extends JobMetadata>(
       }
       delivery.exposedSecrets?.push(exchanged.token);
       return exchanged.token;
+    },
+    async assertLeaseHeld() {
+      const held = await isJobLeaseHeld(deps.db, { jobId: record.id, leaseToken, now: deps.clock.now() });
+      if (!held) throw new LeaseLostError(record.id);
     },
     async saveCheckpoint(patch) {
       const metadata = await saveJobCheckpoint(deps.db, {

@@ -24,7 +24,9 @@ export interface ChainOptions {
 
 /**
  * What a handler gets for one delivery. Everything that writes is guarded by the delivery's lease:
- * after a takeover, `saveCheckpoint`, `requeue` and `chain` throw `LeaseLostError`.
+ * after a takeover, `saveCheckpoint`, `requeue` and `chain` throw `LeaseLostError`. A write the
+ * lease does not fence (one guarded by something else, e.g. a brand's attempt id) is preceded by
+ * `assertLeaseHeld`.
  */
 export interface JobContext<M extends JobMetadata = JobMetadata> {
   job: JobSnapshot;
@@ -39,6 +41,14 @@ export interface JobContext<M extends JobMetadata = JobMetadata> {
   logger: Logger;
   /** The user's upstream token; throws a `NEEDS_REAUTH` JobError when there is none usable. */
   credential(): Promise<string>;
+  /**
+   * One read: throws `LeaseLostError` unless this delivery still holds the lease (record
+   * IN_PROGRESS, this delivery's token, unexpired by the job clock). The runner releases a lease
+   * after the timeout's grace while a handler that ignores its signal may still run; call this
+   * right before an irreversible step that only another guard fences, so a late copy stands down.
+   * It narrows the window rather than closing it: the lease can still go between check and step.
+   */
+  assertLeaseHeld(): Promise<void>;
   /** Merges top-level keys into the stored metadata (a retry resumes from them). */
   saveCheckpoint(patch: Partial<M> & JobMetadata): Promise<void>;
   /**

@@ -49,6 +49,11 @@ class SettledFailure extends JobError {}
  * Every brand write carries the attempt id (T2, T4, T5, T3), so a stale or superseded hop can
  * never overwrite a newer attempt. Cleanup only ever empties a candidate this attempt created
  * itself (`freshlyCreated` in the metadata), never an adopted one, never a promoted one.
+ *
+ * The attempt id does not tell two deliveries of the same hop apart: after the handler timeout
+ * (plus a grace) the runner releases the lease while this copy may still run. So every gateway
+ * call carries the job's abort signal (a timed-out hop stops talking upstream), and T4, T5 and
+ * the cleanup first check that this delivery still holds its lease.
  */
 export async function runProvisioningHop(
   deps: ProvisioningHopDeps,
@@ -79,6 +84,7 @@ class Hop {
       clock: ctx.clock,
       gateway: deps.gateway,
       logger: this.#log,
+      signal: ctx.signal,
     });
     const { candidateWorkspaceId, freshlyCreated } = ctx.metadata;
     if (candidateWorkspaceId && freshlyCreated) this.#owned = candidateWorkspaceId;
@@ -210,6 +216,7 @@ class Hop {
 
   async #promote(candidate: string): Promise<JobResult> {
     const metadata = this.#ctx.metadata;
+    await this.#assertStillOurs();
     const promoted = await promoteProvisioningReady(this.#deps.db, {
       brandId: metadata.brandId,
       attemptId: metadata.attemptId,
@@ -307,6 +314,8 @@ class Hop {
     this.#log.warn({ err: error }, "unexpected error while provisioning");
     if (!this.#promoted) {
       const failed = await this.#failAttempt("unexpected").catch((failure: unknown) => {
+        // A late copy of the hop touches nothing: the runner records the lost lease.
+        if (failure instanceof LeaseLostError || this.#ctx.signal.aborted) throw failure;
         this.#log.error({ err: failure }, "could not fail the provisioning attempt");
         return undefined;
       });
@@ -336,8 +345,9 @@ class Hop {
     throw new SettledFailure(code, { retryable: false });
   }
 
-  #failAttempt(reason: ProvisioningFailureReason): Promise<BrandRow | undefined> {
+  async #failAttempt(reason: ProvisioningFailureReason): Promise<BrandRow | undefined> {
     const { brandId, attemptId } = this.#ctx.metadata;
+    await this.#assertStillOurs();
     return failProvisioningAttempt(this.#deps.db, { brandId, attemptId, reason, now: this.#ctx.clock.now() });
   }
 
@@ -354,6 +364,11 @@ class Hop {
       this.#owned = undefined;
       return;
     }
+    if (!(await this.#stillOurs())) {
+      // A newer delivery of this hop owns the attempt's work now, this candidate included.
+      this.#log.info({ workspaceId }, "the hop's lease is gone; cleanup left to the delivery holding it");
+      return;
+    }
     let bearer: string;
     try {
       bearer = await this.#token();
@@ -364,6 +379,30 @@ class Hop {
     const emptied = await this.#lifecycle.emptyWorkspace(bearer, workspaceId);
     this.#log.info({ workspaceId, emptied }, "cleaned up an owned candidate");
     this.#owned = undefined;
+  }
+
+  /**
+   * Throws unless this delivery may still act: its signal has not fired (a timed-out hop is on its
+   * way out; `run` rethrows the signal's reason) and it still holds the job's lease
+   * (`LeaseLostError`). Called right before T4 and T5, which the attempt id alone cannot fence
+   * against a newer delivery of the same hop.
+   */
+  async #assertStillOurs(): Promise<void> {
+    this.#ctx.signal.throwIfAborted();
+    await this.#ctx.assertLeaseHeld();
+  }
+
+  /** `#assertStillOurs` for the cleanup, which never throws: unsure counts as "not ours". */
+  async #stillOurs(): Promise<boolean> {
+    try {
+      await this.#assertStillOurs();
+      return true;
+    } catch (error) {
+      if (!(error instanceof LeaseLostError) && !this.#ctx.signal.aborted) {
+        this.#log.warn({ err: error }, "could not check the job lease; cleanup skipped");
+      }
+      return false;
+    }
   }
 
   /** Whether any brand points at the workspace or waits on it as a live candidate; unsure → yes. */

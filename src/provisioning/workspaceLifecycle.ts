@@ -4,6 +4,7 @@ import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { GatewayCallOptions } from "../gateway/transport.ts";
 import type { Workspace } from "../gateway/types.ts";
 import { isReadyStatus, isTerminalStatus } from "../gateway/workspaceStatus.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -23,6 +24,11 @@ export interface WorkspaceLifecycleDeps {
   logger: Logger;
   /** Between status reads of a synchronous settle; default 250 ms. */
   pollIntervalMs?: number;
+  /**
+   * Cancels every gateway call and wait of this lifecycle (a job passes its abort signal, so a hop
+   * past its timeout stops talking upstream); an aborted call rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 export interface WorkspaceHandle {
@@ -44,9 +50,12 @@ const PROJECT_PAGE_SIZE = 100;
 
 export class WorkspaceLifecycle {
   readonly #pollIntervalMs: number;
+  /** The trailing options of every gateway call: the cancellation, when there is one. */
+  readonly #call: GatewayCallOptions;
 
   constructor(private readonly deps: WorkspaceLifecycleDeps) {
     this.#pollIntervalMs = deps.pollIntervalMs ?? DEFAULT_SETTLE_POLL_INTERVAL_MS;
+    this.#call = deps.signal ? { signal: deps.signal } : {};
   }
 
   /**
@@ -67,7 +76,7 @@ export class WorkspaceLifecycle {
     brandId: string,
   ): Promise<WorkspaceHandle> {
     const log = this.deps.logger.child({ brandId });
-    const before = await this.deps.gateway.users.getFamily(bearer, parentWorkspaceId);
+    const before = await this.deps.gateway.users.getFamily(bearer, parentWorkspaceId, this.#call);
     const existing = await this.#adoptable(bearer, before, parentWorkspaceId, title, brandId, {
       allowSettling: false,
     });
@@ -78,7 +87,12 @@ export class WorkspaceLifecycle {
     }
 
     try {
-      const created = await this.deps.gateway.users.createSubWorkspace(bearer, parentWorkspaceId, { title });
+      const created = await this.deps.gateway.users.createSubWorkspace(
+        bearer,
+        parentWorkspaceId,
+        { title },
+        this.#call,
+      );
       log.info({ workspaceId: created.id }, "created a sub-workspace");
       return { workspaceId: created.id, freshlyCreated: true };
     } catch (error) {
@@ -110,7 +124,7 @@ export class WorkspaceLifecycle {
       if (remaining <= 0) {
         throw new ServiceError("subworkspaceCreationTimeout", { details: { workspaceId, budgetMs } });
       }
-      await clock.sleep(Math.min(this.#pollIntervalMs, remaining));
+      await clock.sleep(Math.min(this.#pollIntervalMs, remaining), this.deps.signal);
     }
   }
 
@@ -120,7 +134,7 @@ export class WorkspaceLifecycle {
    */
   async pollOnce(bearer: string, workspaceId: string): Promise<SettleState> {
     try {
-      const status = await this.deps.gateway.users.getStatus(bearer, workspaceId);
+      const status = await this.deps.gateway.users.getStatus(bearer, workspaceId, this.#call);
       if (isReadyStatus(status)) return "ready";
       if (isTerminalStatus(status)) return "terminal";
       return "notReady";
@@ -139,7 +153,7 @@ export class WorkspaceLifecycle {
     let deleted = 0;
     for (const projectId of await this.#projectIds(bearer, workspaceId)) {
       try {
-        await this.deps.gateway.projects.deleteProject(bearer, workspaceId, projectId);
+        await this.deps.gateway.projects.deleteProject(bearer, workspaceId, projectId, this.#call);
         deleted += 1;
       } catch (error) {
         if (!isGatewayError(error, "gone")) throw error;
@@ -174,7 +188,7 @@ export class WorkspaceLifecycle {
   ): Promise<WorkspaceHandle | undefined> {
     const seen = new Set(before.map((workspace) => workspace.id));
     for (let read = 1; read <= RECOVERY_FAMILY_READS; read++) {
-      const family = await this.deps.gateway.users.getFamily(bearer, parentWorkspaceId);
+      const family = await this.deps.gateway.users.getFamily(bearer, parentWorkspaceId, this.#call);
       const matches = await this.#adoptable(bearer, family, parentWorkspaceId, title, brandId, {
         allowSettling: true,
       });
@@ -186,7 +200,7 @@ export class WorkspaceLifecycle {
         this.deps.logger,
       );
       if (ready) return { workspaceId: ready.id, freshlyCreated: false };
-      if (read < RECOVERY_FAMILY_READS) await this.deps.clock.sleep(this.#pollIntervalMs);
+      if (read < RECOVERY_FAMILY_READS) await this.deps.clock.sleep(this.#pollIntervalMs, this.deps.signal);
     }
     return undefined;
   }
@@ -220,7 +234,12 @@ export class WorkspaceLifecycle {
     const unclaimed = titled.filter((workspace) => !claimed.has(workspace.id));
     const empty: Workspace[] = [];
     for (const workspace of unclaimed) {
-      const projects = await this.deps.gateway.projects.listProjects(bearer, workspace.id, { limit: 1 });
+      const projects = await this.deps.gateway.projects.listProjects(
+        bearer,
+        workspace.id,
+        { limit: 1 },
+        this.#call,
+      );
       if (projects.total === 0 && projects.items.length === 0) empty.push(workspace);
     }
     return empty;
@@ -241,10 +260,12 @@ export class WorkspaceLifecycle {
   async #projectIds(bearer: string, workspaceId: string): Promise<string[]> {
     const ids: string[] = [];
     for (let page = 1; ; page++) {
-      const result = await this.deps.gateway.projects.listProjects(bearer, workspaceId, {
-        page,
-        limit: PROJECT_PAGE_SIZE,
-      });
+      const result = await this.deps.gateway.projects.listProjects(
+        bearer,
+        workspaceId,
+        { page, limit: PROJECT_PAGE_SIZE },
+        this.#call,
+      );
       ids.push(...result.items.map((project) => project.id));
       if (result.items.length < PROJECT_PAGE_SIZE || ids.length >= result.total) return ids;
     }
