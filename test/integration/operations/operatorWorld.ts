@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+
+import { eq } from "drizzle-orm";
+
+import { loadConfig } from "../../../src/config/env.ts";
+import { allocationLedger, brands, orgs } from "../../../src/db/schema.ts";
+import type { Units } from "../../../src/domain/allocation.ts";
+import type { Clock } from "../../../src/domain/clock.ts";
+import { createLogger } from "../../../src/observability/logger.ts";
+import { openRuntime, type Runtime } from "../../../src/runtime/runtime.ts";
+import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { LogCapture } from "../../support/testApp.ts";
+
+export const TOKEN = "operator-upstream-token";
+export const PARENT = GOLD_PARENT_WORKSPACE_ID;
+export const CREDENTIAL_KEY = Buffer.alloc(32, 7).toString("base64");
+
+/**
+ * The operator tools' world: a test database, the real runtime (its gateway client over real HTTP)
+ * against the gold simulator (pool 13 projects / 800 prompts), and helpers that create an org
+ * with brands whose sub-workspaces are carved from the pool and given usage.
+ */
+export interface OperatorWorld {
+  db: TestDatabase;
+  sim: TestSimulator;
+  runtime: Runtime;
+  logs: LogCapture;
+  /** A clock whose sleeps are recorded and return at once (the sweep's rate-limit pause). */
+  clock: Clock & { sleeps: number[] };
+  close(): Promise<void>;
+}
+
+export async function startOperatorWorld(): Promise<OperatorWorld> {
+  const db = await createTestDatabase();
+  const sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0 } });
+  const logs = new LogCapture();
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    SEMRUSH_PROJECTS_BASE_URL: sim.url,
+    SERENITY_CREDENTIAL_KEY: CREDENTIAL_KEY,
+  });
+  const runtime = await openRuntime(config, createLogger({ level: "debug", destination: logs }), {
+    migrate: false,
+  });
+  const sleeps: number[] = [];
+  const clock = {
+    sleeps,
+    now: () => new Date(),
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+    },
+  };
+  return {
+    db,
+    sim,
+    runtime,
+    logs,
+    clock,
+    async close() {
+      await runtime.close();
+      await sim.close();
+      await db.destroy();
+    },
+  };
+}
+
+export interface SeededBrand {
+  brandId: string;
+  subWorkspaceId: string;
+}
+
+/**
+ * An org on the gold pool with one brand per spec: a sub-workspace carved with `total` (taken from
+ * the pool by a real transfer at creation) and then given `used` units through `/__sim/quota`.
+ */
+export async function seedOrg(
+  world: OperatorWorld,
+  specs: { total: Units; used: Units }[],
+): Promise<{ orgId: string; brands: SeededBrand[] }> {
+  const orgId = randomUUID();
+  const base = Date.now();
+  await world.runtime.database.db
+    .insert(orgs)
+    .values({
+      id: orgId,
+      name: "Operator org",
+      parentWorkspaceId: PARENT,
+      createdAt: new Date(base),
+      updatedAt: new Date(base),
+    });
+  const seeded: SeededBrand[] = [];
+  for (const [index, spec] of specs.entries()) {
+    const workspace = await world.runtime.gateway.users.createSubWorkspace(TOKEN, PARENT, {
+      title: `operator-${orgId.slice(0, 8)}-${index}`,
+      resources: spec.total,
+    });
+    await world.sim.control("/quota", {
+      workspaceId: workspace.id,
+      projects: { used: spec.used.projects },
+      prompts: { used: spec.used.prompts },
+    });
+    const at = new Date(base + index + 1); // a stable order: the sweep visits brands by creation
+    const [row] = await world.runtime.database.db
+      .insert(brands)
+      .values({
+        orgId,
+        name: `Brand ${index}`,
+        status: "active",
+        subWorkspaceId: workspace.id,
+        provisioningStatus: "ready",
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning({ id: brands.id });
+    seeded.push({ brandId: row!.id, subWorkspaceId: workspace.id });
+  }
+  return { orgId, brands: seeded };
+}
+
+export async function totals(world: OperatorWorld, workspaceId: string): Promise<Units> {
+  const resources = await world.runtime.gateway.users.getResources(TOKEN, workspaceId);
+  return { projects: resources.projects.total, prompts: resources.prompts.total };
+}
+
+/** Upstream calls that change something (anything but a GET), from the simulator's call log. */
+export async function mutatingCalls(world: OperatorWorld): Promise<string[]> {
+  return (await world.sim.calls())
+    .filter((call) => call.method !== "GET" && !call.path.startsWith("/__sim"))
+    .map((call) => `${call.method} ${call.path}`);
+}
+
+export async function ledgerOf(world: OperatorWorld, orgId: string) {
+  return world.runtime.database.db.select().from(allocationLedger).where(eq(allocationLedger.orgId, orgId));
+}
