@@ -81,15 +81,13 @@ export async function seedOrg(
 ): Promise<{ orgId: string; brands: SeededBrand[] }> {
   const orgId = randomUUID();
   const base = Date.now();
-  await world.runtime.database.db
-    .insert(orgs)
-    .values({
-      id: orgId,
-      name: "Operator org",
-      parentWorkspaceId: PARENT,
-      createdAt: new Date(base),
-      updatedAt: new Date(base),
-    });
+  await world.runtime.database.db.insert(orgs).values({
+    id: orgId,
+    name: "Operator org",
+    parentWorkspaceId: PARENT,
+    createdAt: new Date(base),
+    updatedAt: new Date(base),
+  });
   const seeded: SeededBrand[] = [];
   for (const [index, spec] of specs.entries()) {
     const workspace = await world.runtime.gateway.users.createSubWorkspace(TOKEN, PARENT, {
