@@ -1,0 +1,150 @@
+import { randomUUID } from "node:crypto";
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { claimJobLease } from "../../../src/db/jobs/claimJobLease.ts";
+import type { ServiceEvents } from "../../../src/observability/events.ts";
+import { eventually } from "../jobs/jobHarness.ts";
+import { type AsyncWorld, startAsyncWorld } from "./asyncWorld.ts";
+
+/**
+ * A late copy of a `provision-workspace` hop: after its timeout (and a grace) the runner lets go
+ * of the lease while the hop may still be waiting on the gateway. The attempt id cannot tell two
+ * deliveries of the same hop apart, so T4, T5 and the cleanup check the lease first, and the hop's
+ * gateway calls carry the job's abort signal. Real API, worker, gateway client and simulator;
+ * the ManualClock; the slow upstream is a simulator delay fault.
+ */
+let w: AsyncWorld;
+const finished: ServiceEvents["job.finished"][] = [];
+beforeAll(async () => {
+  w = await startAsyncWorld();
+  w.t.events.on("job.finished", (event) => finished.push(event));
+});
+afterAll(async () => {
+  await w.close();
+});
+
+const STATUS_PATH = "/enterprise/users/api/v1/workspaces/[^/]+/status$";
+const LEASE_TTL_MS = 5 * 60_000;
+
+beforeEach(async () => {
+  await w.sim.control("/faults", undefined, "DELETE");
+  await w.setSettings({ settleMode: "reads", settleReads: 0 });
+  w.attempts.length = 0;
+  await w.drain();
+  await w.sim.clearCalls();
+  finished.length = 0;
+});
+
+async function createAsync() {
+  const response = await w.call("POST", w.brandsUrl(), {
+    name: `Fenced ${randomUUID().slice(0, 8)}`,
+    domain: "brand.example",
+    semrushMarket: { market: "US", languageCode: "en" },
+    async: true,
+  });
+  expect(response.status).toBe(202);
+  return { brandId: response.body.id as string, jobId: response.body.jobId as string };
+}
+
+/** Another worker, whose clock is past this lease's expiry, claims the job out from under the hop. */
+async function takeOver(jobId: string): Promise<string> {
+  const thief = randomUUID();
+  const later = new Date(w.clock.now().getTime() + LEASE_TTL_MS + 1);
+  const claimed = await claimJobLease(w.t.db.db, {
+    jobId,
+    leaseToken: thief,
+    now: later,
+    ttlMs: LEASE_TTL_MS,
+  });
+  expect(claimed).toBeDefined();
+  return thief;
+}
+
+async function upstreamCallsFor(workspaceId: string): Promise<string[]> {
+  return (await w.sim.calls())
+    .map((call) => `${call.method} ${call.path}`)
+    .filter((call) => call.includes(workspaceId) && !call.endsWith("/status"));
+}
+
+describe("a hop whose lease was taken over", () => {
+  it("does not promote (T4) a workspace that turned ready while it waited on the status read", async () => {
+    const { brandId, jobId } = await createAsync();
+    await w.sim.control("/faults", {
+      match: { method: "GET", pathPattern: STATUS_PATH },
+      action: { delayMs: 400 },
+      times: 1,
+    });
+    const round = w.pollOnce();
+    // T2 recorded the candidate: the hop is now in its (slow) status read.
+    await eventually(async () => (await w.brand(brandId)).provisioningCandidateWorkspaceId !== null);
+    const candidate = (await w.brand(brandId)).provisioningCandidateWorkspaceId!;
+    const thief = await takeOver(jobId);
+    await round;
+
+    expect(await w.brand(brandId)).toMatchObject({
+      provisioningStatus: "pending",
+      subWorkspaceId: null,
+      provisioningCandidateWorkspaceId: candidate,
+    });
+    expect(w.attempts).toEqual([]);
+    expect(await w.job(jobId)).toMatchObject({ status: "IN_PROGRESS", leaseToken: thief, nextJobId: null });
+    expect(finished.map((event) => event.outcome)).toEqual(["lease_lost"]);
+    // Nothing emptied: the candidate belongs to the delivery holding the lease now.
+    expect(await upstreamCallsFor(candidate)).toEqual([]);
+  });
+
+  it("does not fail the attempt (T5) nor empty the candidate when the settle budget ran out", async () => {
+    await w.setSettings({ settleReads: 100_000 });
+    const { brandId, jobId } = await createAsync();
+    await w.pollOnce();
+    const [, second] = await w.lineage(jobId);
+    const candidate = (await w.brand(brandId)).provisioningCandidateWorkspaceId!;
+    expect(second!.metadata).toMatchObject({ candidateWorkspaceId: candidate, freshlyCreated: true });
+    w.clock.advance(10 * 60_000); // past the settle budget: this hop would fail the attempt and clean up
+    await w.sim.clearCalls();
+    finished.length = 0;
+    await w.sim.control("/faults", {
+      match: { method: "GET", pathPattern: STATUS_PATH },
+      action: { delayMs: 400 },
+      times: 1,
+    });
+    await w.makeDue();
+    const round = w.pollOnce();
+    await eventually(async () => (await w.job(second!.id)).leaseToken !== null);
+    const thief = await takeOver(second!.id);
+    await round;
+
+    expect(await w.brand(brandId)).toMatchObject({
+      provisioningStatus: "pending",
+      provisioningError: null,
+      subWorkspaceId: null,
+    });
+    expect(w.attempts).not.toContain("failed");
+    expect(await w.job(second!.id)).toMatchObject({ status: "IN_PROGRESS", leaseToken: thief });
+    expect(finished.map((event) => event.outcome)).toEqual(["lease_lost"]);
+    expect(await upstreamCallsFor(candidate)).toEqual([]);
+  });
+});
+
+describe("a hop past its timeout", () => {
+  it("stops waiting on a slow status read at once: no promote, the lease released for a retry", async () => {
+    const { brandId, jobId } = await createAsync();
+    await w.sim.control("/faults", {
+      match: { method: "GET", pathPattern: STATUS_PATH },
+      action: { delayMs: 1_500 },
+      times: 1,
+    });
+    const round = w.pollOnce();
+    await eventually(async () => (await w.brand(brandId)).provisioningCandidateWorkspaceId !== null);
+    const started = performance.now();
+    w.clock.advance(4 * 60_000); // the handler timeout: the runner aborts the hop's signal
+    await round;
+    // The aborted status read ended the hop well before the upstream's 1.5 s delay.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(await w.brand(brandId)).toMatchObject({ provisioningStatus: "pending", subWorkspaceId: null });
+    expect(await w.job(jobId)).toMatchObject({ status: "IN_PROGRESS", leaseToken: null });
+    expect(finished.map((event) => [event.outcome, event.code])).toEqual([["retried", "JOB_TIMEOUT"]]);
+    expect(w.attempts).toEqual([]);
+  });
+});
