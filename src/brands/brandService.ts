@@ -13,6 +13,7 @@ import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { geoTargetIdFor } from "../markets/geoTarget.ts";
 import { passthroughGuardFactory } from "../markets/passthroughGuard.ts";
+import { NO_PARENT_WORKSPACE_MESSAGE } from "../markets/writeTarget.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AcceptedProvisioning, AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
@@ -113,7 +114,6 @@ export interface ActivationResult {
   markets: ActivationMarketResult[];
 }
 
-export const NO_PARENT_WORKSPACE_MESSAGE = "Organization has no Semrush workspace configured";
 export const DEFAULT_SYNC_SETTLE_BUDGET_MS = 10_000;
 
 const silentLogger = {
