@@ -131,14 +131,17 @@ describe("duplicate deliveries", () => {
       expect(single.workspaces).toHaveLength(4);
       expect(single.projects).toHaveLength(5);
       expect(single.brands.every((brand) => brand.provisioning_status === "ready")).toBe(true);
-      // Triplicated delivery really happened (duplicates were delivered and dropped).
-      const completedMessages = async (world: AsyncWorld) =>
-        (
-          await world.t.db.db.execute<{ n: number }>(
-            sql`select count(*)::int as n from pgboss.job where state = 'completed'`,
-          )
-        ).rows[0]!.n;
-      expect(await completedMessages(thrice)).toBeGreaterThanOrEqual(3 * (await completedMessages(once)));
+      // Triplicated delivery really happened: every job record of that world had at least three
+      // messages delivered and acknowledged (the duplicates were dropped). Counted per record, not
+      // in total: how many requeue hops a settle takes differs between the worlds (the simulator's
+      // read budget is spent by interleaved listings), so totals are not comparable.
+      const perRecord = (
+        await thrice.t.db.db.execute<{ id: string; delivered: number }>(
+          sql`select j.id::text as id, count(m.id)::int as delivered from jobs j left join pgboss.job m on m.data->>'jobId' = j.id::text and m.state = 'completed' group by j.id`,
+        )
+      ).rows;
+      expect(perRecord.length).toBeGreaterThanOrEqual(5);
+      expect(perRecord.filter((record) => record.delivered < 3)).toEqual([]);
 
       expect(tripled.workspaces).toEqual(single.workspaces);
       expect(tripled.projects).toEqual(single.projects);
