@@ -6,18 +6,11 @@
  * without the simulator's.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-
-import pg from "pg";
 
 import { type App, buildApp } from "../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../src/auth/tokenVerifier.ts";
 import { type Db, openDatabase } from "../src/db/database.ts";
-import { acquireEmbeddedDatabase } from "../src/db/embeddedServer.ts";
-import { runMigrations } from "../src/db/migrate.ts";
 import { systemClock } from "../src/domain/clock.ts";
 import { createGatewayClient, type GatewayClient } from "../src/gateway/gatewayClient.ts";
 import { EventBus } from "../src/observability/events.ts";
@@ -25,50 +18,13 @@ import { createLogger } from "../src/observability/logger.ts";
 import { createMetrics } from "../src/observability/metrics.ts";
 import { createServices, type Services } from "../src/runtime/services.ts";
 
+export { type ScratchDatabase, scratchDatabase } from "./support/scratchDatabase.ts";
+
 export const logger = createLogger({ level: process.env.BENCH_LOG_LEVEL ?? "error" });
 const SECRET = "bench-secret-that-is-long-enough-0123456789";
 
 export const median = (values: number[]) =>
   values.length === 0 ? NaN : [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-export interface ScratchDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-/** A fresh migrated database; dropped (and the embedded server released) by `drop()`. */
-export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> {
-  let tempDir: string | undefined;
-  let release: (() => Promise<void>) | undefined;
-  let adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    tempDir = await fs.mkdtemp(path.join(os.tmpdir(), `serenity-${prefix}-`));
-    const embedded = await acquireEmbeddedDatabase(tempDir, logger);
-    adminUrl = withDatabase(embedded.url, "postgres");
-    release = () => embedded.release();
-  }
-  const name = `serenity_bench_${prefix.replace(/\W/g, "_")}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = withDatabase(adminUrl, name);
-  await runMigrations(url);
-  return {
-    url,
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-      await release?.();
-      if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** `serenity simulator --port 0` as a child process (controls on). */
 export async function simulatorProcess(

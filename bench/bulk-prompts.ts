@@ -11,20 +11,12 @@
  * Uses DATABASE_URL's server when set (a scratch database is created and dropped), else an
  * embedded PostgreSQL in a temporary directory.
  */
-import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-
-import pg from "pg";
 
 import { buildApp } from "../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../src/auth/tokenVerifier.ts";
 import { openDatabase } from "../src/db/database.ts";
-import { acquireEmbeddedDatabase } from "../src/db/embeddedServer.ts";
-import { runMigrations } from "../src/db/migrate.ts";
 import { systemClock } from "../src/domain/clock.ts";
 import { createGatewayClient } from "../src/gateway/gatewayClient.ts";
 import { EventBus } from "../src/observability/events.ts";
@@ -33,6 +25,7 @@ import { createMetrics } from "../src/observability/metrics.ts";
 import { createServices } from "../src/runtime/services.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
 import { startSimulator } from "../src/simulator/startSimulator.ts";
+import { scratchDatabase } from "./support/scratchDatabase.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -45,30 +38,11 @@ const LATENCIES = args.latencies.split(",").map(Number);
 const SECRET = "bench-secret-that-is-long-enough-0123456789";
 const logger = createLogger({ level: "warn" });
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main() {
-  let tempDir: string | undefined;
-  let release: (() => Promise<void>) | undefined;
-  let adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    tempDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-bench-prompts-"));
-    const embedded = await acquireEmbeddedDatabase(tempDir, logger);
-    adminUrl = withDatabase(embedded.url, "postgres");
-    release = () => embedded.release();
-  }
-  const name = `serenity_bench_prompts_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = withDatabase(adminUrl, name);
-  await runMigrations(url);
+  const scratch = await scratchDatabase("prompts");
+  const url = scratch.url;
   const database = openDatabase(url);
   const simulator = await startSimulator({ seed: "unmetered" });
   const events = new EventBus();
@@ -165,10 +139,7 @@ async function main() {
     await gateway.close();
     await simulator.close();
     await database.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-    await release?.();
-    if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
+    await scratch.drop();
   }
 
   const header = ["upstream latency (ms)", "request", "median (ms)", "max (ms)", "upstream calls"];

@@ -10,22 +10,16 @@
  * Uses DATABASE_URL's server when set (a scratch database is created and dropped), else an
  * embedded PostgreSQL in a temporary directory.
  */
-import { randomBytes, randomUUID } from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
+import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 
 import { count, eq } from "drizzle-orm";
-import pg from "pg";
 import PgBoss from "pg-boss";
 
 import { ephemeralCredentialKey } from "../src/credentials/credentialKey.ts";
 import { CredentialStore } from "../src/credentials/credentialStore.ts";
 import { openDatabase } from "../src/db/database.ts";
-import { acquireEmbeddedDatabase } from "../src/db/embeddedServer.ts";
 import { insertJob } from "../src/db/jobs/insertJob.ts";
-import { runMigrations } from "../src/db/migrate.ts";
 import { jobs } from "../src/db/schema.ts";
 import { systemClock } from "../src/domain/clock.ts";
 import { defineJobHandler } from "../src/jobs/handler.ts";
@@ -34,6 +28,7 @@ import { JobRegistry } from "../src/jobs/registry.ts";
 import { JobWorker } from "../src/jobs/worker.ts";
 import { EventBus } from "../src/observability/events.ts";
 import { createLogger } from "../src/observability/logger.ts";
+import { scratchDatabase } from "./support/scratchDatabase.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -53,33 +48,14 @@ const RATE_SECONDS = Number(args["rate-seconds"]);
 const logger = createLogger({ level: "warn" });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function main() {
-  let tempDir: string | undefined;
-  let release: (() => Promise<void>) | undefined;
-  let adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    tempDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-bench-jobs-"));
-    const embedded = await acquireEmbeddedDatabase(tempDir, logger);
-    adminUrl = withDatabase(embedded.url, "postgres");
-    release = () => embedded.release();
-  }
-  const name = `serenity_bench_jobs_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = withDatabase(adminUrl, name);
-  await runMigrations(url);
+  const scratch = await scratchDatabase("jobs");
+  const url = scratch.url;
   const database = openDatabase(url, { max: CONCURRENCY + 5 });
 
   const events = new EventBus();
@@ -204,10 +180,7 @@ async function main() {
 
   await queue.stop();
   await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
-  await release?.();
-  if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
+  await scratch.drop();
 }
 
 await main();

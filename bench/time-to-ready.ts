@@ -13,19 +13,13 @@
  * embedded PostgreSQL in a temporary directory.
  */
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 
 import { eq } from "drizzle-orm";
-import pg from "pg";
 
 import type { Principal } from "../src/auth/principal.ts";
 import { signDevToken } from "../src/auth/tokenVerifier.ts";
 import { openDatabase } from "../src/db/database.ts";
-import { acquireEmbeddedDatabase } from "../src/db/embeddedServer.ts";
-import { runMigrations } from "../src/db/migrate.ts";
 import { brands } from "../src/db/schema.ts";
 import { systemClock } from "../src/domain/clock.ts";
 import { nextPollDelayMs, ORIGINAL_LADDER_MS } from "../src/domain/requeueLadder.ts";
@@ -37,6 +31,7 @@ import { createLogger } from "../src/observability/logger.ts";
 import { createServices } from "../src/runtime/services.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
 import { startSimulator } from "../src/simulator/startSimulator.ts";
+import { scratchDatabase } from "./support/scratchDatabase.ts";
 
 const { values: args } = parseArgs({ options: { brands: { type: "string", default: "3" } } });
 const BRANDS = Number(args.brands);
@@ -61,28 +56,9 @@ function originalDelayMs(elapsedMs: number): number {
 const LADDERS = { ours: nextPollDelayMs, original: originalDelayMs } as const;
 type LadderName = keyof typeof LADDERS;
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
 async function main() {
-  let tempDir: string | undefined;
-  let release: (() => Promise<void>) | undefined;
-  let adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    tempDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-bench-ready-"));
-    const embedded = await acquireEmbeddedDatabase(tempDir, logger);
-    adminUrl = withDatabase(embedded.url, "postgres");
-    release = () => embedded.release();
-  }
-  const name = `serenity_bench_ready_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = withDatabase(adminUrl, name);
-  await runMigrations(url);
+  const scratch = await scratchDatabase("ready");
+  const url = scratch.url;
   const database = openDatabase(url, { max: 20 });
   const simulator = await startSimulator({ seed: "unmetered", controls: true });
   const control = (body: unknown) =>
@@ -205,10 +181,7 @@ async function main() {
   await gateway.close();
   await simulator.close();
   await database.close();
-  await admin.query(`drop database ${name} with (force)`);
-  await admin.end();
-  await release?.();
-  if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
+  await scratch.drop();
 }
 
 main().catch((error: unknown) => {
