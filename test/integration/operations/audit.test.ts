@@ -14,6 +14,7 @@ import {
   PARENT,
   seedOrg,
   startOperatorWorld,
+  THREE_CARVED_BRANDS,
   TOKEN,
   totals,
 } from "./operatorWorld.ts";
@@ -22,16 +23,8 @@ import {
  * `serenity audit` (spec/operations.md §2) on a known setup, and both operator commands as real
  * child processes (argument validation, a dry run, a real run, the audit's table and json).
  *
- * Setup (pool 13 / 800 before carving; after it 4 / 200 free):
- *   A: total 5 / 300, used 1 / 150 → stranded 4 / 100, a sweep returns 4 / 100
- *   B: total 3 / 200, used 2 / 0   → stranded 1 / 200, a sweep returns 1 / 100 (the 100-prompt floor)
- *   C: total 1 / 100, used 0 / 0   → stranded 1 / 100, a sweep returns 0 / 0 (both floors)
+ * Every test seeds `THREE_CARVED_BRANDS` (operatorWorld.ts, with the numbers a sweep must give).
  */
-const SETUP = [
-  { total: { projects: 5, prompts: 300 }, used: { projects: 1, prompts: 150 } },
-  { total: { projects: 3, prompts: 200 }, used: { projects: 2, prompts: 0 } },
-  { total: { projects: 1, prompts: 100 }, used: { projects: 0, prompts: 0 } },
-];
 
 let world: OperatorWorld;
 let dir: string;
@@ -52,7 +45,7 @@ afterAll(() => world?.close());
 
 async function freshSetup() {
   await world.sim.control("/reset", {});
-  const seeded = await seedOrg(world, SETUP);
+  const seeded = await seedOrg(world, THREE_CARVED_BRANDS);
   await world.sim.clearCalls();
   return seeded;
 }

@@ -22,6 +22,18 @@ export const CREDENTIAL_KEY = Buffer.alloc(32, 7).toString("base64");
  * against the gold simulator (pool 13 projects / 800 prompts), and helpers that create an org
  * with brands whose sub-workspaces are carved from the pool and given usage.
  */
+/**
+ * The org both operator suites seed (pool 13 / 800 before carving, 4 / 200 free after it):
+ *   A: total 5 / 300, used 1 / 150 → stranded 4 / 100; a sweep keeps 1 / 200 and returns 4 / 100
+ *   B: total 3 / 200, used 2 / 0   → stranded 1 / 200; a sweep keeps 2 / 100 and returns 1 / 100
+ *   C: total 1 / 100, used 0 / 0   → stranded 1 / 100; a sweep keeps 1 / 100 (both floors)
+ */
+export const THREE_CARVED_BRANDS = [
+  { total: { projects: 5, prompts: 300 }, used: { projects: 1, prompts: 150 } },
+  { total: { projects: 3, prompts: 200 }, used: { projects: 2, prompts: 0 } },
+  { total: { projects: 1, prompts: 100 }, used: { projects: 0, prompts: 0 } },
+];
+
 export interface OperatorWorld {
   db: TestDatabase;
   sim: TestSimulator;

@@ -13,6 +13,7 @@ import {
   PARENT,
   seedOrg,
   startOperatorWorld,
+  THREE_CARVED_BRANDS,
   TOKEN,
   totals,
 } from "./operatorWorld.ts";
@@ -21,16 +22,8 @@ import {
  * `serenity sweep` as a service (spec/operations.md §1) on the real runtime: the release goes over
  * real HTTP to the gold simulator, transfers land in the ledger, the checkpoint is a real file.
  *
- * The setup of every test (pool 13 / 800 before carving):
- *   A: total 5 / 300, used 1 / 150 → keeps 1 / 200, returns 4 / 100
- *   B: total 3 / 200, used 2 / 0   → keeps 2 / 100, returns 1 / 100
- *   C: total 1 / 100, used 0 / 0   → keeps 1 / 100 (the floor): nothing to release
+ * Every test seeds `THREE_CARVED_BRANDS` (operatorWorld.ts, with the numbers a sweep must give).
  */
-const SETUP = [
-  { total: { projects: 5, prompts: 300 }, used: { projects: 1, prompts: 150 } },
-  { total: { projects: 3, prompts: 200 }, used: { projects: 2, prompts: 0 } },
-  { total: { projects: 1, prompts: 100 }, used: { projects: 0, prompts: 0 } },
-];
 
 let world: OperatorWorld;
 let dir: string;
@@ -48,7 +41,7 @@ beforeEach(async () => {
 });
 
 async function setup() {
-  const seeded = await seedOrg(world, SETUP);
+  const seeded = await seedOrg(world, THREE_CARVED_BRANDS);
   await world.sim.clearCalls();
   const checkpointFile = path.join(dir, `checkpoint-${++checkpointCounter}.json`);
   const [a, b, c] = seeded.brands as [
