@@ -1,29 +1,12 @@
 import { randomUUID } from "node:crypto";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { passthroughGuard } from "../../../src/markets/passthroughGuard.ts";
-import { expectNoLeaks } from "../markets/harness.ts";
-import { type ProvisioningWorld, pumping, startProvisioningWorld } from "./provisioningWorld.ts";
+import { type ProvisioningWorld, pumping, useProvisioningWorld } from "./provisioningWorld.ts";
 
 let w: ProvisioningWorld;
-beforeAll(async () => {
-  w = await startProvisioningWorld();
-});
-afterAll(async () => {
-  try {
-    // The leak scan: no error response of the suite carries an upstream body, a workspace id or a bearer.
-    const errors = w.responses.filter((body) => body.startsWith('{"error":"'));
-    const workspaceIds = (await w.sim.dump()).workspaces.map((workspace) => workspace.id);
-    expectNoLeaks(errors, { bearers: [w.token, w.admin], workspaceIds });
-  } finally {
-    await w.close();
-  }
-});
-beforeEach(async () => {
-  await w.sim.control("/faults", undefined, "DELETE");
-  await w.sim.clearCalls();
-});
+useProvisioningWorld((world) => (w = world));
 
 const brandsUrl = (orgId = w.orgId) => `/v2/orgs/${orgId}/brands`;
 const activateUrl = (brandId: string, orgId = w.orgId) => `${brandsUrl(orgId)}/${brandId}/serenity/activate`;

@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 
 import { brands } from "../../../src/db/schema.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
+import { expectNoLeaks } from "../markets/harness.ts";
 
 export const UM = "/enterprise/users/api";
 export const PE = "/enterprise/projects/api";
@@ -152,4 +153,30 @@ export async function startProvisioningWorld(): Promise<ProvisioningWorld> {
     },
   };
   return world;
+}
+
+/**
+ * The lifecycle every provisioning suite shares: one world per file, faults and the call log reset
+ * before each test, and at the end a leak scan — no error response of the suite may carry an
+ * upstream body, a workspace id or a bearer.
+ */
+export function useProvisioningWorld(receive: (world: ProvisioningWorld) => void): void {
+  let world: ProvisioningWorld;
+  beforeAll(async () => {
+    world = await startProvisioningWorld();
+    receive(world);
+  });
+  afterAll(async () => {
+    try {
+      const errors = world.responses.filter((body) => body.startsWith('{"error":"'));
+      const workspaceIds = (await world.sim.dump()).workspaces.map((workspace) => workspace.id);
+      expectNoLeaks(errors, { bearers: [world.token, world.admin], workspaceIds });
+    } finally {
+      await world.close();
+    }
+  });
+  beforeEach(async () => {
+    await world.sim.control("/faults", undefined, "DELETE");
+    await world.sim.clearCalls();
+  });
 }
