@@ -83,7 +83,6 @@ async function main() {
     new JobWorker(
       {
         db: database.db,
-        pool: database.pool,
         clock: systemClock,
         logger,
         events,

@@ -93,7 +93,6 @@ async function main() {
       const worker = new JobWorker(
         {
           db: database.db,
-          pool: database.pool,
           clock: systemClock,
           logger,
           events,

@@ -53,8 +53,14 @@ export interface JobQueue {
   onAvailable(listener: () => void): () => void;
   /** The NOTIFY channel enqueues signal on (a worker LISTENs on it to wake at once). */
   readonly notifyChannel: string;
-  /** Tells local listeners a message may be available (called by the LISTEN connection). */
+  /** Tells local listeners a message may be available. */
   signalAvailable(): void;
+  /**
+   * Holds one dedicated connection LISTENing on the channel, so enqueues from any process wake
+   * this one's `onAvailable` listeners at once. Best effort: a failure only logs (polling remains).
+   * Resolves to the function that stops listening.
+   */
+  listenForEnqueues(): Promise<() => Promise<void>>;
   stop(): Promise<void>;
 }
 
@@ -173,6 +179,31 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
     },
     signalAvailable() {
       wakeups.emit("available");
+    },
+    async listenForEnqueues() {
+      let client: pg.PoolClient | undefined;
+      try {
+        const connected = await options.pool.connect();
+        connected.on("notification", () => wakeups.emit("available"));
+        connected.on("error", (error) => {
+          // After the stop the client is back in the pool; releasing it again would throw.
+          if (client !== connected) return;
+          client = undefined;
+          options.logger.warn({ err: error }, "job wake-up connection lost; polling only");
+          connected.release(error);
+        });
+        await connected.query(`LISTEN "${notifyChannel}"`);
+        client = connected;
+      } catch (error) {
+        options.logger.warn({ err: error }, "could not listen for job wake-ups; polling only");
+      }
+      return async () => {
+        const listening = client;
+        client = undefined;
+        if (!listening) return;
+        await listening.query(`UNLISTEN "${notifyChannel}"`).catch(() => {});
+        listening.release();
+      };
     },
     async stop() {
       if (starting) await boss.stop({ graceful: false, wait: true, close: false });

@@ -37,7 +37,6 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
   const worker = new JobWorker(
     {
       db: runtime.database.db,
-      pool: runtime.database.pool,
       clock: runtime.clock,
       logger: runtime.logger,
       events: runtime.events,

@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 
-import type pg from "pg";
-
 import type { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db } from "../db/database.ts";
 import { deleteWorkerHeartbeat } from "../db/workerHeartbeats/deleteWorkerHeartbeat.ts";
@@ -17,7 +15,6 @@ import { JobRunner } from "./runner.ts";
 
 export interface JobWorkerDeps {
   db: Db;
-  pool: pg.Pool;
   clock: Clock;
   logger: Logger;
   events: EventBus;
@@ -67,7 +64,7 @@ export class JobWorker {
   #wake: (() => void) | undefined;
   #slotFreed: (() => void) | undefined;
   #timers: NodeJS.Timeout[] = [];
-  #listener: pg.PoolClient | undefined;
+  #stopListening: (() => Promise<void>) | undefined;
   #unsubscribe: (() => void) | undefined;
 
   constructor(deps: JobWorkerDeps, options: JobWorkerOptions = {}) {
@@ -103,7 +100,7 @@ export class JobWorker {
     }
     for (const timer of this.#timers) timer.unref();
     this.#unsubscribe = this.#deps.queue.onAvailable(() => this.#wake?.());
-    if (this.#options.listen) await this.#listen();
+    if (this.#options.listen) this.#stopListening = await this.#deps.queue.listenForEnqueues();
     this.#loop = this.#run();
     this.#deps.logger.info(
       {
@@ -164,7 +161,8 @@ export class JobWorker {
       await pending;
     }
     clearTimeout(graceTimer);
-    await this.#unlisten();
+    await this.#stopListening?.();
+    this.#stopListening = undefined;
     await deleteWorkerHeartbeat(this.#deps.db, this.workerId).catch(() => {});
     await this.#deps.queue.stop();
     this.#deps.logger.info({ workerId: this.workerId }, "job worker stopped");
@@ -221,32 +219,5 @@ export class JobWorker {
     } catch (error) {
       this.#deps.logger.error({ err: error }, "job reconcile failed");
     }
-  }
-
-  /** A dedicated connection LISTENing for enqueues from any process. Best effort: polling remains. */
-  async #listen(): Promise<void> {
-    try {
-      const client = await this.#deps.pool.connect();
-      client.on("notification", () => this.#deps.queue.signalAvailable());
-      client.on("error", (error) => {
-        // After #unlisten the client is back in the pool; releasing it again would throw.
-        if (this.#listener !== client) return;
-        this.#listener = undefined;
-        this.#deps.logger.warn({ err: error }, "job wake-up connection lost; polling only");
-        client.release(error);
-      });
-      await client.query(`LISTEN "${this.#deps.queue.notifyChannel}"`);
-      this.#listener = client;
-    } catch (error) {
-      this.#deps.logger.warn({ err: error }, "could not listen for job wake-ups; polling only");
-    }
-  }
-
-  async #unlisten(): Promise<void> {
-    const client = this.#listener;
-    this.#listener = undefined;
-    if (!client) return;
-    await client.query(`UNLISTEN "${this.#deps.queue.notifyChannel}"`).catch(() => {});
-    client.release();
   }
 }

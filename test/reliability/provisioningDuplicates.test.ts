@@ -68,7 +68,6 @@ function extraRunner(world: AsyncWorld): JobWorker {
   return new JobWorker(
     {
       db: world.t.db.db,
-      pool: world.t.db.pool,
       clock: world.clock,
       logger: createLogger({ level: "silent" }),
       events: world.t.events,

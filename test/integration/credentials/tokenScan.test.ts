@@ -41,7 +41,6 @@ beforeAll(async () => {
   worker = new JobWorker(
     {
       db: t.db.db,
-      pool: t.db.pool,
       clock: systemClock,
       logger: createLogger({ level: "debug", destination: t.logs }),
       events: t.events,

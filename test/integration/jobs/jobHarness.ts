@@ -79,7 +79,7 @@ export async function createJobHarness(
     finished,
     worker(workerOptions = {}) {
       const worker = new JobWorker(
-        { db: db.db, pool: db.pool, clock, logger, events, registry, queue, credentials },
+        { db: db.db, clock, logger, events, registry, queue, credentials },
         { listen: false, reconcileIntervalMs: 0, ...workerOptions },
       );
       workers.push(worker);

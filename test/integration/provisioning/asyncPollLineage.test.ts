@@ -60,7 +60,6 @@ beforeAll(async () => {
   worker = new JobWorker(
     {
       db: t.db.db,
-      pool: t.db.pool,
       clock: systemClock,
       logger: createLogger({ level: "silent" }),
       events: t.events,

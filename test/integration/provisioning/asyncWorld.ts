@@ -67,7 +67,6 @@ export async function startAsyncWorld(): Promise<AsyncWorld> {
   const worker = new JobWorker(
     {
       db: t.db.db,
-      pool: t.db.pool,
       clock,
       // Lines land in `t.logs`, with the app's, for the suites' leak scans.
       logger: createLogger({ level: "debug", destination: t.logs }),
