@@ -24,14 +24,27 @@ import { startTestSimulator, type TestSimulator } from "../support/simulator.ts"
 
 /**
  * Crash safety (SPEC §7, spec/provisioning.md §8): 20 brands provision asynchronously while a
- * real `serenity worker` process is SIGKILLed at random moments and restarted, 50 kills in all.
- * Then, instead of sleeping out leases, time is made to pass (see `letLeasesExpire`), the
- * reconciler runs on a ManualClock, and a last worker drains. Every brand must end `ready` or
- * `failed`; no brand may have two workspaces, no workspace two brands; every workspace we
- * created under the parent is claimed (a brand's pointer) or empty.
+ * real `serenity worker` process is SIGKILLed and restarted, 50 kills in all. Then a last worker
+ * drains. Every brand must end `ready` or `failed`; no brand may have two workspaces, no
+ * workspace two brands; every workspace we created under the parent is claimed (a brand's
+ * pointer) or empty.
+ *
+ * The kills land where they are meant to by construction, never by timing: a start-up kill fires
+ * before the worker says it started; a mid-work kill waits until the database shows a lease this
+ * worker holds (a handler running) and fires a random moment after, and it counts as mid-work
+ * only when the database still shows that lease after the process died. The simulator answers
+ * every call 200 ms late and settles a workspace after 6 status reads (one per hop), so there is
+ * always work in flight to kill, however slow or fast the machine is. Between kills, time passes
+ * for the dead worker's claims by one UPDATE each instead of sleeping (`letLeasesExpire`) and the
+ * reconciler runs on a ManualClock past the stall grace, so the next worker picks the work up.
+ * Replay a run with CRASH_SEED=<seed> (printed with the summary).
  */
 const BRANDS = 20;
 const KILLS = 50;
+/** Every fifth kill lands during start-up (migrations, queue start); the rest mid-work. */
+const STARTUP_KILL_EVERY = 5;
+/** A hang guard, not an assertion on speed: how long to wait for an observed state. */
+const OBSERVE_DEADLINE_MS = 90_000;
 const PARENT = UNMETERED_PARENT_WORKSPACE_ID;
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -63,9 +76,9 @@ const random = prng(seed);
 beforeAll(async () => {
   db = await createTestDatabase();
   sim = await startTestSimulator({ seed: "unmetered" });
-  // Time mode: a new workspace settles 300–800 ms after its create (the spread comes from when
-  // each brand's create lands between kills).
-  await sim.control("/settings", { settleMode: "time", settleMs: 500 });
+  // Work that outlasts the kill phase on any machine: every upstream call takes 200 ms (so a hop
+  // holds its lease for a while), and a workspace settles after 6 status reads (6 hops).
+  await sim.control("/settings", { settleMode: "reads", settleReads: 6, latencyMs: 200 });
   gateway = createGatewayClient({
     projectsBaseUrl: sim.url,
     usersBaseUrl: sim.url,
@@ -96,8 +109,16 @@ interface RunningWorker {
   hasStarted(): boolean;
 }
 
-function spawnWorker(): RunningWorker {
-  const child = spawn(process.execPath, ["bin/serenity.mjs", "worker", "--shutdown-grace-ms", "2000"], {
+function spawnWorker(concurrency: number): RunningWorker {
+  const args = [
+    "bin/serenity.mjs",
+    "worker",
+    "--concurrency",
+    String(concurrency),
+    "--shutdown-grace-ms",
+    "2000",
+  ];
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -147,7 +168,8 @@ async function createBrand(index: number): Promise<void> {
  * Time passing, as far as the dead workers' claims go, done by one UPDATE each instead of
  * sleeping: their leases (5 min) and their pg-boss messages' expiry (15 min) are moved an hour
  * into the past — exactly what the clock reaching those deadlines would look like to the
- * reconciler, to pg-boss's own maintenance and to the next claimant. Nothing else moves.
+ * reconciler, to pg-boss's own maintenance and to the next claimant. Nothing else moves. Only
+ * called while no worker runs, so every lease it moves belongs to a dead process.
  */
 async function letLeasesExpire(): Promise<{ leases: number; messages: number }> {
   const leases = await db.db.execute(
@@ -174,6 +196,48 @@ function reconcilerAt(clock: ManualClock): JobReconciler {
   return reconciler.addStep(step.name, step.step);
 }
 
+/**
+ * Lease tokens held right now (unexpired) on a job's first delivery: a handler running in the
+ * live worker. Aiming only at first deliveries kills every job at most once mid-work, so the
+ * crashes test convergence, not the attempt limit (a job that keeps dying is spent by design).
+ */
+async function heldFirstLeases(): Promise<string[]> {
+  const result = await db.db.execute<{ token: string }>(
+    sql`select lease_token::text as token from ${jobs} where status = 'IN_PROGRESS' and attempts = 1 and lease_token is not null and lease_expires_at > now()`,
+  );
+  return result.rows.map((row) => row.token);
+}
+
+/** How many of these leases the database still shows on IN_PROGRESS records. */
+async function stillHeld(tokens: string[]): Promise<number> {
+  if (tokens.length === 0) return 0;
+  const result = await db.db.execute<{ n: number }>(
+    sql`select count(*)::int as n from ${jobs} where status = 'IN_PROGRESS' and lease_token::text = any(string_to_array(${tokens.join(",")}, ','))`,
+  );
+  return result.rows[0]!.n;
+}
+
+async function diagnose() {
+  const jobRows = await db.db.execute(
+    sql`select type, status, attempts, error->>'code' as code, lease_expires_at, updated_at from ${jobs} order by updated_at`,
+  );
+  const brandRows = await db.db.execute(sql`select name, provisioning_status from ${brands}`);
+  const messages = await db.db.execute(
+    sql`select state, count(*)::int as n, min(start_after) as first, max(start_after) as last from pgboss.job group by state`,
+  );
+  return { now: new Date(), jobs: jobRows.rows, brands: brandRows.rows, messages: messages.rows };
+}
+
+/** Polls `probe` until it returns a value, or gives up at the deadline (a hang guard). */
+async function observe<T>(probe: () => Promise<T | undefined>, deadlineMs = OBSERVE_DEADLINE_MS) {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined || Date.now() > deadline) return value;
+    await pause(20);
+  }
+}
+
 async function unsettledBrands(): Promise<number> {
   const result = await db.db.execute<{ n: number }>(
     sql`select count(*)::int as n from ${brands} where provisioning_status is distinct from 'ready' and provisioning_status is distinct from 'failed'`,
@@ -194,7 +258,9 @@ describe("crash safety of asynchronous provisioning", () => {
     { timeout: 240_000 },
     async () => {
       const started = Date.now();
-      let killsAfterStart = 0;
+      let startupKills = 0;
+      let midWorkKills = 0;
+      let missedMidWork = 0;
       let created = 0;
       await services.jobs.queue.start();
       for (; created < BRANDS / 2; created++) await createBrand(created);
@@ -202,25 +268,43 @@ describe("crash safety of asynchronous provisioning", () => {
       for (let kill = 0; kill < KILLS; kill++) {
         // The other half of the brands arrive while workers keep dying.
         while (created < BRANDS && created < BRANDS / 2 + Math.floor(kill / 2)) await createBrand(created++);
-        const worker = spawnWorker();
-        // A random moment: during start-up (migrations, queue start) or while jobs run.
-        await Promise.race([pause(300 + random() * 2200), worker.exited]);
-        if (worker.hasStarted()) killsAfterStart += 1;
-        worker.child.kill("SIGKILL");
+        // One job at a time, so a kill lands on the one job it aimed at.
+        const worker = spawnWorker(1);
+        if (kill % STARTUP_KILL_EVERY === 0) {
+          // During start-up: a random moment before the worker reports it started.
+          await Promise.race([pause(random() * 1_500), worker.started, worker.exited]);
+          if (!worker.hasStarted()) startupKills += 1;
+          worker.child.kill("SIGKILL");
+        } else {
+          // Mid-work: once this worker holds a lease, a random moment (< one upstream call) into
+          // the handler's work.
+          await Promise.race([worker.started, worker.exited]);
+          const tokens = await observe(async () => {
+            const held = await heldFirstLeases();
+            return held.length > 0 ? held : undefined;
+          });
+          if (!tokens) console.info("no work in flight", JSON.stringify(await diagnose()));
+          expect(tokens, `seed ${seed}: kill ${kill} found no work in flight`).toBeDefined();
+          await pause(random() * 100);
+          worker.child.kill("SIGKILL");
+          await worker.exited;
+          if ((await stillHeld(tokens!)) > 0) midWorkKills += 1;
+          else missedMidWork += 1;
+        }
         await worker.exited;
+        // Time passes for the dead worker's claims; the reconciler (past the stall grace) hands
+        // what nothing will deliver to the next worker.
+        await letLeasesExpire();
+        await reconcilerAt(new ManualClock(new Date(Date.now() + 3 * 60_000))).run();
       }
       while (created < BRANDS) await createBrand(created++);
       const killPhaseMs = Date.now() - started;
 
-      // Recovery: the dead workers' leases and messages expire, the reconciler (on a clock past the
-      // stall grace, within the stale threshold) redelivers what nothing will deliver, a last
-      // worker drains.
-      const expired = await letLeasesExpire();
-      const recovery = await reconcilerAt(new ManualClock(new Date(Date.now() + 3 * 60_000))).run();
-      const last = spawnWorker();
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline && ((await unsettledBrands()) > 0 || (await liveJobs()) > 0))
-        await pause(250);
+      // Recovery: a last worker drains everything.
+      const last = spawnWorker(10);
+      await observe(async () =>
+        (await unsettledBrands()) === 0 && (await liveJobs()) === 0 ? true : undefined,
+      );
       // Anything still pending now is a stuck attempt: the reconciler past the stale threshold fails it.
       const stale = await reconcilerAt(new ManualClock(new Date(Date.now() + 11 * 60_000))).run();
       last.child.kill("SIGTERM");
@@ -231,9 +315,9 @@ describe("crash safety of asynchronous provisioning", () => {
       const summary = {
         seed,
         killPhaseMs,
-        killsAfterStart,
-        expired,
-        redelivered: recovery.redelivered,
+        startupKills,
+        midWorkKills,
+        missedMidWork,
         stale: stale.steps["provisioning.staleAttempts"],
         ready: statuses.filter((status) => status === "ready").length,
         failed: statuses.filter((status) => status === "failed").length,
@@ -242,17 +326,24 @@ describe("crash safety of asynchronous provisioning", () => {
 
       // Every brand ready or failed.
       expect(rows).toHaveLength(BRANDS);
-      expect(statuses.every((status) => status === "ready" || status === "failed")).toBe(true);
+      expect(
+        statuses.every((status) => status === "ready" || status === "failed"),
+        `seed ${seed}`,
+      ).toBe(true);
       // Crashes alone never fail an attempt, unless one of its jobs kept dying until its
       // deliveries were spent (then the job is FAILED and the attempt went stale).
       for (const row of rows.filter((brand) => brand.provisioningStatus === "failed")) {
         const spent = await db.db.execute<{ n: number }>(
           sql`select count(*)::int as n from ${jobs} where brand_id = ${row.id} and status = 'FAILED' and error->>'code' in ('JOB_FAILED', 'JOB_STALLED')`,
         );
-        expect(spent.rows[0]!.n, `brand ${row.name} failed without a spent job`).toBeGreaterThan(0);
+        expect(
+          spent.rows[0]!.n,
+          `seed ${seed}: brand ${row.name} failed without a spent job`,
+        ).toBeGreaterThan(0);
       }
-      // The run did crash workers mid-work (not only during start-up).
-      expect(killsAfterStart).toBeGreaterThan(5);
+      // The run did crash workers mid-work: most mid-work kills found the lease they aimed at
+      // still held by the dead process (a handler was running when it died).
+      expect(midWorkKills, `seed ${seed}`).toBeGreaterThan(KILLS / 2);
 
       // No workspace is the pointer of two brands; a ready brand points at a ready workspace.
       const pointers = rows.map((row) => row.subWorkspaceId).filter((id): id is string => id !== null);

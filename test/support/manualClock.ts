@@ -44,4 +44,16 @@ export class ManualClock implements Clock {
   get pendingSleeps(): number {
     return this.#sleepers.length;
   }
+
+  /**
+   * Resolves once at least `count` sleepers wait: the code under test, running on real I/O,
+   * reached its wait on this clock. Polls observed state; the deadline only guards against a hang.
+   */
+  async untilSleeping(count = 1, deadlineMs = 30_000): Promise<void> {
+    const deadline = Date.now() + deadlineMs;
+    while (this.#sleepers.length < count) {
+      if (Date.now() > deadline) throw new Error(`no ${count} sleeper(s) on the manual clock in time`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
 }

@@ -47,17 +47,34 @@ function track<T>(promise: Promise<T>) {
   return state;
 }
 
-/** Lets the database round trips of the code under test finish (no backoff is waited for real). */
-const settleIo = () => new Promise((resolve) => setTimeout(resolve, 5));
-
-/** Moves the manual clock in steps, letting I/O run between steps, until `done()` or the time is spent. */
-async function drive(clock: ManualClock, totalMs: number, stepMs: number, done: () => boolean = () => false) {
+/**
+ * Moves the manual clock in steps until `done()` or `totalMs` is spent. Before every step it waits
+ * until the code under test is blocked on the clock again (at least `sleepers` waits pending: one
+ * per waiting acquirer, one per held lease's heartbeat), so each step lands after the previous
+ * step's database round trips however slow the machine is — never on a fixed real-time pause.
+ */
+async function drive(
+  clock: ManualClock,
+  totalMs: number,
+  stepMs: number,
+  { sleepers, done = () => false }: { sleepers: number; done?: () => boolean },
+) {
+  const blocked = async () => {
+    const deadline = Date.now() + 30_000; // a hang guard only
+    while (clock.pendingSleeps < sleepers && !done()) {
+      if (Date.now() > deadline) throw new Error(`never ${sleepers} sleeper(s) on the clock`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
   for (let spent = 0; spent < totalMs && !done(); spent += stepMs) {
-    await settleIo();
+    await blocked();
     clock.advance(stepMs);
   }
-  await settleIo();
+  await blocked();
 }
+
+/** Gives other sections a chance to run (if the lock let them in, the order would show it). */
+const yieldToOthers = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 async function lockRow(subWorkspaceId: string) {
   const rows = await db.db.select().from(allocationLocks);
@@ -71,11 +88,12 @@ describe("database allocation lock", () => {
     const first = await provider.acquire(ws);
     const second = track(provider.acquire(ws));
 
-    await drive(clock, 1_000, 50);
+    // Blocked: the first lease's heartbeat and the second acquirer's poll.
+    await drive(clock, 1_000, 50, { sleepers: 2 });
     expect(second.settled).toBe(false);
 
     await first.release();
-    await drive(clock, 1_000, 50, () => second.settled);
+    await drive(clock, 1_000, 50, { sleepers: 1, done: () => second.settled });
     expect(second.error).toBeUndefined();
     expect(second.value).toBeDefined();
     expect(waits.map((wait) => wait.acquired)).toEqual([true, true]);
@@ -124,10 +142,10 @@ describe("database allocation lock", () => {
     });
 
     const waiter = track(provider.acquire(ws));
-    await drive(clock, 2_900, 100, () => waiter.settled);
+    await drive(clock, 2_900, 100, { sleepers: 1, done: () => waiter.settled });
     expect(waiter.settled).toBe(false);
 
-    await drive(clock, 1_000, 50, () => waiter.settled);
+    await drive(clock, 1_000, 50, { sleepers: 1, done: () => waiter.settled });
     expect(waiter.error).toBeUndefined();
     expect((await lockRow(ws))?.holder).not.toBe(crashed);
 
@@ -152,7 +170,16 @@ describe("database allocation lock", () => {
         .update(allocationLocks)
         .set({ holder: randomUUID() })
         .where(eq(allocationLocks.subWorkspaceId, ws));
-      await drive(clock, 2_100, 100); // the next heartbeat finds the lease gone
+      // The next heartbeat (the only sleeper) finds the lease gone and stops.
+      const lost = () => {
+        try {
+          lock.assertHeld(ws);
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      await drive(clock, 2_100, 100, { sleepers: 1, done: lost });
       try {
         lock.assertHeld(ws);
       } catch (error) {
@@ -180,7 +207,7 @@ describe("database allocation lock", () => {
 
     // The wait outlasts the TTL: without renewals the lease would have expired and been taken over.
     expect(9_000).toBeGreaterThan(DEFAULT_LOCK_TTL_MS);
-    await drive(clock, 12_000, 100, () => waiter.settled);
+    await drive(clock, 12_000, 100, { sleepers: 2, done: () => waiter.settled });
     expect(waiter.settled).toBe(true);
     expect(waiter.error).toBeInstanceOf(ServiceError);
     expect((waiter.error as ServiceError).code).toBe("workspaceBusy");
@@ -200,9 +227,9 @@ describe("database allocation lock", () => {
     const ws = `ws-${randomUUID()}`;
     const holder = await provider.acquire(ws);
     const waiter = track(provider.acquire(ws));
-    await drive(clock, 9_800, 200, () => waiter.settled);
+    await drive(clock, 9_800, 200, { sleepers: 2, done: () => waiter.settled });
     expect(waiter.settled).toBe(false);
-    await drive(clock, 600, 100, () => waiter.settled);
+    await drive(clock, 600, 100, { sleepers: 2, done: () => waiter.settled });
     expect((waiter.error as ServiceError).code).toBe("workspaceBusy");
     await holder.release();
   });
@@ -244,7 +271,7 @@ describe("reentrant sections", () => {
           lock.withLock(ws, async () => {
             order.push(`${name}:start`);
             await lock.withLock(ws, async () => order.push(`${name}:inner`));
-            await settleIo();
+            await yieldToOthers();
             order.push(`${name}:end`);
           }),
         ),
@@ -273,7 +300,7 @@ describe("in-process lock (test-only)", () => {
         lock.withLock("ws-1", async () => {
           inside++;
           maxInside = Math.max(maxInside, inside);
-          await settleIo();
+          await yieldToOthers();
           inside--;
         }),
       ),

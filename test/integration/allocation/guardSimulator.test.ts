@@ -44,11 +44,6 @@ const HTML_405 = {
   body: "<html><center><h1>405 Not Allowed</h1></center></html>",
 };
 
-async function waitForSleeper(clock: ManualClock) {
-  for (let i = 0; i < 400 && clock.pendingSleeps === 0; i++) await new Promise((r) => setTimeout(r, 5));
-  expect(clock.pendingSleeps).toBeGreaterThan(0);
-}
-
 describe("round trips (simulator call log)", () => {
   it("flag off: zero resources reads and zero transfers around a metered write", async () => {
     const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
@@ -273,7 +268,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     await t.clearCalls();
 
     const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
-    await waitForSleeper(clock);
+    await clock.untilSleeping();
     clock.advance(3_000);
     expect(await written).toEqual(expect.any(String));
     expect(quotaRetries).toEqual([{ callSite: "projectCreate", outcome: "recovered" }]);
@@ -301,7 +296,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
 
     const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
     for (let retry = 0; retry < 3; retry++) {
-      await waitForSleeper(clock);
+      await clock.untilSleeping();
       clock.advance(3_000);
     }
     expect(await codeOf(written)).toBe("quotaExceeded");
@@ -326,7 +321,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     const quotaRetries: ServiceEvents["allocation.quotaRetry"][] = [];
     t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
     const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
-    await waitForSleeper(clock);
+    await clock.untilSleeping();
     clock.advance(3_000);
     await expect(written).rejects.toMatchObject({ kind: "conflict" });
     expect(quotaRetries).toEqual([{ callSite: "projectCreate", outcome: "abandoned" }]);

@@ -211,8 +211,9 @@ describe("pool sampler", () => {
     try {
       const expected = (await parentFreeRatio()).projects;
       expect(expected).toBeLessThan(before!);
-      // Polling the timer's effect (its cadence is real time by design), bounded.
-      for (let i = 0; i < 100 && (await gauge(sampled)).projects !== expected; i++) {
+      // Polling the timer's effect (its cadence is real time by design); the deadline guards a hang.
+      const deadline = Date.now() + 30_000;
+      while ((await gauge(sampled)).projects !== expected && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect((await gauge(sampled)).projects).toBe(expected);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { PROVISIONING_ERROR_SENTENCES } from "../../../src/provisioning/attemptRules.ts";
 import { staleAttemptsStep } from "../../../src/provisioning/staleAttemptsStep.ts";
+import { eventually } from "../jobs/jobHarness.ts";
 import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
 
 /**
@@ -297,15 +298,16 @@ describe("deactivate racing a promote", () => {
     const { brandId, workspaceId } = await activeBrand();
     const accepted = await w.call("POST", brandUrl(brandId, "/serenity/markets"), { ...usEn, async: true });
     await w.pollOnce(); // promoted (fast path), create-market queued
-    // The deactivate lands while the market's project is being created (a slow publish).
+    // The deactivate lands while the market's project is being created: the publish reached the
+    // simulator (its one-shot slow fault was taken), which holds it for 5 s.
     await w.sim.control("/faults", {
       match: { method: "POST", pathPattern: "/publish$" },
-      action: { delayMs: 400 },
+      action: { delayMs: 5_000 },
       times: 1,
     });
     await w.makeDue();
     const running = w.worker.pollOnce();
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await eventually(() => w.sim.simulator.faults.size === 0);
     expect((await w.call("POST", brandUrl(brandId, "/serenity/deactivate"))).status).toBe(200);
     await running;
     await w.drain();

@@ -27,7 +27,8 @@ const url = (brandId: string, path: string) => `${w.brandsUrl()}/${brandId}${pat
 
 /** Waits (polling the simulator's call log, no fixed sleep) until a call matching `wanted` answered. */
 async function answered(wanted: (call: { method: string; path: string }) => boolean): Promise<void> {
-  for (let round = 0; round < 500; round++) {
+  // The deadline only guards against a hang.
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
     if ((await w.sim.calls()).some(wanted)) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
