@@ -11,6 +11,8 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /** An http(s) URL; plain http only on loopback (a generator request names the org and brand). */
 const generatorUrl = z.url({ protocol: /^https?$/ }).refine((value) => {
+  // zod runs refinements after a failed check too: an unparseable value is z.url's to report.
+  if (!URL.canParse(value)) return true;
   const url = new URL(value);
   return url.protocol === "https:" || LOOPBACK_HOSTS.has(url.hostname);
 }, "must use https (plain http is accepted only on loopback)");
