@@ -1,4 +1,4 @@
-import { categoryOf, groundingTopic, type PromptType,promptType } from "./validation/promptTraits.ts";
+import { categoryOf, groundingTopic, type PromptType, promptType } from "./validation/promptTraits.ts";
 import type { GeneratedPrompt, GenerationRequest, PromptCategory } from "./wire.ts";
 
 /**

@@ -29,7 +29,8 @@ export interface HardCheckContext {
 }
 
 const SCHEME_OR_WWW = /\b(?:https?|ftp):\/\/|\bwww\./i;
-const DOMAIN_WITH_PATH = /\b[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+\/\S*/iu;
+/** `lumiere.example/fr`; the last label has letters only, so a rating like "4.5/5" is no URL. */
+const DOMAIN_WITH_PATH = /\b[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}\/\S*/iu;
 const BARE_DOMAIN =
   /\b[\p{L}\p{N}-]{2,}(?:\.[\p{L}\p{N}-]+)*\.(?:com|net|org|io|co|fr|de|es|it|pt|nl|be|ch|at|uk|eu|us|info|biz|app|dev|ai|shop|store|example)\b/giu;
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/u;

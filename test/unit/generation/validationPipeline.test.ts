@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { describeGeneratedPrompts } from "../../../src/generation/describeGeneratedPrompts.ts";
 import {
   createLanguageValidator,
   type LanguageValidator,
@@ -107,5 +108,35 @@ describe("validation pipeline (§7)", () => {
     expect(response.ship_summary.reason).toBe(
       "insufficient-prompts: 1 of the 5 required survived validation (generated 3, hard-check failures 1, duplicates 0, wrong language 1)",
     );
+  });
+
+  it("describes prompts for the job's tags and the preview: category, derived type, topic", () => {
+    const described = describeGeneratedPrompts(
+      [
+        { prompt: "Quelle creme hydratante convient le mieux aux peaux seches ?", category: "soins" },
+        {
+          prompt: "Lumiere Paris vaut-elle mieux que ses concurrents ?",
+          category: "comparative",
+          topic: "inconnu",
+        },
+        { prompt: "Quel serum choisir ?", category: "solution", topic: "serum vitamine c" },
+      ],
+      DRS_CONTRACT.request,
+    );
+    expect(described).toEqual([
+      {
+        text: "Quelle creme hydratante convient le mieux aux peaux seches ?",
+        category: "solution",
+        type: "non-branded",
+        topic: "creme hydratante visage",
+      },
+      {
+        text: "Lumiere Paris vaut-elle mieux que ses concurrents ?",
+        category: "comparative",
+        type: "branded",
+        topic: null,
+      },
+      { text: "Quel serum choisir ?", category: "solution", type: "non-branded", topic: "serum vitamine c" },
+    ]);
   });
 });

@@ -28,6 +28,8 @@ describe("hard checks (§7 stage 1)", () => {
       ["nl", "Raad me een stille vaatwasser aan."],
       ["en", "Is Booking.com cheaper than booking hotels directly?"],
       ["en", "What were the best phones of 2024 for photography?"],
+      ["en", "Is a hotel rated 4.5/5 on review sites worth the price?"],
+      ["de", "Wie zuverlässig ist ein Toyota Corolla nach 150.000 Kilometern?"],
     ];
     for (const [language, text] of accepted) {
       expect(hardCheckFailure(text, { language, brandNames: en.brandNames }), text).toBeNull();
