@@ -354,10 +354,11 @@ function defineEndpointContract(label: string, makeTarget: () => Promise<Contrac
         country: "fr",
       });
       expect(Array.isArray(topics)).toBe(true);
-      for (const topic of topics) expect(topic.topic).not.toBe("");
+      // Entries without text read as "" (the catalogue has gaps; generation's bounding drops them).
+      for (const topic of topics) expect(typeof topic.topic).toBe("string");
       if (h.target.sim) {
-        expect(topics.length).toBeGreaterThan(0);
-        expect(topics[0]?.prompts.length).toBeGreaterThan(0);
+        expect(topics.some((topic) => topic.topic !== "" && topic.prompts.length > 0)).toBe(true);
+        expect(topics.some((topic) => topic.topic === "")).toBe(true);
       }
     });
 
