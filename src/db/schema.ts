@@ -147,7 +147,9 @@ export const allocationLedger = pgTable(
     orgId: uuid("org_id").notNull(),
     brandId: uuid("brand_id"),
     subWorkspaceId: text("sub_workspace_id").notNull(),
-    reason: text("reason", { enum: ["topUp", "release", "sweep", "deactivate"] }).notNull(),
+    reason: text("reason", {
+      enum: ["topUp", "exact", "rebalance", "release", "sweep", "deactivate"],
+    }).notNull(),
     before: jsonb("before").$type<{ projects: number; prompts: number }>(),
     after: jsonb("after").$type<{ projects: number; prompts: number }>(),
     outcome: text("outcome").notNull(),
