@@ -31,6 +31,7 @@ import { type BrandContext, loadBrandContext } from "./brandContext.ts";
 import { createMarketForBrand } from "./createMarket.ts";
 import { describeMarket } from "./describeMarket.ts";
 import { geoTargetIdFor } from "./geoTarget.ts";
+import { forgetModels, rememberModels } from "./knownModels.ts";
 import { type CreateMarketInput, type Market } from "./market.ts";
 import { marketWriteTarget, type WriteTarget } from "./writeTarget.ts";
 
@@ -238,6 +239,9 @@ export class MarketService {
     const models: CatalogueModel[] = await this.deps.catalogue.resolveModels(principal.bearer, modelIds);
     const guard = this.#guard(context, marketWriteTarget(row.workspaceId, context.org), operation);
     const ref = { bearer: principal.bearer, workspaceId: row.workspaceId, projectId: row.projectId! };
+    const known = { db: this.deps.db, clock: this.deps.clock, logger: log };
+    // Forgotten before the change, so one that fails half-way leaves no stale set behind.
+    await forgetModels(known, row.id);
     const change = await atUpstreamEdge(log, "replaceModels", async (): Promise<ModelChange> => {
       const current = await gateway.projects.listProjectAiModels(ref.bearer, ref.workspaceId, ref.projectId);
       const plan = planModelChange(
@@ -257,6 +261,11 @@ export class MarketService {
       });
       return change;
     });
+    await rememberModels(
+      known,
+      { marketId: row.id, workspaceId: row.workspaceId, projectId: row.projectId },
+      models.map((model) => model.id),
+    );
     if (change.removed.length > change.added.length) await this.#releaseSurplus(log, guard);
     return atUpstreamEdge(log, "describeMarket", () =>
       describeMarket(gateway.projects, principal.bearer, row),

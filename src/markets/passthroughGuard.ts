@@ -2,6 +2,7 @@ import {
   type MeteredWriteGuard,
   type MeteredWriteGuardFactory,
   meteredWriteGuardOf,
+  needOf,
 } from "../domain/meteredWrites.ts";
 
 /**
@@ -9,7 +10,10 @@ import {
  * is released. The composition root replaces it with the allocation guard.
  */
 export const passthroughGuard: MeteredWriteGuard = meteredWriteGuardOf({
-  section: (_need, work) => work((_callSite, fn) => fn()),
+  section: async (need, work) => {
+    await needOf(need); // its reads still run: they decide what the work writes
+    return work((_callSite, fn) => fn());
+  },
   releaseSurplus: async () => {},
 });
 

@@ -141,6 +141,7 @@ export function createServices(deps: ServiceDeps): Services {
   }));
   const prompts = new PromptService({
     db: deps.db,
+    clock: deps.clock,
     logger: deps.logger,
     orgs,
     markets,

@@ -45,6 +45,11 @@ export class ManualClock implements Clock {
     return this.#sleepers.length;
   }
 
+  /** How long each sleeper still has to wait (ms), shortest first. */
+  remainingSleeps(): number[] {
+    return this.#sleepers.map((s) => s.until - this.#now).sort((a, b) => a - b);
+  }
+
   /** The earliest deadline among the sleepers (ms since the epoch), or undefined when none waits. */
   nextWakeAt(): number | undefined {
     return this.#sleepers.length === 0 ? undefined : Math.min(...this.#sleepers.map((s) => s.until));
