@@ -2,6 +2,7 @@ import { dynamicAllocationEnabled } from "../config/flags.ts";
 import type { Need } from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { needOf, type NeedSource, type SectionWrite } from "../domain/meteredWrites.ts";
+import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { ensureHeadroom, type EnsureResult } from "./ensureHeadroom.ts";
 import { createQuotaRetryBudget, type QuotaRetryBudget } from "./quotaRetryBudget.ts";
@@ -72,18 +73,21 @@ type GuardMode = { kind: "off" } | { kind: "flat" } | { kind: "on"; target: Allo
 export function createAllocationGuard(deps: AllocationDeps, context: GuardContext): AllocationGuard {
   const path = context.path ?? "failFast";
   const budget = context.quotaBudget ?? createQuotaRetryBudget();
-  const log = deps.logger.child({
-    requestId: context.requestId,
-    orgId: context.orgId,
-    brandId: context.brandId,
-  });
+  // Built on first use: the hot path logs nothing, and a child logger per request is not free.
+  let child: Logger | undefined;
+  const log = () =>
+    (child ??= deps.logger.child({
+      requestId: context.requestId,
+      orgId: context.orgId,
+      brandId: context.brandId,
+    }));
 
   function mode(): GuardMode {
     if (!dynamicAllocationEnabled(deps.env)) return { kind: "off" };
     if (context.flat) return { kind: "flat" };
     if (!context.subWorkspaceId || !context.parentWorkspaceId) {
       // Fail loud before any upstream call: a brand silently skipped would fail later, opaquely.
-      log.error(
+      log().error(
         {
           hasSubWorkspaceId: Boolean(context.subWorkspaceId),
           hasParentWorkspaceId: Boolean(context.parentWorkspaceId),
@@ -93,7 +97,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
       throw new ServiceError("allocationMisconfigured");
     }
     if (context.subWorkspaceId === context.parentWorkspaceId) {
-      log.error({ subWorkspaceId: context.subWorkspaceId }, "allocation: sub-workspace equals the parent");
+      log().error({ subWorkspaceId: context.subWorkspaceId }, "allocation: sub-workspace equals the parent");
       throw new ServiceError("workspaceMisconfigured");
     }
     return {
@@ -188,7 +192,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
     } catch (error) {
       // Only the lock wait (workspaceBusy) or a database failure reaches here.
       const errorCode = releaseErrorCodeOf(deps.upstream, error);
-      log.warn({ err: error, errorCode }, "allocation: release could not run");
+      log().warn({ err: error, errorCode }, "allocation: release could not run");
       deps.events.emit("allocation.release", { orgId: context.orgId, outcome: "error" });
       return {
         outcome: "error",
@@ -226,12 +230,12 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
       try {
         const report = await release(options);
         if (report.outcome === "error") {
-          log.warn({ report }, "allocation: best-effort release failed; left for the sweep");
+          log().warn({ report }, "allocation: best-effort release failed; left for the sweep");
         }
         return report;
       } catch (error) {
         // e.g. allocationMisconfigured: a failed release never fails the user's request.
-        log.warn({ err: error }, "allocation: best-effort release failed; left for the sweep");
+        log().warn({ err: error }, "allocation: best-effort release failed; left for the sweep");
         deps.events.emit("allocation.release", { orgId: context.orgId, outcome: "error" });
         return { outcome: "error", subWorkspaceId: context.subWorkspaceId, requiresDecommission: [] };
       }

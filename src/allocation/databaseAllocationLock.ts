@@ -98,8 +98,7 @@ export function createDatabaseLockProvider(options: DatabaseLockOptions): LockPr
       const deadline = started + timeoutMs;
       for (let attempt = 0; ; attempt++) {
         const now = clock.now();
-        const row = await acquireAllocationLock(db, { subWorkspaceId, holder, now, ttlMs });
-        if (row) {
+        if (await acquireAllocationLock(db, { subWorkspaceId, holder, now, ttlMs })) {
           events.emit("allocation.lockWait", {
             waitSeconds: (clock.now().getTime() - started) / 1000,
             acquired: true,
