@@ -5,7 +5,8 @@ import { isErrorCode } from "../../../src/domain/errors.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
- * Generated malformed (and some well-formed) requests across the org and brand routes: every
+ * Generated malformed (and some well-formed) requests across the org, brand, job-list and
+ * pool-history routes: every
  * answer is below 500, and every error is a registry envelope that echoes the request id.
  */
 
@@ -52,12 +53,32 @@ const idSegment = () =>
     fc.constantFrom("0", "-1", "%00", "..", "null", "'; drop table orgs; --"),
   );
 
+/** Query strings of the list routes (jobs, pool history): valid, out-of-range and hostile values. */
+const queryValue = fc.oneof(
+  fc.constantFrom("IN_PROGRESS", "FAILED", "provisionWorkspace", "50", "0", "201", "2026-01-01T00:00:00Z"),
+  fc.string({ maxLength: 30 }).map((s) => encodeURIComponent(s)),
+  fc.constantFrom("%00", "'; drop table jobs; --", "9".repeat(30), "WyIyMDI2IiwieCJd"),
+);
+const query = fc
+  .dictionary(fc.constantFrom("status", "type", "brandId", "limit", "cursor", "since", "other"), queryValue, {
+    maxKeys: 3,
+  })
+  .map((params) => {
+    const pairs = Object.entries(params).map(([key, value]) => `${key}=${value}`);
+    return pairs.length > 0 ? `?${pairs.join("&")}` : "";
+  });
+
 const path = () =>
   fc.oneof(
     fc.constant("/v2/orgs"),
     idSegment().map((id) => `/v2/orgs/${id}`),
     idSegment().map((id) => `/v2/orgs/${id}/brands`),
     fc.tuple(idSegment(), idSegment()).map(([o, b]) => `/v2/orgs/${o}/brands/${b}`),
+    // The console's reads: the org job list, a job's timeline, the pool history and summaries.
+    fc.tuple(idSegment(), query).map(([o, q]) => `/v2/orgs/${o}/serenity/jobs${q}`),
+    fc.tuple(idSegment(), idSegment()).map(([o, j]) => `/v2/orgs/${o}/serenity/jobs/${j}/timeline`),
+    fc.tuple(idSegment(), query).map(([o, q]) => `/v2/orgs/${o}/serenity/pool-history${q}`),
+    query.map((q) => `/v2/serenity/pool-summaries${q}`),
   );
 
 /** Strings that stress storage and validation: control characters, NUL, long, unicode, SQL. */
