@@ -37,7 +37,10 @@ describe("serenity start", () => {
     expect(Date.now() - began).toBeLessThan(30_000);
     expect(first.output()).toContain(`parent workspace ${GOLD_PARENT_WORKSPACE_ID}`);
     // The banner's first line is the console's address, and it serves the console's page.
-    const firstLine = first.output().split("\n").find((line) => line.trim() !== "");
+    const firstLine = first
+      .output()
+      .split("\n")
+      .find((line) => line.trim() !== "");
     expect(firstLine).toContain(`Open the console: ${first.url}/`);
     const consolePage = await fetch(`${first.url}/`);
     expect(consolePage.status).toBe(200);

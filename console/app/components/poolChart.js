@@ -51,6 +51,8 @@ export function PoolChart({ samples }) {
         const target = box.current;
         if (disposed || !target) return;
         const width = Math.max(240, target.clientWidth);
+        // The pool changes in steps (a transfer, a publish): hold each value until the next sample.
+        const steps = UPlot.paths.stepped?.({ align: 1 });
         plot.current = new UPlot(
           {
             width,
@@ -62,8 +64,15 @@ export function PoolChart({ samples }) {
             },
             series: [
               {},
-              { label: "Projects free", scale: "projects", stroke: PROJECTS_COLOUR, width: 2 },
-              { label: "Prompts free", scale: "prompts", stroke: PROMPTS_COLOUR, width: 2, dash: [6, 3] },
+              { label: "Projects free", scale: "projects", stroke: PROJECTS_COLOUR, width: 2, paths: steps },
+              {
+                label: "Prompts free",
+                scale: "prompts",
+                stroke: PROMPTS_COLOUR,
+                width: 2,
+                dash: [6, 3],
+                paths: steps,
+              },
             ],
             axes: [
               {},

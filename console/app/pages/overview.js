@@ -127,7 +127,7 @@ export function OverviewPage({ orgId }) {
     <p class="muted">
       ${org.data.org?.parentWorkspaceId ? html`Parent workspace <code>${org.data.org.parentWorkspaceId}</code>` : "No parent workspace configured"}
       ${pool ? html` · dynamic allocation <${Badge} value=${pool.dynamicAllocation ? "on" : "off"} />` : null}
-      · <${Link} href=${`/console/orgs/${orgId}/jobs`}>Jobs<//> · updated ${formatClock(live.updatedAt)}
+      · updated ${formatClock(live.updatedAt)}
     </p>
     <${ErrorNote} error=${org.errors.org} what="load the organisation" />
 

@@ -122,9 +122,7 @@ describe("the console's assets", () => {
         ? response.body.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "")
         : response.body;
       const imports = [
-        ...code.matchAll(
-          /(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]+?from\s*)?["']([^"']+)["']/g,
-        ),
+        ...code.matchAll(/(?:^|[;}\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]+?from\s*)?["']([^"']+)["']/g),
         ...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
       ].map((match) => match[1]!);
       for (const specifier of imports) {
@@ -162,7 +160,9 @@ describe("the console's own code", () => {
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       const source = await fs.readFile(path.join(CONSOLE_ROOT, "app", file), "utf8");
-      expect(source, file).not.toMatch(/localStorage\.|document\.cookie|indexedDB\.|console\.(log|info|debug)\(/);
+      expect(source, file).not.toMatch(
+        /localStorage\.|document\.cookie|indexedDB\.|console\.(log|info|debug)\(/,
+      );
       if (!file.endsWith("session.js")) expect(source, file).not.toMatch(/sessionStorage\./);
     }
   });
