@@ -133,10 +133,20 @@ async function demoFirstLoad(browser: Browser) {
     }
     console.log(`\n## On the demo (serenity start), ${LOADS} loads each, medians\n`);
     printTable(
-      ["load", "JS+CSS KB (compressed)", "HTML KB", "API JSON KB", "API calls", "pool bars ms"],
+      [
+        "load",
+        "JS+CSS KB (compressed)",
+        "max JS+CSS KB",
+        "HTML KB",
+        "API JSON KB",
+        "API calls",
+        "pool bars ms",
+      ],
       [["cold (first visit)", cold] as const, ["warm (reload)", warm] as const].map(([name, results]) => [
         name,
         kb(median(results.map((r) => r.jsCssBytes))),
+        // The chart (and uPlot with it) appears once the org has two pool samples.
+        kb(Math.max(...results.map((r) => r.jsCssBytes))),
         kb(median(results.map((r) => r.htmlBytes))),
         kb(median(results.map((r) => r.apiBytes))),
         String(median(results.map((r) => r.apiCalls))),
