@@ -9,7 +9,8 @@ import { useLive } from "../live.js";
 import { Link, navigate } from "../router.js";
 
 const STATUSES = ["IN_PROGRESS", "COMPLETED", "FAILED"];
-const KNOWN_TYPES = ["provisionWorkspace", "createMarket", "activateBrand", "activateMarkets"];
+/** The public job types registered today; the filter also offers any other type the list shows. */
+const KNOWN_TYPES = ["provisionWorkspace", "createSemrushMarket", "activateBrand", "activateMarkets"];
 
 /**
  * An org's jobs, newest first, filtered by status and type (kept in the URL, so a filtered view can
