@@ -139,6 +139,14 @@ describe("the operator console", () => {
     await page.click("header nav a:text('Jobs')");
     const row = page.locator("main table tr", { hasText: "provisionWorkspace" });
     await checkPage(page, "jobs", () => row.filter({ hasText: "COMPLETED" }).first().waitFor(WAIT));
+    // The filters are in the URL and narrow the list.
+    await page.selectOption("#filter-status", "FAILED");
+    await page.waitForURL(/status=FAILED/, WAIT);
+    await page.getByText("No jobs.").waitFor(WAIT);
+    await page.selectOption("#filter-status", "");
+    await page.selectOption("#filter-type", "provisionWorkspace");
+    await page.waitForURL(/type=provisionWorkspace/, WAIT);
+    await row.filter({ hasText: "COMPLETED" }).first().waitFor(WAIT);
     await row.first().locator("a").click();
     await checkPage(page, "job", () => page.waitForSelector(".timeline li", WAIT));
     const jobId = page.url().split("/").at(-1)!;

@@ -9,8 +9,6 @@ import { useLive } from "../live.js";
 import { Link, navigate } from "../router.js";
 
 const STATUSES = ["IN_PROGRESS", "COMPLETED", "FAILED"];
-/** The public job types registered today; the filter also offers any other type the list shows. */
-const KNOWN_TYPES = ["provisionWorkspace", "createSemrushMarket", "activateBrand", "activateMarkets"];
 
 /**
  * An org's jobs, newest first, filtered by status and type (kept in the URL, so a filtered view can
@@ -46,7 +44,10 @@ export function JobsPage({ orgId, search }) {
     navigate(query ? `${base}?${query}` : base);
   };
   const brandNames = new Map((live.data.brands?.items ?? []).map((brand) => [brand.id, brand.name]));
-  const types = [...new Set([...KNOWN_TYPES, ...(live.data.jobs?.items ?? []).map((job) => job.jobType)])];
+  // The types on the page, and the one filtered on (a job's type is that of its first hop).
+  const types = [
+    ...new Set([...(live.data.jobs?.items ?? []).map((job) => job.jobType), ...(type ? [type] : [])]),
+  ].sort();
 
   return html`<section aria-labelledby="page-title">
     <p class="crumbs"><${Link} href=${`/console/orgs/${orgId}`}>Organisation<//> / jobs</p>
