@@ -3,6 +3,7 @@ import type pg from "pg";
 import { AllocationService } from "../allocation/allocationService.ts";
 import { createAllocationLock } from "../allocation/createAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
+import { PoolHistory } from "../allocation/poolHistory.ts";
 import { withPublishRecording } from "../allocation/publishRecorder.ts";
 import { BrandService } from "../brands/brandService.ts";
 import { CatalogueService } from "../catalogues/catalogueService.ts";
@@ -18,6 +19,7 @@ import {
   createMarketJobHandler,
 } from "../jobs/handlers/chainedProvisioningJobs.ts";
 import { provisionWorkspaceHandler } from "../jobs/handlers/provisionWorkspace.ts";
+import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
@@ -42,6 +44,10 @@ export interface Services {
   prompts: PromptService;
   /** Just-in-time allocation: guards, releases, the ledger and the pool view (spec/allocation.md). */
   allocation: AllocationService;
+  /** The org pool over time, recorded from every fresh pool read. */
+  poolHistory: PoolHistory;
+  /** An org's jobs as a list and one job's lineage as a timeline (the console's Jobs page). */
+  jobListing: JobListing;
 }
 
 export interface ServiceDeps {
@@ -72,6 +78,7 @@ export function createServices(deps: ServiceDeps): Services {
       createUnconfiguredGatewayClient({ events: deps.events, logger: deps.logger, clock: deps.clock }),
     { db: deps.db, clock: deps.clock, logger: deps.logger },
   );
+  const poolHistory = new PoolHistory({ db: deps.db, clock: deps.clock, logger: deps.logger, orgs });
   const allocation = new AllocationService({
     db: deps.db,
     clock: deps.clock,
@@ -80,6 +87,7 @@ export function createServices(deps: ServiceDeps): Services {
     upstream: gatewayAllocationUpstream(gateway),
     lock: createAllocationLock(deps),
     orgs,
+    history: poolHistory,
   });
   const meteredWrites = deps.meteredWrites ?? allocation.meteredWriteGuard;
   const catalogues = new CatalogueService({ gateway, clock: deps.clock, logger: deps.logger });
@@ -148,7 +156,8 @@ export function createServices(deps: ServiceDeps): Services {
     gateway,
     meteredWrites,
   });
-  return { orgs, brands, jobs, catalogues, markets, prompts, allocation };
+  const jobListing = new JobListing({ db: deps.db, clock: deps.clock, orgs, registry: jobRegistry });
+  return { orgs, brands, jobs, catalogues, markets, prompts, allocation, poolHistory, jobListing };
 }
 
 /** The pg pool behind a Drizzle handle (Drizzle keeps it as `$client`). */

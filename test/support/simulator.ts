@@ -20,6 +20,13 @@ export interface TestSimulator {
   clearCalls(): Promise<void>;
   /** `GET /__sim/dump`. */
   dump(): Promise<SimulatorDump>;
+  /** A new root workspace with its own pool (13 / 800, metered, unless told otherwise). */
+  addParent(options?: {
+    title?: string;
+    metered?: boolean;
+    projects?: number;
+    prompts?: number;
+  }): Promise<string>;
   /** Any control route over real HTTP: `control("/faults", rule)` POSTs to `/__sim/faults`. */
   control<T = unknown>(path: string, body?: unknown, method?: string): Promise<T>;
 }
@@ -53,6 +60,7 @@ export async function startTestSimulator(options: SimulatorOptions = {}): Promis
     calls: () => control<Call[]>("/calls"),
     clearCalls: () => control<void>("/calls", undefined, "DELETE"),
     dump: () => control<SimulatorDump>("/dump"),
+    addParent: async (parent = {}) => (await control<{ id: string }>("/parents", parent)).id,
     control,
   };
 }
