@@ -234,7 +234,7 @@ async function measureComponents(
   const contenders: Record<string, () => Promise<unknown>> = {
     read: () => api.gateway.users.getResources(api.token, subWorkspaceId),
     lock: () => lock.withLock(subWorkspaceId, async () => undefined),
-    section: () => guard().writeSection({ prompts: 1 }, (write) => write("bench", async () => undefined)),
+    section: () => guard().section({ prompts: 1 }, (write) => write("bench", async () => undefined)),
   };
   const cpu: Record<string, number[]> = { read: [], lock: [], section: [] };
   const wall: Record<string, number[]> = { read: [], lock: [], section: [] };

@@ -1,12 +1,31 @@
+import type { AllocationService } from "../allocation/allocationService.ts";
 import type { TokenVerifier } from "../auth/tokenVerifier.ts";
+import type { BrandService } from "../brands/brandService.ts";
+import type { CatalogueService } from "../catalogues/catalogueService.ts";
+import type { JobService } from "../jobs/jobService.ts";
+import type { MarketService } from "../markets/marketService.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import type { Services } from "../runtime/services.ts";
+import type { OrgService } from "../orgs/orgService.ts";
+import type { PromptService } from "../prompts/promptService.ts";
+import type { ProvisioningService } from "../provisioning/provisioningService.ts";
 
 export interface ReadinessReport {
   ready: boolean;
   checks: Record<string, boolean>;
+}
+
+/** The services the routes call (the composition root's `Services` provides them). */
+export interface ApiServices {
+  orgs: OrgService;
+  brands: BrandService;
+  provisioning: ProvisioningService;
+  jobs: JobService;
+  catalogues: CatalogueService;
+  markets: MarketService;
+  prompts: PromptService;
+  allocation: AllocationService;
 }
 
 /** Everything the HTTP layer needs: services to call, and the edge's own adapters. */
@@ -15,6 +34,6 @@ export interface AppDeps {
   events: EventBus;
   metrics: Metrics;
   verifier: TokenVerifier;
-  services: Services;
+  services: ApiServices;
   readiness: () => Promise<ReadinessReport>;
 }

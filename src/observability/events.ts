@@ -44,7 +44,7 @@ export interface ServiceEvents {
     orgId: string;
     reason: "orgPoolExhausted" | "brandAiLimit" | "workspaceBusy" | "quotaExceeded";
   };
-  /** A settle-path transfer answered "workspace not ready" and will be retried. */
+  /** A patient-path transfer answered "workspace not ready" and will be retried. */
   "allocation.notReadyRetry": { orgId: string };
   "allocation.release": {
     orgId: string;

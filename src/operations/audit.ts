@@ -1,9 +1,8 @@
 import type { AllocationService } from "../allocation/allocationService.ts";
 import type { PoolBrandView, PoolDimension } from "../allocation/poolView.ts";
-import { RELEASE_FLOOR } from "../allocation/releaseSurplus.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { listOrgs } from "../db/orgs/listOrgs.ts";
-import { DIMENSIONS, planRelease, type Units } from "../domain/allocation.ts";
+import { DIMENSIONS, planRelease, RELEASE_FLOOR, type Units } from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
 

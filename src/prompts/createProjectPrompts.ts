@@ -2,9 +2,9 @@ import { ERROR_REGISTRY, ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, SectionWrite } from "../domain/meteredWrites.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
-import type { ProjectRef } from "../models/reconcileProjectModels.ts";
+import { upstreamFailure } from "../gateway/registryErrors.ts";
+import type { ProjectRef } from "../markets/market.ts";
 import type { Logger } from "../observability/logger.ts";
-import { upstreamFailure } from "../services/upstreamErrors.ts";
 import type { BulkItemOutcome } from "./bulkOutcome.ts";
 import { resolveTagIds, tagKey, type TagPath } from "./tagTaxonomy.ts";
 

@@ -12,12 +12,6 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
-import {
-  activateBrandJobHandler,
-  activateMarketsJobHandler,
-  createMarketJobHandler,
-} from "../jobs/handlers/chainedProvisioningJobs.ts";
-import { provisionWorkspaceHandler } from "../jobs/handlers/provisionWorkspace.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
@@ -27,12 +21,22 @@ import type { Logger } from "../observability/logger.ts";
 import { OrgService } from "../orgs/orgService.ts";
 import { PromptService } from "../prompts/promptService.ts";
 import { AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
+import {
+  activateBrandJobHandler,
+  activateMarketsJobHandler,
+  createMarketJobHandler,
+} from "../provisioning/chainedJobs.ts";
 import type { ProvisioningHopDeps } from "../provisioning/provisioningHop.ts";
+import { ProvisioningService } from "../provisioning/provisioningService.ts";
+import { provisionWorkspaceHandler } from "../provisioning/provisionWorkspaceJob.ts";
 
 /** The services every entry point (API, worker, CLI) calls. */
 export interface Services {
   orgs: OrgService;
+  /** Brands as records: flat create, list, read. */
   brands: BrandService;
+  /** The endpoints that provision: create a brand with a market, activate, deactivate, async create market. */
+  provisioning: ProvisioningService;
   /** Jobs: submit, poll, reauth; `jobs.registry` is where job handlers are registered. */
   jobs: JobService;
   /** The upstream catalogues (languages, AI models), cached per process. */
@@ -64,90 +68,76 @@ export interface ServiceDeps {
   provisioning?: Pick<ProvisioningHopDeps, "nextPollDelayMs" | "chainRetryDelaysMs" | "env">;
 }
 
+/**
+ * Composes the services from the bottom layer up: each is built after everything it uses, so
+ * nothing is bound late. Job handlers register on the registry once the features they run exist.
+ */
 export function createServices(deps: ServiceDeps): Services {
-  const orgs = new OrgService({ db: deps.db, clock: deps.clock });
+  const { db, clock, events, logger } = deps;
+  const orgs = new OrgService({ db, clock });
+  const brands = new BrandService({ db, clock, orgs });
+  const credentials = new CredentialStore({
+    db,
+    clock,
+    logger,
+    key: deps.credentialKey ?? ephemeralCredentialKey(),
+  });
+  const registry = new JobRegistry();
+  const jobs = new JobService({
+    db,
+    clock,
+    logger,
+    registry,
+    queue: deps.jobQueue ?? createPgBossQueue({ pool: poolOf(db), logger }),
+    credentials,
+    orgs,
+  });
   // Every publish is remembered per workspace: releases stand back while upstream's used lags it.
   const gateway = withPublishRecording(
-    deps.gateway ??
-      createUnconfiguredGatewayClient({ events: deps.events, logger: deps.logger, clock: deps.clock }),
-    { db: deps.db, clock: deps.clock, logger: deps.logger },
+    deps.gateway ?? createUnconfiguredGatewayClient({ events, logger, clock }),
+    { db, clock, logger },
   );
   const allocation = new AllocationService({
-    db: deps.db,
-    clock: deps.clock,
-    events: deps.events,
-    logger: deps.logger,
+    db,
+    clock,
+    events,
+    logger,
     upstream: gatewayAllocationUpstream(gateway),
     lock: createAllocationLock(deps),
     orgs,
   });
-  const meteredWrites = deps.meteredWrites ?? allocation.meteredWriteGuard;
-  const catalogues = new CatalogueService({ gateway, clock: deps.clock, logger: deps.logger });
-  // The producers submit through the job service, which is composed after the brand service.
-  let jobService: JobService | undefined;
-  const asyncProvisioning = new AsyncProvisioning({
-    db: deps.db,
-    clock: deps.clock,
-    logger: deps.logger,
-    events: deps.events,
-    submitJob: (input) => jobService!.submit(input),
-  });
+  const meteredWrites = deps.meteredWrites ?? allocation.meteredWrites;
+  const catalogues = new CatalogueService({ gateway, clock, logger });
   const markets = new MarketService({
-    db: deps.db,
-    clock: deps.clock,
-    logger: deps.logger,
+    db,
+    clock,
+    logger,
     orgs,
     catalogue: catalogues,
     gateway,
     meteredWrites,
-    asyncProvisioning,
   });
-  const brands = new BrandService({
-    db: deps.db,
-    clock: deps.clock,
+  const prompts = new PromptService({ db, logger, orgs, markets, gateway, meteredWrites });
+  const provisioning = new ProvisioningService({
+    db,
+    clock,
+    logger,
     orgs,
-    logger: deps.logger,
-    gateway,
+    brands,
     markets,
+    gateway,
     meteredWrites,
-    asyncProvisioning,
+    producers: new AsyncProvisioning({ db, clock, logger, events, jobs }),
     ...(deps.syncSettleBudgetMs ? { syncSettleBudgetMs: deps.syncSettleBudgetMs } : {}),
   });
-  const credentials = new CredentialStore({
-    db: deps.db,
-    clock: deps.clock,
-    logger: deps.logger,
-    key: deps.credentialKey ?? ephemeralCredentialKey(),
-  });
-  const jobRegistry = new JobRegistry();
-  // Job handlers register here (jobRegistry.registerHandler(…)), so API and worker agree on types.
-  const chainedWork = { db: deps.db, gateway, markets };
-  jobRegistry
-    .registerHandler(
-      provisionWorkspaceHandler({ db: deps.db, gateway, events: deps.events, ...deps.provisioning }),
-    )
+  // Job handlers register here, so API and worker agree on the job types.
+  const chainedWork = { db, gateway, markets };
+  registry
+    .registerHandler(provisionWorkspaceHandler({ db, gateway, events, ...deps.provisioning }))
     .registerHandler(createMarketJobHandler(chainedWork))
     .registerHandler(activateBrandJobHandler(chainedWork))
     .registerHandler(activateMarketsJobHandler(chainedWork));
-  const jobs = (jobService = new JobService({
-    db: deps.db,
-    clock: deps.clock,
-    logger: deps.logger,
-    registry: jobRegistry,
-    queue: deps.jobQueue ?? createPgBossQueue({ pool: poolOf(deps.db), logger: deps.logger }),
-    credentials,
-    orgs,
-    brands,
-  }));
-  const prompts = new PromptService({
-    db: deps.db,
-    logger: deps.logger,
-    orgs,
-    markets,
-    gateway,
-    meteredWrites,
-  });
-  return { orgs, brands, jobs, catalogues, markets, prompts, allocation };
+  return { orgs, brands, provisioning, jobs, catalogues, markets, prompts, allocation };
 }
 
 /** The pg pool behind a Drizzle handle (Drizzle keeps it as `$client`). */

@@ -129,7 +129,7 @@ function spawnWorker(): RunningWorker {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function createBrand(index: number): Promise<void> {
-  const outcome = await services.brands.createRequested(
+  const outcome = await services.provisioning.createBrand(
     user,
     orgId,
     {

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 
-import { startWorker } from "../../jobs/startWorker.ts";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
-import { openServingRuntime } from "../../runtime/servingRuntime.ts";
+import { openServingRuntime } from "../../runtime/runtimeWithSimulator.ts";
+import { startWorker } from "../../runtime/startWorker.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
 export function registerServe(program: Command): void {

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 
 import { signDevToken } from "../../auth/tokenVerifier.ts";
-import { startWorker } from "../../jobs/startWorker.ts";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
-import { openServingRuntime } from "../../runtime/servingRuntime.ts";
+import { openServingRuntime } from "../../runtime/runtimeWithSimulator.ts";
+import { startWorker } from "../../runtime/startWorker.ts";
 import { localAuthSecret } from "../../runtime/verifier.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../simulator/seeds.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";

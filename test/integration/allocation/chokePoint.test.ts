@@ -152,7 +152,7 @@ async function startWorld(
 
 beforeAll(async () => {
   const swappable: MeteredWriteGuardFactory = (context) =>
-    mutableGuard(mutable.t.services.allocation.meteredWriteGuard)(context);
+    mutableGuard(mutable.t.services.allocation.meteredWrites)(context);
   [gold, unmetered, mutable] = await Promise.all([
     startWorld("gold", GOLD_PARENT_WORKSPACE_ID),
     startWorld("unmetered", UNMETERED_PARENT_WORKSPACE_ID),
@@ -416,7 +416,7 @@ describe("choke point: every metered upstream write goes through the guard", () 
       return meteredWriteGuardOf({
         section: (_need, work) =>
           work((callSite, fn, stages) =>
-            callSite === "modelAdd" ? fn() : guard.write(callSite, stages ?? {}, fn),
+            callSite === "modelAdd" ? fn() : guard.singleWrite(callSite, stages ?? {}, fn),
           ),
         releaseSurplus: (floor, reason) => guard.releaseSurplus(floor, reason),
       });
@@ -433,7 +433,8 @@ describe("choke point: every metered upstream write goes through the guard", () 
     mutableGuard = (real) => (context) => {
       const guard = real(context);
       return meteredWriteGuardOf({
-        section: (_need, work) => work((callSite, fn, stages) => guard.write(callSite, stages ?? {}, fn)),
+        section: (_need, work) =>
+          work((callSite, fn, stages) => guard.singleWrite(callSite, stages ?? {}, fn)),
         releaseSurplus: (floor, reason) => guard.releaseSurplus(floor, reason),
       });
     };

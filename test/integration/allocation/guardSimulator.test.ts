@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { RELEASE_FLOOR } from "../../../src/allocation/releaseSurplus.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
+import { RELEASE_FLOOR } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
@@ -54,7 +54,7 @@ describe("round trips (simulator call log)", () => {
     const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     await t.clearCalls();
-    await t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    await t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     await t.guardFor(ws).ensure({ prompts: 1_000 });
     await t.guardFor(ws).releaseSurplusBestEffort({ floor: RELEASE_FLOOR });
     expect(await t.calls()).toEqual([`POST PE/v1/workspaces/${ws}/projects`]);
@@ -65,7 +65,7 @@ describe("round trips (simulator call log)", () => {
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
     expect(
-      await codeOf(t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws))),
+      await codeOf(t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws))),
     ).toBe("quotaExceeded");
     expect(await t.calls()).toEqual([`POST PE/v1/workspaces/${ws}/projects`]);
   });
@@ -74,7 +74,7 @@ describe("round trips (simulator call log)", () => {
     const t = await harness();
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     await t.clearCalls();
-    await t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    await t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     expect(await t.calls()).toEqual([
       `GET UM/v1/workspaces/${ws}/resources`,
       `POST PE/v1/workspaces/${ws}/projects`,
@@ -109,11 +109,11 @@ describe("round trips (simulator call log)", () => {
     const second = new Promise<void>((resolve) => (projectMade = resolve)).then(() =>
       t
         .guardFor(ws)
-        .writeSection({ projects: 1 }, (other) =>
+        .section({ projects: 1 }, (other) =>
           other("projectCreate", () => t.createProject(ws), { projects: 1 }),
         ),
     );
-    await guard.writeSection({ projects: 1, prompts: texts.length }, async (write) => {
+    await guard.section({ projects: 1, prompts: texts.length }, async (write) => {
       projectId = await write("projectCreate", () => t.createProject(ws), { projects: 1 });
       projectMade();
       await write(
@@ -149,7 +149,7 @@ describe("round trips (simulator call log)", () => {
     const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const ws = await t.newSubWorkspace({ projects: 2, prompts: 100 });
     await t.clearCalls();
-    await t.guardFor(ws).writeSection({ projects: 2 }, async (write) => {
+    await t.guardFor(ws).section({ projects: 2 }, async (write) => {
       await write("projectCreate", () => t.createProject(ws), { projects: 1 });
       await write("projectCreate", () => t.createProject(ws), { projects: 1 });
     });
@@ -216,13 +216,13 @@ describe("rejections", () => {
       const ws = await t.newSubWorkspace();
       const projectId = await t
         .guardFor(ws)
-        .section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+        .singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
       const models = await t.client.projects.listProjectAiModels(TOKEN, ws, projectId);
       expect(models).toHaveLength(1);
       const texts = Array.from({ length: 100 }, (_, i) => `prompt ${brand}-${i}`);
       await t
         .guardFor(ws)
-        .section({ prompts: texts.length * models.length }, "promptCreate", () =>
+        .singleWrite("promptCreate", { prompts: texts.length * models.length }, () =>
           t.client.projects.createPrompts(TOKEN, ws, projectId, { texts, createdBy: "test" }),
         );
       expect(await t.totals(ws)).toEqual({ projects: 1, prompts: 100 });
@@ -272,7 +272,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
     await t.clearCalls();
 
-    const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     await waitForSleeper(clock);
     clock.advance(3_000);
     expect(await written).toEqual(expect.any(String));
@@ -299,7 +299,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
     await t.clearCalls();
 
-    const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     for (let retry = 0; retry < 3; retry++) {
       await waitForSleeper(clock);
       clock.advance(3_000);
@@ -325,7 +325,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     });
     const quotaRetries: ServiceEvents["allocation.quotaRetry"][] = [];
     t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
-    const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     await waitForSleeper(clock);
     clock.advance(3_000);
     await expect(written).rejects.toMatchObject({ kind: "conflict" });

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-import { RELEASE_FLOOR } from "../../../src/allocation/releaseSurplus.ts";
 import { brands } from "../../../src/db/schema.ts";
+import { RELEASE_FLOOR } from "../../../src/domain/allocation.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { ManualClock } from "../../support/manualClock.ts";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { passthroughGuard } from "../../../src/markets/passthroughGuard.ts";
+import { passthroughGuard } from "../../../src/domain/meteredWrites.ts";
 import { type ProvisioningWorld, pumping, useProvisioningWorld } from "./provisioningWorld.ts";
 
 let w: ProvisioningWorld;

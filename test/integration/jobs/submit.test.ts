@@ -37,7 +37,6 @@ beforeAll(async () => {
     credentials: h.credentials,
     // Submit and the heartbeat read never touch tenancy.
     orgs: undefined as never,
-    brands: undefined as never,
   });
 });
 afterAll(async () => {

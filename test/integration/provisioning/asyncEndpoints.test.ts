@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { PROVISIONING_ERROR_SENTENCES } from "../../../src/provisioning/attemptRules.ts";
+import { PROVISIONING_ERROR_SENTENCES } from "../../../src/domain/provisioningAttempt.ts";
 import { staleAttemptsStep } from "../../../src/provisioning/staleAttemptsStep.ts";
 import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
 

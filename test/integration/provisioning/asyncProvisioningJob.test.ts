@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { PROVISIONING_ERROR_SENTENCES } from "../../../src/domain/provisioningAttempt.ts";
 import { nextPollDelayMs } from "../../../src/domain/requeueLadder.ts";
-import { PROVISIONING_ERROR_SENTENCES } from "../../../src/provisioning/attemptRules.ts";
 import { UM } from "../brands/provisioningWorld.ts";
 import { type AsyncWorld, PARENT, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
 

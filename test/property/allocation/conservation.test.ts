@@ -142,15 +142,15 @@ async function runWorkload(
     const ws = CHILDREN[op.ws]!;
     switch (op.kind) {
       case "createProject":
-        return guard(op.ws).section({ projects: 1 }, "projectCreate", () =>
+        return guard(op.ws).singleWrite("projectCreate", { projects: 1 }, () =>
           upstream.meteredWrite(ws, { projects: 1 }),
         );
       case "createPrompts":
-        return guard(op.ws).section({ prompts: op.units }, "promptCreate", () =>
+        return guard(op.ws).singleWrite("promptCreate", { prompts: op.units }, () =>
           upstream.meteredWrite(ws, { prompts: op.units }),
         );
       case "publish":
-        return guard(op.ws).section({}, "publish", () => upstream.publish(ws));
+        return guard(op.ws).singleWrite("publish", {}, () => upstream.publish(ws));
       case "delete":
         await upstream.deleteUnits(ws, { projects: op.projects, prompts: op.prompts });
         return guard(op.ws).releaseSurplusBestEffort({ floor: { projects: 1, prompts: 100 } });

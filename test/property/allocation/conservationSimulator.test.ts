@@ -126,7 +126,7 @@ describe("allocation conservation against the simulator", () => {
           const ws = subs[op.ws]!;
           switch (op.kind) {
             case "createProject": {
-              const id = await guard(op.ws).section({ projects: 1 }, "projectCreate", () =>
+              const id = await guard(op.ws).singleWrite("projectCreate", { projects: 1 }, () =>
                 h.createProject(ws),
               );
               projects[op.ws]!.push(id);
@@ -137,7 +137,7 @@ describe("allocation conservation against the simulator", () => {
               if (!projectId) return undefined;
               const texts = Array.from({ length: op.texts }, () => `text ${++textCounter}`);
               // Every project has one model here, so the need is texts × 1.
-              return guard(op.ws).section({ prompts: texts.length }, "promptCreate", () =>
+              return guard(op.ws).singleWrite("promptCreate", { prompts: texts.length }, () =>
                 h.client.projects.createPrompts(TOKEN, ws, projectId, { texts, createdBy: "property" }),
               );
             }

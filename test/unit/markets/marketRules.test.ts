@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { bulkPromptsView } from "../../../src/api/views/bulkPromptsView.ts";
 import { codeForLanguageName, languageNameFor } from "../../../src/catalogues/languageCodes.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
+import { countryForGeoTargetId, countryName, geoTargetIdFor } from "../../../src/domain/geoTarget.ts";
 import { GatewayError, type GatewayErrorKind } from "../../../src/gateway/errors.ts";
-import { countryForGeoTargetId, countryName, geoTargetIdFor } from "../../../src/markets/geoTarget.ts";
+import { serviceErrorForGateway } from "../../../src/gateway/registryErrors.ts";
 import { marketWriteTarget, resolveWriteTarget } from "../../../src/markets/writeTarget.ts";
 import { checkCategory, checkPromptText } from "../../../src/prompts/promptText.ts";
 import { promptType } from "../../../src/prompts/promptType.ts";
-import { serviceErrorForGateway } from "../../../src/services/upstreamErrors.ts";
 
 describe("geo targets", () => {
   it.each([

@@ -1,5 +1,5 @@
-import { brandMode } from "../../brands/brandMode.ts";
-import type { Brand } from "../../brands/brandService.ts";
+import { brandMode } from "./brandMode.ts";
+import type { Brand } from "./brandService.ts";
 
 /** The `Brand` shape of spec/api.md §3: an explicit allowlist of fields. */
 export function brandView(brand: Brand) {

@@ -1,26 +1,15 @@
 import { z } from "zod";
 
-import { brandView } from "../../api/views/brandView.ts";
-import { marketView } from "../../api/views/marketView.ts";
-import {
-  activateMarketsChained,
-  type ChainedWorkDeps,
-  createMarketChained,
-} from "../../provisioning/chainedWork.ts";
-import { asJobFailure } from "../../provisioning/provisioningJobErrors.ts";
-import {
-  ACTIVATE_BRAND_JOB,
-  ACTIVATE_MARKETS_JOB,
-  CREATE_MARKET_JOB,
-  supersededResult,
-} from "../../provisioning/provisioningJobTypes.ts";
-import { defineJobHandler } from "../handler.ts";
+import { defineJobHandler } from "../jobs/handler.ts";
+import { activateMarketsChained, type ChainedWorkDeps, createMarketChained } from "./chainedWork.ts";
+import { activatedResult, brandCreatedResult, marketCreatedResult, supersededResult } from "./jobResults.ts";
+import { asJobFailure } from "./provisioningJobErrors.ts";
+import { ACTIVATE_BRAND_JOB, ACTIVATE_MARKETS_JOB, CREATE_MARKET_JOB } from "./provisioningJobTypes.ts";
 
 /**
  * The jobs a provisioning hop chains after its promote (spec/provisioning.md §6). Each stores as
- * its `result` the `{status, body}` the synchronous endpoint would have answered (bodies through
- * the same views as the routes), or `{status: 207, body: {brandId, status: "superseded"}}` when it
- * no longer applies. Failures carry the registry code the endpoint would have answered with;
+ * its `result` the `{status, body}` the synchronous endpoint would have answered, or "superseded"
+ * when it no longer applies (jobResults.ts). Failures carry the registry code the endpoint would have answered with;
  * they are not retried (a market create is not idempotent upstream; the caller retries the request).
  */
 
@@ -59,8 +48,8 @@ export function createMarketJobHandler(deps: ChainedWorkDeps) {
         const outcome = await createMarketChained(deps, ctx, { brandId, workspaceId }, input);
         if (outcome.kind === "superseded") return supersededResult(brandId);
         return respondWith === "brand"
-          ? { status: 201, body: brandView(outcome.brand) }
-          : { status: 201, body: { market: marketView(outcome.value) } };
+          ? brandCreatedResult(outcome.brand)
+          : marketCreatedResult(outcome.value);
       } catch (error) {
         throw asJobFailure(error);
       }
@@ -80,7 +69,7 @@ function activateHandler(type: string, publicType: string, deps: ChainedWorkDeps
       try {
         const outcome = await activateMarketsChained(deps, ctx, { brandId, workspaceId }, markets);
         if (outcome.kind === "superseded") return supersededResult(brandId);
-        return { status: 200, body: outcome.value };
+        return activatedResult(outcome.value);
       } catch (error) {
         throw asJobFailure(error);
       }

@@ -1,33 +1,18 @@
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { ServiceError } from "../domain/errors.ts";
-import { geoTargetIdFor } from "../markets/geoTarget.ts";
+import { geoTargetIdFor } from "../domain/geoTarget.ts";
+import type { OperationContext } from "../domain/operationContext.ts";
 import type { CreateMarketInput } from "../markets/market.ts";
-import type { OperationContext } from "../markets/marketService.ts";
 
+/** One requested market of an activation: made now, or already there (the view shows 201 / 409). */
 export interface ActivationMarketResult {
   geoTargetId: number;
   languageCode: string;
-  status: 201 | 409;
+  outcome: "created" | "exists";
 }
 
-/** The markets an activation asks for must name real countries, checked before any write. */
-export function validateActivationMarkets(requested: readonly CreateMarketInput[]): void {
-  for (const market of requested) {
-    if (geoTargetIdFor(market.market) === undefined) {
-      throw new ServiceError("invalidRequest", {
-        message: "markets.market must be an ISO-3166 alpha-2 code",
-      });
-    }
-  }
-}
-
-/**
- * Creates an activation's markets one by one (spec/api.md §3): a slice that already exists reports
- * 409 in the list; any other failure stops the activation. Shared by the synchronous activate and
- * the chained activation jobs, so both answer the same `{geoTargetId, languageCode, status}` list.
- */
-/** What activation needs of the market service (the brand service knows it by this narrow shape). */
+/** What activation needs of the market service. */
 export interface ActivationMarketCreator {
   createForBrand(
     ctx: OperationContext,
@@ -37,6 +22,11 @@ export interface ActivationMarketCreator {
   ): Promise<{ geoTargetId: number; languageCode: string }>;
 }
 
+/**
+ * Creates an activation's markets one by one (spec/api.md §3): a slice that already exists is
+ * reported `exists` in the list; any other failure stops the activation. Shared by the synchronous
+ * activate and the chained activation jobs, so both answer the same list.
+ */
 export async function createActivationMarkets(
   markets: ActivationMarketCreator,
   operation: OperationContext,
@@ -50,13 +40,13 @@ export async function createActivationMarkets(
     try {
       const made = await markets.createForBrand(operation, brand, org, market);
       created.push({ geoTargetId: made.geoTargetId, languageCode: made.languageCode });
-      results.push({ geoTargetId: made.geoTargetId, languageCode: made.languageCode, status: 201 });
+      results.push({ geoTargetId: made.geoTargetId, languageCode: made.languageCode, outcome: "created" });
     } catch (error) {
       if (!(error instanceof ServiceError && error.code === "marketExists")) throw error;
       results.push({
         geoTargetId: geoTargetIdFor(market.market)!,
         languageCode: market.languageCode.toLowerCase(),
-        status: 409,
+        outcome: "exists",
       });
     }
   }

@@ -1,11 +1,11 @@
 import { DEFAULT_POOL_SAMPLE_INTERVAL_MS, PoolSampler } from "../allocation/poolSampler.ts";
 import { durationMs } from "../config/flags.ts";
+import type { AnyJobHandler } from "../jobs/handler.ts";
+import { createPgBossQueue } from "../jobs/queue.ts";
+import { JobRegistry } from "../jobs/registry.ts";
+import { JobWorker, type JobWorkerOptions } from "../jobs/worker.ts";
 import { staleAttemptsStep } from "../provisioning/staleAttemptsStep.ts";
-import type { Runtime } from "../runtime/runtime.ts";
-import type { AnyJobHandler } from "./handler.ts";
-import { createPgBossQueue } from "./queue.ts";
-import { JobRegistry } from "./registry.ts";
-import { JobWorker, type JobWorkerOptions } from "./worker.ts";
+import type { Runtime } from "./runtime.ts";
 
 export interface StartWorkerOptions extends JobWorkerOptions {
   /** Defaults to every handler registered in `runtime.services.jobs.registry`. */

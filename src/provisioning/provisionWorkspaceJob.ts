@@ -1,16 +1,17 @@
-import { type ProvisioningHopDeps, runProvisioningHop } from "../../provisioning/provisioningHop.ts";
-import { PROVISIONING_JOB_ERROR_MESSAGES } from "../../provisioning/provisioningJobErrors.ts";
+import { defineJobHandler } from "../jobs/handler.ts";
+import { hopResult } from "./jobResults.ts";
+import { type ProvisioningHopDeps, runProvisioningHop } from "./provisioningHop.ts";
+import { PROVISIONING_JOB_ERROR_MESSAGES } from "./provisioningJobErrors.ts";
 import {
   PROVISION_WORKSPACE_JOB,
   PROVISION_WORKSPACE_PUBLIC,
   type ProvisionWorkspaceMetadata,
   provisionWorkspaceMetadataSchema,
-} from "../../provisioning/provisioningJobTypes.ts";
-import { defineJobHandler } from "../handler.ts";
+} from "./provisioningJobTypes.ts";
 
 /**
  * `provision-workspace` (public `provisionWorkspace`): one hop of an asynchronous sub-workspace
- * provisioning attempt (spec/provisioning.md §5; the work is in provisioning/provisioningHop.ts).
+ * provisioning attempt (spec/provisioning.md §5; the work is in provisioningHop.ts).
  *
  * Timeouts nest as the runner contract asks: a hop makes at most one create-or-adopt (a family
  * read, a project read per same-title workspace, one create, three recovery reads) and one status
@@ -27,6 +28,6 @@ export function provisionWorkspaceHandler(deps: ProvisioningHopDeps) {
     maxAttempts: 5,
     errorMessages: PROVISIONING_JOB_ERROR_MESSAGES,
     metadataSchema: provisionWorkspaceMetadataSchema,
-    handle: (ctx) => runProvisioningHop(deps, ctx),
+    handle: async (ctx) => hopResult(ctx.metadata.brandId, await runProvisioningHop(deps, ctx)),
   });
 }

@@ -1,17 +1,60 @@
-import { durationMs, type FlagSource } from "../config/flags.ts";
+/**
+ * Pure rules of a brand's provisioning attempt (spec/provisioning.md §3–§4): its transitions, the
+ * concurrency guard's verdict and the fixed sentences a failed attempt may carry. No I/O here.
+ */
+
+export type ProvisioningStatus = "pending" | "ready" | "failed";
 
 /**
- * Pure rules of the brand provisioning attempt (spec/provisioning.md §3–§4): the concurrency
- * guard's verdict and the fixed sentences a failed attempt may carry. No I/O here.
+ * The attempt's state machine (spec/provisioning.md §4). Each transition is ONE guarded UPDATE in
+ * `src/db/brands/`, named here; zero rows means the compare-and-set was lost and the caller stands
+ * down (never an exception). Comments elsewhere say "T4" and mean the row below.
  */
+export const ATTEMPT_TRANSITIONS = {
+  T1: {
+    name: "begin: null/ready/failed → pending, with a new attempt id",
+    modules: ["beginProvisioningAttempt"],
+    by: "the producers (lost → 409 semrushProvisioningInProgress)",
+  },
+  T2: {
+    name: "record the candidate workspace",
+    modules: ["recordProvisioningCandidate"],
+    by: "the provisioning job, after create-or-adopt",
+  },
+  T3: {
+    name: "record the job carrying the attempt",
+    modules: ["recordProvisioningJobId"],
+    by: "the producers after the enqueue; the provisioning job after a requeue (best effort)",
+  },
+  T4: {
+    name: "promote: pending → ready, the candidate becomes the brand's sub-workspace",
+    modules: ["promoteProvisioningReady"],
+    by: "the provisioning job",
+  },
+  T5: {
+    name: "fail: pending → failed, with a fixed sentence",
+    modules: ["failProvisioningAttempt", "failStaleProvisioningAttempt"],
+    by: "the provisioning job; a producer whose enqueue failed; the reconciler (its stale variant)",
+  },
+  T6: {
+    name: "cancel: any pending attempt → failed, deactivated while provisioning",
+    modules: ["cancelProvisioning"],
+    by: "deactivate",
+  },
+  T7: {
+    name: "fail a brand this very request inserted, guarded by its id alone",
+    modules: ["failFreshBrandStart"],
+    by: "create brand, when starting the attempt threw for the row it just inserted",
+  },
+} as const;
+
+export type AttemptTransition = keyof typeof ATTEMPT_TRANSITIONS;
 
 /** Ten minutes: an attempt untouched for longer is presumed dead (its worker crashed or was lost). */
 export const DEFAULT_PROVISIONING_STALE_MS = 10 * 60_000;
 
-/** `SERENITY_PROVISIONING_STALE_MS`, read per use so tests and operators can change it live. */
-export function provisioningStaleMs(env: FlagSource = process.env): number {
-  return durationMs("SERENITY_PROVISIONING_STALE_MS", DEFAULT_PROVISIONING_STALE_MS, env);
-}
+/** How long an asynchronous attempt waits for its workspace to settle. */
+export const DEFAULT_PROVISION_SETTLE_BUDGET_MS = 10 * 60_000;
 
 /**
  * The only sentences `provisioning_error` may hold. Transitions take a reason key, never free
@@ -27,13 +70,6 @@ export const PROVISIONING_ERROR_SENTENCES = {
   claimedElsewhere: "Workspace is already used by another brand",
 } as const;
 
-/** SERENITY_PROVISION_SETTLE_BUDGET_MS: how long an asynchronous attempt waits for its workspace. */
-export const DEFAULT_PROVISION_SETTLE_BUDGET_MS = 10 * 60_000;
-
-export function provisionSettleBudgetMs(env: FlagSource = process.env): number {
-  return durationMs("SERENITY_PROVISION_SETTLE_BUDGET_MS", DEFAULT_PROVISION_SETTLE_BUDGET_MS, env);
-}
-
 export type ProvisioningFailureReason = keyof typeof PROVISIONING_ERROR_SENTENCES;
 
 export function provisioningErrorSentence(reason: ProvisioningFailureReason): string {
@@ -43,8 +79,6 @@ export function provisioningErrorSentence(reason: ProvisioningFailureReason): st
 export function isProvisioningErrorSentence(value: string): boolean {
   return (Object.values(PROVISIONING_ERROR_SENTENCES) as string[]).includes(value);
 }
-
-export type ProvisioningStatus = "pending" | "ready" | "failed";
 
 /**
  * - `proceed`: no attempt, or the last one finished (ready or failed): a new path may start.

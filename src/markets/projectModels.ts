@@ -1,13 +1,12 @@
 import type { SectionWrite } from "../domain/meteredWrites.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import type { AiModelAssignment } from "../gateway/types.ts";
+import type { ProjectRef } from "./market.ts";
 
-/** Where a project lives and who acts on it. */
-export interface ProjectRef {
-  bearer: string;
-  workspaceId: string;
-  projectId: string;
-}
+/**
+ * The AI models a market's project tracks: plan the change to a desired list, then apply it —
+ * removals unmetered, adds as metered writes of the caller's section.
+ */
 
 export interface ModelChange {
   added: string[];
@@ -34,7 +33,7 @@ export function planModelChange(current: AiModelAssignment[], desiredModelIds: r
 
 /**
  * The units a plan's model adds stage on a project of `texts` texts (one per text per model), the
- * need of the section that applies it (spec/allocation.md §5: `{prompts: t × Δ}`).
+ * need of the section that applies them (spec/allocation.md §5: `{prompts: t × Δ}`).
  */
 export function modelAddUnits(plan: ModelPlan, texts: number): number {
   return plan.added.length * texts;

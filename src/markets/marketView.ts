@@ -1,4 +1,4 @@
-import type { Market } from "../../markets/market.ts";
+import type { Market } from "./market.ts";
 
 /** The `Market` shape of spec/api.md §3: an explicit allowlist of fields. */
 export function marketView(market: Market) {

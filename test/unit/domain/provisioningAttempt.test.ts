@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 
 import {
+  ATTEMPT_TRANSITIONS,
   concurrencyVerdict,
   DEFAULT_PROVISIONING_STALE_MS,
   isProvisioningErrorSentence,
   PROVISIONING_ERROR_SENTENCES,
   provisioningErrorSentence,
-  provisioningStaleMs,
-} from "../../../src/provisioning/attemptRules.ts";
+} from "../../../src/domain/provisioningAttempt.ts";
 
 const now = new Date("2026-03-01T12:00:00.000Z");
 const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -71,15 +71,6 @@ describe("the concurrency guard verdict", () => {
   });
 });
 
-describe("the stale threshold setting", () => {
-  it("defaults to ten minutes and reads a positive integer per use", () => {
-    expect(provisioningStaleMs({})).toBe(600_000);
-    expect(provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "1500" })).toBe(1500);
-    expect(provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "-3" })).toBe(600_000);
-    expect(provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "soon" })).toBe(600_000);
-  });
-});
-
 describe("provisioning error sentences", () => {
   it("is a fixed set of short sentences without ids or numbers", () => {
     const sentences = Object.values(PROVISIONING_ERROR_SENTENCES);
@@ -91,5 +82,17 @@ describe("provisioning error sentences", () => {
     }
     expect(provisioningErrorSentence("deactivated")).toBe("Deactivated while provisioning");
     expect(isProvisioningErrorSentence("upstream said: 500 <html>")).toBe(false);
+  });
+});
+
+describe("the attempt transitions", () => {
+  it("names, for each of T1–T7, the database operations that carry it out", async () => {
+    expect(Object.keys(ATTEMPT_TRANSITIONS)).toEqual(["T1", "T2", "T3", "T4", "T5", "T6", "T7"]);
+    for (const transition of Object.values(ATTEMPT_TRANSITIONS)) {
+      for (const name of transition.modules) {
+        const module = (await import(`../../../src/db/brands/${name}.ts`)) as Record<string, unknown>;
+        expect(typeof module[name], name).toBe("function");
+      }
+    }
   });
 });
