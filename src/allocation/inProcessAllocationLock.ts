@@ -1,9 +1,9 @@
 import type { LockLease, LockProvider } from "./allocationLock.ts";
 
 /**
- * TEST-ONLY: the original design's lock, a promise chain per sub-workspace inside one process. It
- * does nothing across processes, which is exactly what the multi-process test uses it to show
- * (selected with SERENITY_ALLOCATION_LOCK_MODE=in-process, see lockMode.ts).
+ * TEST-ONLY: a promise chain per sub-workspace inside one process, the lock docs/decisions/0001
+ * rejected. It does nothing across processes, which is what the multi-process test uses it to
+ * show (selected with SERENITY_ALLOCATION_LOCK_MODE=in-process, see lockMode.ts).
  */
 export function createInProcessLockProvider(): LockProvider {
   const tails = new Map<string, Promise<void>>();

@@ -7,9 +7,9 @@
  * most max(1 s, 0.25·t) ≤ max(1 s, 0.25·S) after it. The delays grow geometrically (×1.25 per hop)
  * once past 4 s, so a 10-minute settle budget is covered in about 35 hops.
  *
- * Rejected: a fixed 5/10/20/40/80 s ladder (the previous system's), which overshoots a 41 s settle by up to
- * 34 s (a workspace ready at 41 s is seen at 75 s), and a fixed 1 s poll, which makes hundreds
- * of hops for a slow settle.
+ * Rejected: a fixed 5/10/20/40/80 s ladder (the previous system's), which overshoots a 41 s
+ * settle by up to 34 s (a workspace ready at 41 s is seen at 75 s), and a fixed 1 s poll, which
+ * makes hundreds of hops for a slow settle.
  */
 export const LADDER_MIN_DELAY_MS = 1_000;
 export const LADDER_MAX_DELAY_MS = 30_000;

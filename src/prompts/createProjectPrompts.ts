@@ -25,8 +25,9 @@ const MAX_PROMPT_PAGES = 200;
  * a request writing several projects of one sub-workspace needs one guarded section for all of
  * them (one lock, one resources read — SPEC §7):
  *
- * `prepareProjectPrompts` (before the section, reads only):
- *  1. read the project's texts (drafts included) and models, and resolve the tags;
+ * `prepareProjectPrompts` (before the section: no metered write):
+ *  1. read the project's texts (drafts included) and models, and resolve the tags — creating the
+ *     taxonomy tags the project lacks, an unmetered upstream write;
  *  2. texts already there are `existed` without being sent again; the rest are `fresh`, and the
  *     section must cover `units` = fresh texts × models.
  *

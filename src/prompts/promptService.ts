@@ -124,7 +124,8 @@ export class PromptService {
       byProject.set(row.id, group);
     });
 
-    // Reads first, outside any lock: what each project already holds, so the need is known.
+    // First, outside any lock and without a metered write: what each project already holds (and
+    // the tags it lacks, created now), so the section's need is known.
     const prepared = await boundedMap([...byProject.values()], PROJECT_CONCURRENCY, ({ row, entries }) =>
       prepareProjectPrompts(
         gateway.projects,

@@ -9,8 +9,9 @@ import { ACTIVATE_BRAND_JOB, ACTIVATE_MARKETS_JOB, CREATE_MARKET_JOB } from "./p
 /**
  * The jobs a provisioning hop chains after its promote (spec/provisioning.md §6). Each stores as
  * its `result` the `{status, body}` the synchronous endpoint would have answered, or "superseded"
- * when it no longer applies (jobResults.ts). Failures carry the registry code the endpoint would have answered with;
- * they are not retried (a market create is not idempotent upstream; the caller retries the request).
+ * when it no longer applies (jobResults.ts). Failures carry the registry code the endpoint would
+ * have answered with; they are not retried (a market create is not idempotent upstream; the caller
+ * retries the request).
  */
 
 const target = { brandId: z.uuid(), workspaceId: z.string().nullable() };

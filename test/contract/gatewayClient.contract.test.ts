@@ -16,8 +16,9 @@ import {
   realGatewayTarget,
   RecordingClock,
   simulatorTarget,
-} from "./support/contractTarget.ts";
-import type { SimControls } from "./support/simControls.ts";
+} from "../support/contractTarget.ts";
+import type { SimControls } from "../support/simControls.ts";
+import { UM } from "../support/simulator.ts";
 
 /**
  * The gateway client's contract (spec/gateway.md §2, §5, §1): one suite, run against the in-process
@@ -433,8 +434,8 @@ describe("gateway client contract: faults, retries and timeouts (simulator)", ()
   let sim: SimControls;
   let token: string;
   let parent: string;
-  const STATUS_PATH = "/enterprise/users/api/v1/workspaces/[^/]+/status$";
-  const CHILD_PATH = "/enterprise/users/api/v2/workspaces/[^/]+/child$";
+  const STATUS_PATH = `${UM}/v1/workspaces/[^/]+/status$`;
+  const CHILD_PATH = `${UM}/v2/workspaces/[^/]+/child$`;
 
   beforeAll(async () => {
     h = await openHarness(simulatorTarget);

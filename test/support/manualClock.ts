@@ -1,4 +1,5 @@
 import type { Clock } from "../../src/domain/clock.ts";
+import { waitFor } from "./wait.ts";
 
 /**
  * A clock tests move by hand. `sleep` resolves when `advance` passes its deadline, so code that
@@ -43,5 +44,10 @@ export class ManualClock implements Clock {
   /** How many sleepers are waiting (lets a test know the code under test reached its wait). */
   get pendingSleeps(): number {
     return this.#sleepers.length;
+  }
+
+  /** Waits (on real I/O, never on the backoff itself) until `count` sleepers wait on this clock. */
+  async waitForSleepers(count = 1): Promise<void> {
+    await waitFor(() => this.#sleepers.length >= count, { what: `${count} sleeper(s) on the clock` });
   }
 }

@@ -1,5 +1,3 @@
-import { Writable } from "node:stream";
-
 import type { App } from "../../src/api/app.ts";
 import { buildApp } from "../../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
@@ -11,16 +9,40 @@ import { createLogger } from "../../src/observability/logger.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
 import { createServices, type Services } from "../../src/runtime/services.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { LogCapture } from "./logCapture.ts";
 
 export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-0123456789";
 
-/** Every log line an app under test wrote, parsed, for assertions (redaction, request ids). */
-export class LogCapture extends Writable {
-  readonly lines: string[] = [];
-  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
-    this.lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-    callback();
-  }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely in assertions
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  raw: string;
+}
+
+/**
+ * One route call through the app (no network), its body parsed. Every body is kept in `record`,
+ * for a suite's leak scan; `drive` lets a world run the call its way (a ManualClock pumped while
+ * the code under test sleeps on it).
+ */
+export async function callRoute<T>(
+  app: App,
+  request: { method: string; url: string; token: string; body?: unknown },
+  options: { record?: string[]; drive?: <R>(work: Promise<R>) => Promise<R> } = {},
+): Promise<Answer<T>> {
+  const sent = app.inject({
+    method: request.method as "GET",
+    url: request.url,
+    headers: { authorization: `Bearer ${request.token}` },
+    ...(request.body === undefined ? {} : { payload: request.body as object }),
+  });
+  const response = await (options.drive ? options.drive(sent) : sent);
+  options.record?.push(response.body);
+  return {
+    status: response.statusCode,
+    body: (response.body ? response.json() : undefined) as T,
+    raw: response.body,
+  };
 }
 
 export interface TestApp {

@@ -19,6 +19,7 @@ import { EventBus, type ServiceEvents } from "../../../src/observability/events.
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
+import { nextTurn } from "../../support/wait.ts";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -47,16 +48,13 @@ function track<T>(promise: Promise<T>) {
   return state;
 }
 
-/** Lets the database round trips of the code under test finish (no backoff is waited for real). */
-const settleIo = () => new Promise((resolve) => setTimeout(resolve, 5));
-
 /** Moves the manual clock in steps, letting I/O run between steps, until `done()` or the time is spent. */
 async function drive(clock: ManualClock, totalMs: number, stepMs: number, done: () => boolean = () => false) {
   for (let spent = 0; spent < totalMs && !done(); spent += stepMs) {
-    await settleIo();
+    await nextTurn();
     clock.advance(stepMs);
   }
-  await settleIo();
+  await nextTurn();
 }
 
 async function lockRow(subWorkspaceId: string) {
@@ -244,7 +242,7 @@ describe("reentrant sections", () => {
           lock.withLock(ws, async () => {
             order.push(`${name}:start`);
             await lock.withLock(ws, async () => order.push(`${name}:inner`));
-            await settleIo();
+            await nextTurn();
             order.push(`${name}:end`);
           }),
         ),
@@ -273,7 +271,7 @@ describe("in-process lock (test-only)", () => {
         lock.withLock("ws-1", async () => {
           inside++;
           maxInside = Math.max(maxInside, inside);
-          await settleIo();
+          await nextTurn();
           inside--;
         }),
       ),

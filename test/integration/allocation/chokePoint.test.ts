@@ -4,6 +4,7 @@ import { type MeteredWriteGuardFactory, meteredWriteGuardOf } from "../../../src
 import type { Call } from "../../../src/simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID, UNMETERED_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { PE, UM } from "../../support/simulator.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
@@ -30,9 +31,6 @@ import { createTestApp, type TestApp } from "../../support/testApp.ts";
  * Jobs: the chained job paths (create-market, activate-*) reach upstream through
  * MarketService.createForBrand, the same code the synchronous activate paths drive here.
  */
-
-const PE = "/enterprise/projects/api";
-const UM = "/enterprise/users/api";
 
 /** Upstream writes that consume no metered unit, each with why. Everything else that writes is metered. */
 const UNMETERED_WRITES: { method: string; pattern: RegExp; why: string }[] = [

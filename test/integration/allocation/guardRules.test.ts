@@ -15,10 +15,10 @@ import { ServiceError } from "../../../src/domain/errors.ts";
 import { EventBus, type EventName, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { OrgService } from "../../../src/orgs/orgService.ts";
-import { FakeUpstreamError, InMemoryUpstream } from "../../property/allocation/inMemoryUpstream.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { FakeUpstreamError, InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
+import { LogCapture } from "../../support/logCapture.ts";
 import { ManualClock } from "../../support/manualClock.ts";
-import { LogCapture } from "../../support/testApp.ts";
 
 /**
  * The guard's rules against the in-memory upstream model (fast, exact call counts), with the real
@@ -246,7 +246,7 @@ describe("ensure", () => {
     t.upstream.failTransfersNotReady(ws, 3);
     const ensured = t.guardFor(ws, { path: "patient" }).ensure({ projects: 1 });
     for (const wait of [1_000, 2_000, 3_000]) {
-      await waitForSleeper(t.clock);
+      await t.clock.waitForSleepers();
       t.clock.advance(wait);
     }
     expect(await ensured).toMatchObject({ toppedUp: true });
@@ -261,12 +261,6 @@ describe("ensure", () => {
     expect(t.upstream.count("transfer")).toBe(0);
   });
 });
-
-/** Waits (on real I/O, never on the backoff itself) until the code under test sleeps on the clock. */
-async function waitForSleeper(clock: ManualClock, count = 1) {
-  for (let i = 0; i < 400 && clock.pendingSleeps < count; i++) await new Promise((r) => setTimeout(r, 5));
-  expect(clock.pendingSleeps).toBeGreaterThanOrEqual(count);
-}
 
 describe("section and retryOnQuota", () => {
   it("section: ensure, then the write, under the lock; the next reader sees staged units", async () => {
@@ -303,7 +297,7 @@ describe("section and retryOnQuota", () => {
       await t.upstream.meteredWrite(ws, { projects: 1 });
       return "ok";
     });
-    await waitForSleeper(t.clock);
+    await t.clock.waitForSleepers();
     t.clock.advance(3_000);
     expect(await written).toBe("ok");
     expect(attempts).toBe(2);
@@ -346,7 +340,7 @@ describe("section and retryOnQuota", () => {
     };
     const first = guard.singleWrite("promptCreate", {}, alwaysQuota);
     for (let retry = 0; retry < 3; retry++) {
-      await waitForSleeper(t.clock);
+      await t.clock.waitForSleepers();
       t.clock.advance(3_000);
     }
     await expectCode(first, "quotaExceeded");
@@ -374,7 +368,7 @@ describe("section and retryOnQuota", () => {
       attempts++;
       throw new FakeUpstreamError(attempts === 1 ? "meteredQuota" : "conflict");
     });
-    await waitForSleeper(t.clock);
+    await t.clock.waitForSleepers();
     t.clock.advance(3_000);
     await expect(result).rejects.toMatchObject({ kind: "conflict" });
     expect(t.eventsOf("allocation.quotaRetry")).toEqual([{ callSite: "modelAdd", outcome: "abandoned" }]);
@@ -498,7 +492,7 @@ describe("AllocationService.releaseSurplus (the sweep's patient path)", () => {
     t.upstream.failTransfersNotReady(settles, 2);
     const released = service.releaseSurplus(target(settles), { floor: RELEASE_FLOOR, reason: "sweep" });
     for (const wait of [1_000, 2_000]) {
-      await waitForSleeper(t.clock);
+      await t.clock.waitForSleepers();
       t.clock.advance(wait);
     }
     expect(await released).toMatchObject({ outcome: "released", after: { projects: 1, prompts: 100 } });
@@ -509,7 +503,7 @@ describe("AllocationService.releaseSurplus (the sweep's patient path)", () => {
     t.upstream.failTransfersNotReady(zombie, 10);
     const failed = service.releaseSurplus(target(zombie), { floor: RELEASE_FLOOR, reason: "sweep" });
     for (const wait of [1_000, 2_000, 3_000]) {
-      await waitForSleeper(t.clock);
+      await t.clock.waitForSleepers();
       t.clock.advance(wait);
     }
     expect(await failed).toMatchObject({ outcome: "error", errorCode: "workspaceBusy" });

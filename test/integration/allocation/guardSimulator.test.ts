@@ -4,9 +4,9 @@ import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.
 import { RELEASE_FLOOR } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
+import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
-import { type AllocationHarness, PARENT, startAllocationHarness, TOKEN } from "./simulatorHarness.ts";
 
 /**
  * The guard over real HTTP against the simulator: exact round trips from the simulator's call log,
@@ -14,7 +14,7 @@ import { type AllocationHarness, PARENT, startAllocationHarness, TOKEN } from ".
  */
 
 let db: TestDatabase;
-let h: AllocationHarness | undefined;
+let h: AllocationWorld | undefined;
 beforeAll(async () => {
   db = await createTestDatabase();
 });
@@ -24,8 +24,8 @@ afterEach(async () => {
 });
 afterAll(() => db.destroy());
 
-async function harness(options: Parameters<typeof startAllocationHarness>[1] = {}) {
-  h = await startAllocationHarness(db, options);
+async function harness(options: Parameters<typeof startAllocationWorld>[1] = {}) {
+  h = await startAllocationWorld(db, options);
   return h;
 }
 
@@ -43,11 +43,6 @@ const HTML_405 = {
   contentType: "text/html",
   body: "<html><center><h1>405 Not Allowed</h1></center></html>",
 };
-
-async function waitForSleeper(clock: ManualClock) {
-  for (let i = 0; i < 400 && clock.pendingSleeps === 0; i++) await new Promise((r) => setTimeout(r, 5));
-  expect(clock.pendingSleeps).toBeGreaterThan(0);
-}
 
 describe("round trips (simulator call log)", () => {
   it("flag off: zero resources reads and zero transfers around a metered write", async () => {
@@ -273,7 +268,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     await t.clearCalls();
 
     const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
-    await waitForSleeper(clock);
+    await clock.waitForSleepers();
     clock.advance(3_000);
     expect(await written).toEqual(expect.any(String));
     expect(quotaRetries).toEqual([{ callSite: "projectCreate", outcome: "recovered" }]);
@@ -301,7 +296,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
 
     const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     for (let retry = 0; retry < 3; retry++) {
-      await waitForSleeper(clock);
+      await clock.waitForSleepers();
       clock.advance(3_000);
     }
     expect(await codeOf(written)).toBe("quotaExceeded");
@@ -326,7 +321,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     const quotaRetries: ServiceEvents["allocation.quotaRetry"][] = [];
     t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
     const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
-    await waitForSleeper(clock);
+    await clock.waitForSleepers();
     clock.advance(3_000);
     await expect(written).rejects.toMatchObject({ kind: "conflict" });
     expect(quotaRetries).toEqual([{ callSite: "projectCreate", outcome: "abandoned" }]);

@@ -12,8 +12,9 @@ import { openRuntime, type Runtime } from "../../../src/runtime/runtime.ts";
 import { startWorker } from "../../../src/runtime/startWorker.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { LogCapture } from "../../support/logCapture.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { LogCapture } from "../../support/testApp.ts";
+import { nextTurn, waitFor } from "../../support/wait.ts";
 
 /**
  * The pool sampler (spec/allocation.md §8): every org with a pool and brands is read with the most
@@ -212,15 +213,13 @@ describe("pool sampler", () => {
       const expected = (await parentFreeRatio()).projects;
       expect(expected).toBeLessThan(before!);
       // Polling the timer's effect (its cadence is real time by design), bounded.
-      for (let i = 0; i < 100 && (await gauge(sampled)).projects !== expected; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect((await gauge(sampled)).projects).toBe(expected);
+      await waitFor(async () => (await gauge(sampled)).projects === expected, { what: "a sampled gauge" });
     } finally {
       await worker.stop();
     }
     await sim.clearCalls();
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Three sampling periods with the sampler stopped: nothing may read upstream any more.
+    await nextTurn(150);
     expect(await sim.calls()).toEqual([]);
   });
 });

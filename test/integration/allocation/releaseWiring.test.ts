@@ -66,11 +66,6 @@ async function call(method: string, url: string, body?: unknown, bearer = token)
   return { status: response.statusCode, body: (response.body ? response.json() : undefined) as any };
 }
 
-async function totals(workspaceId: string): Promise<Units> {
-  const workspace = (await sim.dump()).workspaces.find((w) => w.id === workspaceId)!;
-  return { projects: workspace.resources.projects.total, prompts: workspace.resources.prompts.total };
-}
-
 async function usage(workspaceId: string): Promise<Units> {
   const { projects, prompts } = (await sim.dump()).workspaces.find((w) => w.id === workspaceId)!.resources;
   return { projects: projects.used + projects.drafted, prompts: prompts.used + prompts.drafted };
@@ -115,11 +110,11 @@ async function expectRelease(
   operation: () => Promise<{ status: number }>,
   expected: { status: number; reason: string; before: Units; after: Units },
 ) {
-  const parentBefore = await totals(PARENT);
+  const parentBefore = await sim.totals(PARENT);
   const rowsBefore = await ledgerCount();
-  expect(await totals(subWorkspaceId)).toEqual(expected.before);
+  expect(await sim.totals(subWorkspaceId)).toEqual(expected.before);
   expect((await operation()).status).toBe(expected.status);
-  expect(await totals(subWorkspaceId)).toEqual(expected.after);
+  expect(await sim.totals(subWorkspaceId)).toEqual(expected.after);
   expect(await ledgerCount()).toBe(rowsBefore + 1);
   expect(await latestLedgerEntry()).toMatchObject({
     reason: expected.reason,
@@ -129,7 +124,7 @@ async function expectRelease(
     subWorkspaceId,
     errorCode: null,
   });
-  expect(await totals(PARENT)).toEqual({
+  expect(await sim.totals(PARENT)).toEqual({
     projects: parentBefore.projects + expected.before.projects - expected.after.projects,
     prompts: parentBefore.prompts + expected.before.prompts - expected.after.prompts,
   });
@@ -153,7 +148,7 @@ describe("releases with the flag on (one brand's life)", () => {
     expect(market.status).toBe(201);
     expect((await bulk(2250, "fr", texts("fr", 150))).status).toBe(201);
     expect((await bulk(2840, "en", texts("en", 80))).status).toBe(201);
-    expect(await totals(subWorkspaceId)).toEqual({ projects: 2, prompts: 300 });
+    expect(await sim.totals(subWorkspaceId)).toEqual({ projects: 2, prompts: 300 });
     expect(await usage(subWorkspaceId)).toEqual({ projects: 2, prompts: 230 });
   });
 
@@ -185,13 +180,13 @@ describe("releases with the flag on (one brand's life)", () => {
     const rowsBefore = await ledgerCount();
     const swapped = await call("PUT", `${marketsUrl()}/2840/en/models`, { modelIds: ["perplexity"] });
     expect(swapped.status).toBe(200);
-    expect(await totals(subWorkspaceId)).toEqual({ projects: 1, prompts: 100 });
+    expect(await sim.totals(subWorkspaceId)).toEqual({ projects: 1, prompts: 100 });
     expect(await ledgerCount()).toBe(rowsBefore);
   });
 
   it("prompt delete: released to what the remaining texts need, never under the floor", async () => {
     expect((await bulk(2840, "en", texts("more", 150))).status).toBe(201);
-    expect(await totals(subWorkspaceId)).toEqual({ projects: 1, prompts: 300 });
+    expect(await sim.totals(subWorkspaceId)).toEqual({ projects: 1, prompts: 300 });
     const page = await call(
       "GET",
       `${promptsUrl()}?geoTargetId=2840&languageCode=en&limit=200&includeDrafts=true`,

@@ -11,7 +11,7 @@ import { needsReauth } from "../../../src/jobs/jobError.ts";
 import { JobWorker } from "../../../src/jobs/worker.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
-import { eventually } from "./jobHarness.ts";
+import { waitFor } from "../../support/wait.ts";
 
 let t: TestApp;
 let admin: string;
@@ -358,7 +358,7 @@ describe("POST …/serenity/jobs/:jobId/reauth", () => {
     );
     expect(messages.rows[0]?.n).toBe(1);
     acceptedToken = responses[0]!.statusCode === 202 ? first : second;
-    await eventually(async () => {
+    await waitFor(async () => {
       await worker.drain();
       return (await poll(jobId)).json().status === "COMPLETED";
     });

@@ -7,10 +7,11 @@ import { workerHeartbeats } from "../../../src/db/schema.ts";
 import { defineJobHandler } from "../../../src/jobs/handler.ts";
 import { createPgBossQueue } from "../../../src/jobs/queue.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { createJobHarness, deferred, eventually, type JobHarness } from "./jobHarness.ts";
+import { createJobWorld, deferred, type JobWorld } from "../../support/jobWorld.ts";
+import { waitFor } from "../../support/wait.ts";
 
 let db: TestDatabase;
-let h: JobHarness;
+let h: JobWorld;
 const ORG = randomUUID();
 const release = deferred();
 let concurrent = 0;
@@ -47,7 +48,7 @@ const stubborn = defineJobHandler({
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  h = await createJobHarness(db, [quick, stubborn]);
+  h = await createJobWorld(db, [quick, stubborn]);
 });
 afterAll(async () => {
   await h.close();
@@ -82,7 +83,7 @@ describe("the worker loop", () => {
 
     const ids = await Promise.all(Array.from({ length: 40 }, (_, n) => insert("quick", { n })));
     for (const id of ids) await h.queue.enqueue(id);
-    await eventually(async () => {
+    await waitFor(async () => {
       const states = await Promise.all(ids.map((id) => h.job(id).then((row) => row.status)));
       return states.every((status) => status === "COMPLETED");
     });
@@ -103,7 +104,7 @@ describe("the worker loop", () => {
     const id = await insert("quick", { n: -1 });
     const sentAt = Date.now();
     await otherProcessQueue.enqueue(id);
-    await eventually(async () => (await h.job(id)).status === "COMPLETED", 5_000);
+    await waitFor(async () => (await h.job(id)).status === "COMPLETED", { timeoutMs: 5_000 });
     expect(Date.now() - sentAt).toBeLessThan(5_000);
     await worker.stop();
   });
@@ -113,7 +114,7 @@ describe("the worker loop", () => {
     await worker.start();
     const id = await insert("stubborn");
     await h.queue.enqueue(id);
-    await eventually(async () => (await h.job(id)).leaseToken !== null);
+    await waitFor(async () => (await h.job(id)).leaseToken !== null);
     expect(worker.inFlight).toBe(1);
     await worker.stop();
     const row = await h.job(id);

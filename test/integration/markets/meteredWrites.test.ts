@@ -7,7 +7,7 @@ import {
   meteredWriteGuardOf,
 } from "../../../src/domain/meteredWrites.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { expectNoLeaks, type MarketsWorld, startMarketsWorld } from "./harness.ts";
+import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
 
 /**
  * The seam to allocation (spec/allocation.md §5): every metered upstream write goes through a
@@ -30,7 +30,7 @@ interface Recorded {
   context: MeteredWriteContext;
 }
 
-let world: MarketsWorld;
+let world: MarketWorld;
 const recorded: Recorded[] = [];
 
 const recordingGuards: MeteredWriteGuardFactory = (context) =>
@@ -63,7 +63,7 @@ const sections = () =>
 const allWrites = () => recorded.flatMap((r) => r.writes ?? []);
 
 beforeAll(async () => {
-  world = await startMarketsWorld({ meteredWrites: recordingGuards });
+  world = await startMarketWorld({ meteredWrites: recordingGuards });
 });
 
 afterAll(async () => {

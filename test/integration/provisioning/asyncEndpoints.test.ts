@@ -4,16 +4,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { PROVISIONING_ERROR_SENTENCES } from "../../../src/domain/provisioningAttempt.ts";
 import { staleAttemptsStep } from "../../../src/provisioning/staleAttemptsStep.ts";
-import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  pointerOf,
+  startAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
 
 /**
  * The endpoints that provision asynchronously (spec/provisioning.md §6): 202 bodies, the master
  * switch, the races between producers, chained results read through the chain-following poll,
  * deactivate racing a promote in both orders, and the reconciler's stale-attempt step.
  */
-let w: AsyncWorld;
+let w: AsyncProvisioningWorld;
 beforeAll(async () => {
-  w = await startAsyncWorld();
+  w = await startAsyncProvisioningWorld();
   const step = staleAttemptsStep({ events: w.t.events });
   w.worker.reconciler.addStep(step.name, step.step);
 });

@@ -9,7 +9,12 @@ import { recordReservationProject } from "../../../src/db/markets/recordReservat
 import { reserveMarket } from "../../../src/db/markets/reserveMarket.ts";
 import { jobs, markets } from "../../../src/db/schema.ts";
 import { jobReservationKey } from "../../../src/provisioning/chainedWork.ts";
-import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  pointerOf,
+  startAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
+import { PE } from "../../support/simulator.ts";
 
 /**
  * The market-creating chained jobs under at-least-once delivery (ADR 0007, "Markets under
@@ -18,9 +23,9 @@ import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
  * deleted) instead of failing `marketExists` against itself; a reservation under another key
  * still blocks; a redelivery of a create that already finished answers the same success.
  */
-let w: AsyncWorld;
+let w: AsyncProvisioningWorld;
 beforeAll(async () => {
-  w = await startAsyncWorld();
+  w = await startAsyncProvisioningWorld();
 });
 afterAll(async () => {
   await w.close();
@@ -30,7 +35,6 @@ let counter = 0;
 const unique = (name: string) => `${name} ${++counter}-${randomUUID().slice(0, 6)}`;
 const US_EN = { market: "US", languageCode: "en" };
 const US = { geoTargetId: 2840, languageCode: "en" };
-const PE = "/enterprise/projects/api";
 
 beforeEach(async () => {
   await w.sim.control("/faults", undefined, "DELETE");

@@ -4,16 +4,21 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { PROVISIONING_ERROR_SENTENCES } from "../../../src/domain/provisioningAttempt.ts";
 import { nextPollDelayMs } from "../../../src/domain/requeueLadder.ts";
-import { UM } from "../brands/provisioningWorld.ts";
-import { type AsyncWorld, PARENT, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  PARENT,
+  pointerOf,
+  startAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
+import { UM } from "../../support/simulator.ts";
 
 /**
  * The `provision-workspace` job, path by path (spec/provisioning.md §5), through the real API,
  * worker, gateway client and simulator. Time is the ManualClock's; queue delays are made due by hand.
  */
-let w: AsyncWorld;
+let w: AsyncProvisioningWorld;
 beforeAll(async () => {
-  w = await startAsyncWorld();
+  w = await startAsyncProvisioningWorld();
 });
 afterAll(async () => {
   await w.close();

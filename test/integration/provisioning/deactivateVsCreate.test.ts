@@ -5,7 +5,12 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { markBrandPending } from "../../../src/db/brands/markBrandPending.ts";
 import { findMarket } from "../../../src/db/markets/findMarket.ts";
 import { listReadyMarkets } from "../../../src/db/markets/listReadyMarkets.ts";
-import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  pointerOf,
+  startAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /**
  * Deactivate racing a synchronous market create never leaves a live project behind a successful
@@ -15,9 +20,9 @@ import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
  * by an adversarial review: before the fix the create answered 201 and its project outlived the
  * deactivate.
  */
-let w: AsyncWorld;
+let w: AsyncProvisioningWorld;
 beforeAll(async () => {
-  w = await startAsyncWorld();
+  w = await startAsyncProvisioningWorld();
 });
 afterAll(async () => {
   await w.close();
@@ -26,13 +31,8 @@ afterAll(async () => {
 const url = (brandId: string, path: string) => `${w.brandsUrl()}/${brandId}${path}`;
 
 /** Waits (polling the simulator's call log, no fixed sleep) until a call matching `wanted` answered. */
-async function answered(wanted: (call: { method: string; path: string }) => boolean): Promise<void> {
-  for (let round = 0; round < 500; round++) {
-    if ((await w.sim.calls()).some(wanted)) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error("the awaited upstream call never came");
-}
+const answered = (wanted: (call: { method: string; path: string }) => boolean) =>
+  waitFor(async () => (await w.sim.calls()).some(wanted), { what: "the awaited upstream call" });
 
 it("a market create whose project lands after deactivate listed the projects fails and undoes its project", async () => {
   await w.setSettings({ settleMode: "reads", settleReads: 0 });

@@ -2,7 +2,11 @@ import { randomUUID } from "node:crypto";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  pointerOf,
+  startAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
 
 /**
  * The cleanup of a cancelled or spent attempt never empties a workspace that is claimed by now —
@@ -11,9 +15,9 @@ import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
  * attempt's delayed hop must leave it alone. Found by an adversarial review: before the fix the
  * straggler hop deleted the live project of the re-activated brand.
  */
-let w: AsyncWorld;
+let w: AsyncProvisioningWorld;
 beforeAll(async () => {
-  w = await startAsyncWorld();
+  w = await startAsyncProvisioningWorld();
 });
 afterAll(async () => {
   await w.close();

@@ -11,7 +11,7 @@ import { ServiceError } from "../../../src/domain/errors.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { InMemoryUpstream } from "./inMemoryUpstream.ts";
+import { InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
 
 /**
  * Conservation (SPEC §7, spec/allocation.md §4): random rounds of concurrent ensure, release,

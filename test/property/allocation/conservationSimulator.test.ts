@@ -4,12 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAllocationGuard } from "../../../src/allocation/allocationGuard.ts";
 import { DIMENSIONS, type Need, type TransferTargets, type Units } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
-import {
-  type AllocationHarness,
-  PARENT,
-  startAllocationHarness,
-  TOKEN,
-} from "../../integration/allocation/simulatorHarness.ts";
+import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 
 /**
@@ -63,10 +58,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 const workloadArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 4 });
 
 let db: TestDatabase;
-let h: AllocationHarness;
+let h: AllocationWorld;
 beforeAll(async () => {
   db = await createTestDatabase();
-  h = await startAllocationHarness(db);
+  h = await startAllocationWorld(db);
 });
 afterAll(async () => {
   await h.close();

@@ -1,27 +1,20 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 
-import { brands } from "../../../src/db/schema.ts";
-import { UNMETERED_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { ManualClock } from "../../support/manualClock.ts";
-import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { createTestApp, type TestApp } from "../../support/testApp.ts";
-import { expectNoLeaks } from "../markets/harness.ts";
+import { brands } from "../../src/db/schema.ts";
+import { UNMETERED_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import { ManualClock } from "./manualClock.ts";
+import { expectNoLeaks } from "./marketWorld.ts";
+import { startTestSimulator, type TestSimulator } from "./simulator.ts";
+import { PE, UM } from "./simulator.ts";
+import { type Answer, callRoute, createTestApp, type TestApp } from "./testApp.ts";
+import { nextTurn } from "./wait.ts";
 
-export const UM = "/enterprise/users/api";
-export const PE = "/enterprise/projects/api";
 /**
  * An unmetered parent: with allocation off (the passthrough guard), a fresh sub-workspace of a
  * metered parent has no units for a market; allocation's own suites cover the metered case.
  */
 export const PARENT = UNMETERED_PARENT_WORKSPACE_ID;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely in assertions
-export interface Answer<T = any> {
-  status: number;
-  body: T;
-  raw: string;
-}
 
 /**
  * The brands-provisioning suites' world: the unmetered simulator over real HTTP, the app with the real
@@ -37,7 +30,7 @@ export interface ProvisioningWorld {
   token: string;
   admin: string;
   responses: string[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Answer
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are read loosely in assertions
   call<T = any>(method: string, url: string, body?: unknown, token?: string): Promise<Answer<T>>;
   createOrg(parentWorkspaceId: string | null): Promise<string>;
   brand(brandId: string): Promise<typeof brands.$inferSelect>;
@@ -61,7 +54,7 @@ export async function pumping<T>(clock: ManualClock, work: Promise<T>, stepMs = 
   while (!done) {
     if (clock.pendingSleeps > 0) clock.advance(stepMs);
     // Yield to I/O (the simulator answers over real HTTP); this is not a wait for a backoff.
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    await nextTurn(1);
   }
   return finished;
 }
@@ -73,23 +66,12 @@ export async function startProvisioningWorld(): Promise<ProvisioningWorld> {
   const admin = await t.token({ sub: "admin", admin: true });
   const responses: string[] = [];
 
-  async function call<T>(method: string, url: string, body?: unknown, token?: string): Promise<Answer<T>> {
-    const response = await pumping(
-      clock,
-      t.app.inject({
-        method: method as "GET",
-        url,
-        headers: { authorization: `Bearer ${token ?? world.token}` },
-        ...(body === undefined ? {} : { payload: body as object }),
-      }),
+  const call = <T>(method: string, url: string, body?: unknown, token?: string) =>
+    callRoute<T>(
+      t.app,
+      { method, url, body, token: token ?? world.token },
+      { record: responses, drive: (work) => pumping(clock, work) },
     );
-    responses.push(response.body);
-    return {
-      status: response.statusCode,
-      body: (response.body ? response.json() : undefined) as T,
-      raw: response.body,
-    };
-  }
 
   async function createOrg(parentWorkspaceId: string | null): Promise<string> {
     const response = await call<{ id: string }>(

@@ -2,16 +2,16 @@ import { randomUUID } from "node:crypto";
 
 import { eq } from "drizzle-orm";
 
-import { loadConfig } from "../../../src/config/env.ts";
-import { allocationLedger, brands, orgs } from "../../../src/db/schema.ts";
-import type { Units } from "../../../src/domain/allocation.ts";
-import type { Clock } from "../../../src/domain/clock.ts";
-import { createLogger } from "../../../src/observability/logger.ts";
-import { openRuntime, type Runtime } from "../../../src/runtime/runtime.ts";
-import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { LogCapture } from "../../support/testApp.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { allocationLedger, brands, orgs } from "../../src/db/schema.ts";
+import type { Units } from "../../src/domain/allocation.ts";
+import type { Clock } from "../../src/domain/clock.ts";
+import { createLogger } from "../../src/observability/logger.ts";
+import { openRuntime, type Runtime } from "../../src/runtime/runtime.ts";
+import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { LogCapture } from "./logCapture.ts";
+import { startTestSimulator, type TestSimulator } from "./simulator.ts";
 
 export const TOKEN = "operator-upstream-token";
 export const PARENT = GOLD_PARENT_WORKSPACE_ID;
@@ -127,11 +127,6 @@ export async function seedOrg(
     seeded.push({ brandId: row!.id, subWorkspaceId: workspace.id });
   }
   return { orgId, brands: seeded };
-}
-
-export async function totals(world: OperatorWorld, workspaceId: string): Promise<Units> {
-  const resources = await world.runtime.gateway.users.getResources(TOKEN, workspaceId);
-  return { projects: resources.projects.total, prompts: resources.prompts.total };
 }
 
 /** Upstream calls that change something (anything but a GET), from the simulator's call log. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { createLogger, truncateForLog } from "../../../src/observability/logger.ts";
-import { LogCapture } from "../../support/testApp.ts";
+import { LogCapture } from "../../support/logCapture.ts";
 
 const SECRET = "eyJhbGciOiJIUzI1NiJ9.secret-token-value.signature";
 

@@ -1,7 +1,7 @@
-import type { Clock } from "../../../src/domain/clock.ts";
-import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { startTestSimulator } from "../../support/simulator.ts";
+import type { Clock } from "../../src/domain/clock.ts";
+import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import { SimControls } from "./simControls.ts";
+import { startTestSimulator } from "./simulator.ts";
 
 /**
  * What the contract suite runs against: the in-process simulator over real HTTP (always), or a

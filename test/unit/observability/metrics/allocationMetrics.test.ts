@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { EventBus } from "../../../src/observability/events.ts";
-import { createMetrics } from "../../../src/observability/metrics.ts";
+import { EventBus } from "../../../../src/observability/events.ts";
+import { createMetrics } from "../../../../src/observability/metrics.ts";
 
 describe("allocation metrics", () => {
   it("are fed by allocation events only", async () => {

@@ -1,29 +1,19 @@
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 
-import { brands } from "../../../src/db/schema.ts";
-import type { MeteredWriteGuardFactory } from "../../../src/domain/meteredWrites.ts";
-import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import type { SimProject } from "../../../src/simulator/store/types.ts";
-import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { createTestApp, type TestApp } from "../../support/testApp.ts";
-
-export const PE = "/enterprise/projects/api";
-export const UM = "/enterprise/users/api";
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely in assertions
-export interface Answer<T = any> {
-  status: number;
-  body: T;
-  raw: string;
-}
+import { brands } from "../../src/db/schema.ts";
+import type { MeteredWriteGuardFactory } from "../../src/domain/meteredWrites.ts";
+import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import type { SimProject } from "../../src/simulator/store/types.ts";
+import { startTestSimulator, type TestSimulator, UM } from "./simulator.ts";
+import { type Answer, callRoute, createTestApp, type TestApp } from "./testApp.ts";
 
 /**
  * The markets/prompts suites' world: the gold simulator over real HTTP, the app with the real
  * gateway client pointed at it, an org on the gold parent with a flat brand, and a recorder of
  * every response of the routes under test (for the leak scan).
  */
-export interface MarketsWorld {
+export interface MarketWorld {
   sim: TestSimulator;
   t: TestApp;
   orgId: string;
@@ -31,7 +21,7 @@ export interface MarketsWorld {
   token: string;
   /** Every response body the suite's route calls produced. */
   responses: string[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Answer
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are read loosely in assertions
   call<T = any>(method: string, url: string, body?: unknown, token?: string): Promise<Answer<T>>;
   createBrand(input?: {
     name?: string;
@@ -49,9 +39,9 @@ export interface MarketsWorld {
   close(): Promise<void>;
 }
 
-export async function startMarketsWorld(
+export async function startMarketWorld(
   options: { meteredWrites?: MeteredWriteGuardFactory } = {},
-): Promise<MarketsWorld> {
+): Promise<MarketWorld> {
   const sim = await startTestSimulator({ seed: "gold" });
   // No client retries: fault rules then hit exactly once, and no test waits for a backoff.
   const t = await createTestApp({
@@ -61,20 +51,8 @@ export async function startMarketsWorld(
   const admin = await t.token({ admin: true });
   const responses: string[] = [];
 
-  async function call<T>(method: string, url: string, body?: unknown, token?: string): Promise<Answer<T>> {
-    const response = await t.app.inject({
-      method: method as "GET",
-      url,
-      headers: { authorization: `Bearer ${token ?? world.token}` },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
-    responses.push(response.body);
-    return {
-      status: response.statusCode,
-      body: (response.body ? response.json() : undefined) as T,
-      raw: response.body,
-    };
-  }
+  const call = <T>(method: string, url: string, body?: unknown, token?: string) =>
+    callRoute<T>(t.app, { method, url, body, token: token ?? world.token }, { record: responses });
 
   async function createOrg(parentWorkspaceId: string | null): Promise<string> {
     const response = await t.app.inject({
@@ -105,7 +83,7 @@ export async function startMarketsWorld(
   }
 
   const orgId = await createOrg(GOLD_PARENT_WORKSPACE_ID);
-  const world: MarketsWorld = {
+  const world: MarketWorld = {
     sim,
     t,
     orgId,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 
-import { isPublishedStatus } from "../../../src/gateway/projectStatus.ts";
 import { isReadyStatus, isTerminalStatus, normaliseStatus } from "../../../src/gateway/workspaceStatus.ts";
 
 describe("workspace status (spec/gateway.md §4)", () => {
@@ -29,16 +28,4 @@ describe("workspace status (spec/gateway.md §4)", () => {
     expect(normaliseStatus("  Not Ready\t")).toBe("not ready");
     expect(normaliseStatus("creation_failed")).toBe("creation_failed");
   });
-});
-
-describe("project publish status", () => {
-  it.each([
-    ["live", true],
-    ["live_with_unpublished_updates", true],
-    [" LIVE ", true],
-    ["draft", false],
-    ["publishing", false],
-    ["initial_publish_failed", false],
-    [undefined, false],
-  ])("%j → %s", (status, published) => expect(isPublishedStatus(status)).toBe(published));
 });

@@ -1,18 +1,13 @@
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 
-import { findJob } from "../../../src/db/jobs/findJob.ts";
-import type { JobRow } from "../../../src/db/jobs/insertJob.ts";
-import type { JobQueue } from "../../../src/jobs/queue.ts";
-import { JobWorker } from "../../../src/jobs/worker.ts";
-import type { ServiceEvents } from "../../../src/observability/events.ts";
-import { createLogger } from "../../../src/observability/logger.ts";
-import {
-  PARENT,
-  type ProvisioningWorld,
-  pumping,
-  startProvisioningWorld,
-} from "../brands/provisioningWorld.ts";
+import { findJob } from "../../src/db/jobs/findJob.ts";
+import type { JobRow } from "../../src/db/jobs/insertJob.ts";
+import type { JobQueue } from "../../src/jobs/queue.ts";
+import { JobWorker } from "../../src/jobs/worker.ts";
+import type { ServiceEvents } from "../../src/observability/events.ts";
+import { createLogger } from "../../src/observability/logger.ts";
+import { PARENT, type ProvisioningWorld, pumping, startProvisioningWorld } from "./provisioningWorld.ts";
 
 /**
  * The asynchronous provisioning suites' world: the brands world (app + real gateway client over
@@ -20,7 +15,7 @@ import {
  * credential store, driven by hand (`pollOnce`, `drain`) — never by sleeping. Requeue delays
  * are pg-boss `startAfter` times: `makeDue` moves them to now, the queue's notion of time passing.
  */
-export interface AsyncWorld extends ProvisioningWorld {
+export interface AsyncProvisioningWorld extends ProvisioningWorld {
   worker: JobWorker;
   /** Set to make every enqueue from the worker's hand-offs fail (a queue outage). */
   failEnqueues: { value: boolean };
@@ -44,7 +39,7 @@ export interface AsyncWorld extends ProvisioningWorld {
   projectsOf(workspaceId: string): Promise<number>;
 }
 
-export async function startAsyncWorld(): Promise<AsyncWorld> {
+export async function startAsyncProvisioningWorld(): Promise<AsyncProvisioningWorld> {
   const world = await startProvisioningWorld();
   const { t, clock } = world;
   const jobs = t.services.jobs;
@@ -77,7 +72,7 @@ export async function startAsyncWorld(): Promise<AsyncWorld> {
     },
     { listen: false, reconcileIntervalMs: 0 },
   );
-  const attempts: AsyncWorld["attempts"] = [];
+  const attempts: AsyncProvisioningWorld["attempts"] = [];
   t.events.on("provisioning.attempt", ({ outcome }) => attempts.push(outcome));
 
   const makeDue = async () => {
@@ -88,7 +83,7 @@ export async function startAsyncWorld(): Promise<AsyncWorld> {
   const pollOnce = (options: { pump?: boolean } = {}) =>
     options.pump ? pumping(clock, worker.pollOnce(), 100) : worker.pollOnce();
 
-  const asyncWorld: AsyncWorld = Object.assign(world, {
+  const asyncWorld: AsyncProvisioningWorld = Object.assign(world, {
     worker,
     failEnqueues,
     attempts,

@@ -1,11 +1,11 @@
-import type { AllocationUpstream, UpstreamFailureKind } from "../../../src/allocation/upstreamPort.ts";
+import type { AllocationUpstream, UpstreamFailureKind } from "../../src/allocation/upstreamPort.ts";
 import {
   DIMENSIONS,
   type Need,
   type TransferTargets,
   type Units,
   type WorkspaceResources,
-} from "../../../src/domain/allocation.ts";
+} from "../../src/domain/allocation.ts";
 
 /**
  * A small in-memory model of the upstream's allocation semantics (spec/gateway.md §3), for pure

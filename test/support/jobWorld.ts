@@ -1,34 +1,24 @@
-import { Writable } from "node:stream";
-
 import { sql } from "drizzle-orm";
 
-import { ephemeralCredentialKey } from "../../../src/credentials/credentialKey.ts";
-import { CredentialStore } from "../../../src/credentials/credentialStore.ts";
-import { findJob } from "../../../src/db/jobs/findJob.ts";
-import type { JobRow } from "../../../src/db/jobs/insertJob.ts";
-import type { AnyJobHandler } from "../../../src/jobs/handler.ts";
-import { createPgBossQueue, type JobQueue } from "../../../src/jobs/queue.ts";
-import { JobRegistry } from "../../../src/jobs/registry.ts";
-import { JobWorker, type JobWorkerOptions } from "../../../src/jobs/worker.ts";
-import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
-import { createLogger, type Logger } from "../../../src/observability/logger.ts";
-import type { TestDatabase } from "../../support/database.ts";
-import { ManualClock } from "../../support/manualClock.ts";
+import { ephemeralCredentialKey } from "../../src/credentials/credentialKey.ts";
+import { CredentialStore } from "../../src/credentials/credentialStore.ts";
+import { findJob } from "../../src/db/jobs/findJob.ts";
+import type { JobRow } from "../../src/db/jobs/insertJob.ts";
+import type { AnyJobHandler } from "../../src/jobs/handler.ts";
+import { createPgBossQueue, type JobQueue } from "../../src/jobs/queue.ts";
+import { JobRegistry } from "../../src/jobs/registry.ts";
+import { JobWorker, type JobWorkerOptions } from "../../src/jobs/worker.ts";
+import { EventBus, type ServiceEvents } from "../../src/observability/events.ts";
+import { createLogger, type Logger } from "../../src/observability/logger.ts";
+import type { TestDatabase } from "./database.ts";
+import { LogCapture } from "./logCapture.ts";
+import { ManualClock } from "./manualClock.ts";
 
-/** Every log line written, for scans (the same idea as test/support's LogCapture, without the app). */
-export class LogLines extends Writable {
-  readonly lines: string[] = [];
-  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
-    this.lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-    callback();
-  }
-}
-
-export interface JobHarness {
+export interface JobWorld {
   db: TestDatabase;
   clock: ManualClock;
   events: EventBus;
-  logs: LogLines;
+  logs: LogCapture;
   logger: Logger;
   registry: JobRegistry;
   queue: JobQueue;
@@ -44,7 +34,7 @@ export interface JobHarness {
 }
 
 /** The job system wired by hand over a test database, with a manual clock and captured logs. */
-export async function createJobHarness(
+export async function createJobWorld(
   db: TestDatabase,
   handlers: AnyJobHandler[] = [],
   options: {
@@ -53,10 +43,10 @@ export async function createJobHarness(
     credentials?: CredentialStore;
     clock?: ManualClock;
   } = {},
-): Promise<JobHarness> {
+): Promise<JobWorld> {
   const clock = options.clock ?? new ManualClock();
   const events = new EventBus();
-  const logs = new LogLines();
+  const logs = new LogCapture();
   const logger = createLogger({ level: "debug", destination: logs });
   const registry = options.registry ?? new JobRegistry();
   for (const handler of handlers) registry.registerHandler(handler);
@@ -113,13 +103,4 @@ export function deferred<T = void>() {
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((done) => (resolve = done));
   return { promise, resolve };
-}
-
-/** Waits (briefly, in real time) until `check` holds: for work running on real connections. */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

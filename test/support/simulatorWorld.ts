@@ -1,9 +1,24 @@
-import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
-export const UM = "/enterprise/users/api";
-export const PE = "/enterprise/projects/api";
+import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import { startTestSimulator, type TestSimulator } from "./simulator.ts";
+import { PE, UM } from "./simulator.ts";
+
 export const TOKEN = "sim-test-token";
+
+/**
+ * The simulator suites' world: the gold simulator on its own for the file, reset before every
+ * test, driven with raw gateway calls over real HTTP (the helpers below).
+ */
+export function useSimulatorWorld(receive: (sim: TestSimulator) => void): void {
+  let sim: TestSimulator;
+  beforeAll(async () => {
+    sim = await startTestSimulator({ seed: "gold" });
+    receive(sim);
+  });
+  afterAll(() => sim.close());
+  beforeEach(() => sim.control("/reset", {}));
+}
 
 export interface GatewayResponse {
   status: number;
@@ -50,12 +65,6 @@ export async function resources(
   const response = await call(sim, "GET", `${UM}/v1/workspaces/${workspaceId}/resources`);
   if (response.status !== 200) throw new Error(`resources answered ${response.status}`);
   return response.json().product_resources.ai.resources;
-}
-
-/** Totals of a workspace, as `{projects, prompts}`. */
-export async function totals(sim: TestSimulator, workspaceId: string) {
-  const document = await resources(sim, workspaceId);
-  return { projects: document.projects.total, prompts: document.prompts.total };
 }
 
 export async function createChild(

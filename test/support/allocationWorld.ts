@@ -1,31 +1,31 @@
 import { randomUUID } from "node:crypto";
 
-import type { AllocationDeps } from "../../../src/allocation/allocationDeps.ts";
-import { createAllocationGuard, type GuardContext } from "../../../src/allocation/allocationGuard.ts";
-import { reentrant } from "../../../src/allocation/allocationLock.ts";
-import { createDatabaseLockProvider } from "../../../src/allocation/databaseAllocationLock.ts";
-import { gatewayAllocationUpstream } from "../../../src/allocation/gatewayAllocationUpstream.ts";
-import type { Units } from "../../../src/domain/allocation.ts";
-import { type Clock, systemClock } from "../../../src/domain/clock.ts";
-import { createGatewayClient, type GatewayClient } from "../../../src/gateway/index.ts";
-import { EventBus } from "../../../src/observability/events.ts";
-import { createLogger } from "../../../src/observability/logger.ts";
-import type { SimulatorSettings } from "../../../src/simulator/createSimulator.ts";
-import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import type { TestDatabase } from "../../support/database.ts";
-import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { LogCapture } from "../../support/testApp.ts";
+import type { AllocationDeps } from "../../src/allocation/allocationDeps.ts";
+import { createAllocationGuard, type GuardContext } from "../../src/allocation/allocationGuard.ts";
+import { reentrant } from "../../src/allocation/allocationLock.ts";
+import { createDatabaseLockProvider } from "../../src/allocation/databaseAllocationLock.ts";
+import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
+import type { Units } from "../../src/domain/allocation.ts";
+import { type Clock, systemClock } from "../../src/domain/clock.ts";
+import { createGatewayClient, type GatewayClient } from "../../src/gateway/index.ts";
+import { EventBus } from "../../src/observability/events.ts";
+import { createLogger } from "../../src/observability/logger.ts";
+import type { SimulatorSettings } from "../../src/simulator/createSimulator.ts";
+import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import type { TestDatabase } from "./database.ts";
+import { LogCapture } from "./logCapture.ts";
+import { startTestSimulator, type TestSimulator } from "./simulator.ts";
+import { UM } from "./simulator.ts";
 
 export const TOKEN = "allocation-test-token";
 export const PARENT = GOLD_PARENT_WORKSPACE_ID;
-const UM = "/enterprise/users/api";
 
 /**
  * The allocation guard wired for real: the gateway client over real HTTP against the in-process
  * simulator (gold pool, 13 / 800), the database lock and ledger. `calls()` reads the simulator's call
  * log, the instrument for "exactly N upstream calls" assertions.
  */
-export interface AllocationHarness {
+export interface AllocationWorld {
   sim: TestSimulator;
   client: GatewayClient;
   deps: AllocationDeps;
@@ -48,10 +48,10 @@ export interface AllocationHarness {
   close(): Promise<void>;
 }
 
-export async function startAllocationHarness(
+export async function startAllocationWorld(
   db: TestDatabase,
   options: { clock?: Clock; env?: Record<string, string>; settings?: Partial<SimulatorSettings> } = {},
-): Promise<AllocationHarness> {
+): Promise<AllocationWorld> {
   const clock = options.clock ?? systemClock;
   const sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0, ...options.settings } });
   const events = new EventBus();
@@ -101,10 +101,7 @@ export async function startAllocationHarness(
       await client.users.getStatus(TOKEN, workspace.id);
       return workspace.id;
     },
-    async totals(workspaceId) {
-      const resources = await client.users.getResources(TOKEN, workspaceId);
-      return { projects: resources.projects.total, prompts: resources.prompts.total };
-    },
+    totals: (workspaceId) => sim.totals(workspaceId),
     async createProject(workspaceId) {
       const project = await client.projects.createProject(TOKEN, workspaceId, {
         name: `market-${++counter}`,

@@ -8,6 +8,7 @@ import { createLogger } from "../../../src/observability/logger.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { UM } from "../../support/simulator.ts";
 
 /**
  * A caller's abort signal on a gateway call (GatewayRequest.signal): the real client over real HTTP
@@ -16,8 +17,8 @@ import { startTestSimulator, type TestSimulator } from "../../support/simulator.
  */
 const TOKEN = "contract-user-token";
 const PARENT = GOLD_PARENT_WORKSPACE_ID;
-const STATUS_PATH = "/enterprise/users/api/v1/workspaces/[^/]+/status$";
-const CHILD_PATH = "/enterprise/users/api/v2/workspaces/[^/]+/child$";
+const STATUS_PATH = `${UM}/v1/workspaces/[^/]+/status$`;
+const CHILD_PATH = `${UM}/v2/workspaces/[^/]+/child$`;
 
 let sim: TestSimulator;
 let client: GatewayClient;
