@@ -16,15 +16,21 @@ export interface ReadinessReport {
   checks: Record<string, boolean>;
 }
 
-/** The services the routes call (the composition root's `Services` provides them). */
+/** The services the routes call (runtime/services.ts composes them). */
 export interface ApiServices {
   orgs: OrgService;
+  /** Brands as records: flat create, list, read. */
   brands: BrandService;
+  /** The endpoints that provision: create a brand with a market, activate, deactivate, async create market. */
   provisioning: ProvisioningService;
+  /** Jobs: submit, poll, reauth; `jobs.registry` is where job handlers are registered. */
   jobs: JobService;
+  /** The upstream catalogues (languages, AI models), cached per process. */
   catalogues: CatalogueService;
+  /** Markets and their models; `markets.createForBrand` is the entry for provisioning. */
   markets: MarketService;
   prompts: PromptService;
+  /** Just-in-time allocation: guards, releases, the ledger and the pool view (spec/allocation.md). */
   allocation: AllocationService;
 }
 

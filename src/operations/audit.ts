@@ -18,14 +18,8 @@ export interface AuditDeps {
   allocation: Pick<AllocationService, "samplePool">;
 }
 
-export interface AuditBrand {
-  brandId: string;
-  name: string;
-  subWorkspaceId: string;
-  projects: PoolDimension | null;
-  prompts: PoolDimension | null;
-  /** `total − roundUpToBlock(used + drafted)` per dimension; null when the read failed. */
-  stranded: Units | null;
+/** A brand of the pool view (stranded units included), with what a sweep would give back. */
+export interface AuditBrand extends Omit<PoolBrandView, "error"> {
   /** What a sweep with the default floor would give back; null when the read failed. */
   sweepReturns: Units | null;
   error?: string;

@@ -4,6 +4,7 @@ import { AllocationService } from "../allocation/allocationService.ts";
 import { createAllocationLock } from "../allocation/createAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
 import { withPublishRecording } from "../allocation/publishRecorder.ts";
+import type { ApiServices } from "../api/appDeps.ts";
 import { BrandService } from "../brands/brandService.ts";
 import { CatalogueService } from "../catalogues/catalogueService.ts";
 import { ephemeralCredentialKey } from "../credentials/credentialKey.ts";
@@ -30,23 +31,11 @@ import type { ProvisioningHopDeps } from "../provisioning/provisioningHop.ts";
 import { ProvisioningService } from "../provisioning/provisioningService.ts";
 import { provisionWorkspaceHandler } from "../provisioning/provisionWorkspaceJob.ts";
 
-/** The services every entry point (API, worker, CLI) calls. */
-export interface Services {
-  orgs: OrgService;
-  /** Brands as records: flat create, list, read. */
-  brands: BrandService;
-  /** The endpoints that provision: create a brand with a market, activate, deactivate, async create market. */
-  provisioning: ProvisioningService;
-  /** Jobs: submit, poll, reauth; `jobs.registry` is where job handlers are registered. */
-  jobs: JobService;
-  /** The upstream catalogues (languages, AI models), cached per process. */
-  catalogues: CatalogueService;
-  /** Markets and their models; `markets.createForBrand` is the entry for provisioning. */
-  markets: MarketService;
-  prompts: PromptService;
-  /** Just-in-time allocation: guards, releases, the ledger and the pool view (spec/allocation.md). */
-  allocation: AllocationService;
-}
+/**
+ * The services every entry point calls: the HTTP layer's set (api/appDeps.ts), which the worker
+ * and the CLI use as well.
+ */
+export type Services = ApiServices;
 
 export interface ServiceDeps {
   db: Db;

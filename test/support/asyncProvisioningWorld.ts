@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 
 import { findJob } from "../../src/db/jobs/findJob.ts";
 import type { JobRow } from "../../src/db/jobs/insertJob.ts";
@@ -145,6 +145,31 @@ export async function startAsyncProvisioningWorld(): Promise<AsyncProvisioningWo
 }
 
 export { PARENT };
+
+/**
+ * The lifecycle the asynchronous provisioning suites share: one world per file, and before each
+ * test no faults, working enqueues, no recorded attempt outcomes, nothing left to deliver and an
+ * empty call log (`settings`, when given, is applied first, so leftovers run under it).
+ */
+export function useAsyncProvisioningWorld(
+  receive: (world: AsyncProvisioningWorld) => void,
+  options: { settings?: Record<string, unknown> } = {},
+): void {
+  let world: AsyncProvisioningWorld;
+  beforeAll(async () => {
+    world = await startAsyncProvisioningWorld();
+    receive(world);
+  });
+  afterAll(() => world.close());
+  beforeEach(async () => {
+    await world.sim.control("/faults", undefined, "DELETE");
+    if (options.settings) await world.setSettings(options.settings);
+    world.failEnqueues.value = false;
+    world.attempts.length = 0;
+    await world.drain();
+    await world.sim.clearCalls();
+  });
+}
 
 /** The workspace id in a brand row's pointer, asserting there is one. */
 export function pointerOf(brand: { subWorkspaceId: string | null }): string {

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 
@@ -41,6 +43,12 @@ export interface ProvisioningWorld {
   callShape(ids?: Record<string, string>): Promise<string[]>;
   childrenTitled(title: string): Promise<{ id: string; status: string }[]>;
   close(): Promise<void>;
+}
+
+let named = 0;
+/** A brand name no other test of the run uses (brands are titled after it upstream). */
+export function uniqueName(name: string): string {
+  return `${name} ${++named}-${randomUUID().slice(0, 6)}`;
 }
 
 /** Resolves `work` while advancing the clock whenever the code under test is asleep on it. */

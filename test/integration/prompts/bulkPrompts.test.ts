@@ -64,6 +64,21 @@ function publishesOf(calls: { method: string; path: string }[], project: SimProj
   ).length;
 }
 
+/** A brand on its own sub-workspace, allocated one project and no prompt, with a US market (1 model). */
+async function brandWithoutPromptUnits(title: string, name: string) {
+  const subWorkspaceId = await world.createSubWorkspace(title, { projects: 1 });
+  subWorkspaceIds.push(subWorkspaceId);
+  const brandId = await world.createBrand({ name });
+  await world.setBrand(brandId, { subWorkspaceId, provisioningStatus: "ready", status: "active" });
+  const created = await world.call("POST", world.marketsUrl(brandId), {
+    market: "US",
+    languageCode: "en",
+    modelIds: ["gpt-5"],
+  });
+  expect(created.status).toBe(201);
+  return { brandId, subWorkspaceId };
+}
+
 describe("bulk create", () => {
   let existing: Result[];
 
@@ -194,16 +209,7 @@ describe("bulk create", () => {
   });
 
   it("a metered rejection (sub-workspace without prompt units) → 409 quotaExceeded per item", async () => {
-    const subWorkspaceId = await world.createSubWorkspace("No prompts", { projects: 1 });
-    subWorkspaceIds.push(subWorkspaceId);
-    const brandId = await world.createBrand({ name: "Thrifty" });
-    await world.setBrand(brandId, { subWorkspaceId, provisioningStatus: "ready", status: "active" });
-    const created = await world.call("POST", world.marketsUrl(brandId), {
-      market: "US",
-      languageCode: "en",
-      modelIds: ["gpt-5"],
-    });
-    expect(created.status).toBe(201);
+    const { brandId } = await brandWithoutPromptUnits("No prompts", "Thrifty");
     const answer = await world.call("POST", world.promptsUrl(brandId), {
       items: [usItem("one"), usItem("two")],
     });
@@ -215,16 +221,7 @@ describe("bulk create", () => {
   });
 
   it("with dynamic allocation on, the same brand is topped up just in time: one read, one transfer, then 201s", async () => {
-    const subWorkspaceId = await world.createSubWorkspace("Topped up", { projects: 1 });
-    subWorkspaceIds.push(subWorkspaceId);
-    const brandId = await world.createBrand({ name: "Thrifty Plus" });
-    await world.setBrand(brandId, { subWorkspaceId, provisioningStatus: "ready", status: "active" });
-    const created = await world.call("POST", world.marketsUrl(brandId), {
-      market: "US",
-      languageCode: "en",
-      modelIds: ["gpt-5"],
-    });
-    expect(created.status).toBe(201);
+    const { brandId, subWorkspaceId } = await brandWithoutPromptUnits("Topped up", "Thrifty Plus");
     const poolBefore = await world.sim.totals(GOLD_PARENT_WORKSPACE_ID);
     const flag = process.env.SERENITY_DYNAMIC_ALLOCATION;
     process.env.SERENITY_DYNAMIC_ALLOCATION = "true";

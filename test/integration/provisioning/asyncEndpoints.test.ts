@@ -1,14 +1,13 @@
-import { randomUUID } from "node:crypto";
-
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { PROVISIONING_ERROR_SENTENCES } from "../../../src/domain/provisioningAttempt.ts";
 import { staleAttemptsStep } from "../../../src/provisioning/staleAttemptsStep.ts";
 import {
   type AsyncProvisioningWorld,
   pointerOf,
-  startAsyncProvisioningWorld,
+  useAsyncProvisioningWorld,
 } from "../../support/asyncProvisioningWorld.ts";
+import { uniqueName } from "../../support/provisioningWorld.ts";
 
 /**
  * The endpoints that provision asynchronously (spec/provisioning.md §6): 202 bodies, the master
@@ -16,27 +15,20 @@ import {
  * deactivate racing a promote in both orders, and the reconciler's stale-attempt step.
  */
 let w: AsyncProvisioningWorld;
-beforeAll(async () => {
-  w = await startAsyncProvisioningWorld();
-  const step = staleAttemptsStep({ events: w.t.events });
-  w.worker.reconciler.addStep(step.name, step.step);
-});
-afterAll(async () => {
-  await w.close();
-});
-
-let counter = 0;
-const unique = (name: string) => `${name} ${++counter}-${randomUUID().slice(0, 6)}`;
-const usEn = { market: "US", languageCode: "en" };
-
-beforeEach(async () => {
+beforeEach(() => {
   delete process.env.SERENITY_ASYNC_PROVISIONING;
-  await w.sim.control("/faults", undefined, "DELETE");
-  await w.setSettings({ settleMode: "reads", settleReads: 0 });
-  w.attempts.length = 0;
-  await w.drain();
-  await w.sim.clearCalls();
 });
+useAsyncProvisioningWorld(
+  (world) => {
+    w = world;
+    const step = staleAttemptsStep({ events: w.t.events });
+    w.worker.reconciler.addStep(step.name, step.step);
+  },
+  { settings: { settleMode: "reads", settleReads: 0 } },
+);
+
+const unique = uniqueName;
+const usEn = { market: "US", languageCode: "en" };
 
 const brandUrl = (brandId: string, path = "") => `${w.brandsUrl()}/${brandId}${path}`;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import type { JobRow } from "../../../src/db/jobs/insertJob.ts";
 import { findMarket } from "../../../src/db/markets/findMarket.ts";
@@ -12,8 +12,9 @@ import { jobReservationKey } from "../../../src/provisioning/chainedWork.ts";
 import {
   type AsyncProvisioningWorld,
   pointerOf,
-  startAsyncProvisioningWorld,
+  useAsyncProvisioningWorld,
 } from "../../support/asyncProvisioningWorld.ts";
+import { uniqueName } from "../../support/provisioningWorld.ts";
 import { PE } from "../../support/simulator.ts";
 
 /**
@@ -24,23 +25,11 @@ import { PE } from "../../support/simulator.ts";
  * still blocks; a redelivery of a create that already finished answers the same success.
  */
 let w: AsyncProvisioningWorld;
-beforeAll(async () => {
-  w = await startAsyncProvisioningWorld();
-});
-afterAll(async () => {
-  await w.close();
-});
+useAsyncProvisioningWorld((world) => (w = world), { settings: { settleMode: "reads", settleReads: 0 } });
 
-let counter = 0;
-const unique = (name: string) => `${name} ${++counter}-${randomUUID().slice(0, 6)}`;
+const unique = uniqueName;
 const US_EN = { market: "US", languageCode: "en" };
 const US = { geoTargetId: 2840, languageCode: "en" };
-
-beforeEach(async () => {
-  await w.sim.control("/faults", undefined, "DELETE");
-  await w.setSettings({ settleMode: "reads", settleReads: 0 });
-  await w.drain();
-});
 
 const brandUrl = (brandId: string, path = "") => `${w.brandsUrl()}/${brandId}${path}`;
 

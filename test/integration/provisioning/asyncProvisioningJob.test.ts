@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { PROVISIONING_ERROR_SENTENCES } from "../../../src/domain/provisioningAttempt.ts";
 import { nextPollDelayMs } from "../../../src/domain/requeueLadder.ts";
@@ -8,8 +8,9 @@ import {
   type AsyncProvisioningWorld,
   PARENT,
   pointerOf,
-  startAsyncProvisioningWorld,
+  useAsyncProvisioningWorld,
 } from "../../support/asyncProvisioningWorld.ts";
+import { uniqueName } from "../../support/provisioningWorld.ts";
 import { UM } from "../../support/simulator.ts";
 
 /**
@@ -17,25 +18,10 @@ import { UM } from "../../support/simulator.ts";
  * worker, gateway client and simulator. Time is the ManualClock's; queue delays are made due by hand.
  */
 let w: AsyncProvisioningWorld;
-beforeAll(async () => {
-  w = await startAsyncProvisioningWorld();
-});
-afterAll(async () => {
-  await w.close();
-});
+useAsyncProvisioningWorld((world) => (w = world), { settings: { settleMode: "reads", settleReads: 0 } });
 
-let counter = 0;
-const unique = (name: string) => `${name} ${++counter}-${randomUUID().slice(0, 6)}`;
+const unique = uniqueName;
 const usEn = { market: "US", languageCode: "en" };
-
-beforeEach(async () => {
-  await w.sim.control("/faults", undefined, "DELETE");
-  await w.setSettings({ settleMode: "reads", settleReads: 0 });
-  w.failEnqueues.value = false;
-  w.attempts.length = 0;
-  await w.drain();
-  await w.sim.clearCalls();
-});
 
 async function createAsync(name = unique("Brand")) {
   const response = await w.call("POST", w.brandsUrl(), {

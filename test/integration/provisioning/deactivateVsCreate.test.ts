@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 
 import { markBrandPending } from "../../../src/db/brands/markBrandPending.ts";
 import { findMarket } from "../../../src/db/markets/findMarket.ts";
@@ -8,7 +8,7 @@ import { listReadyMarkets } from "../../../src/db/markets/listReadyMarkets.ts";
 import {
   type AsyncProvisioningWorld,
   pointerOf,
-  startAsyncProvisioningWorld,
+  useAsyncProvisioningWorld,
 } from "../../support/asyncProvisioningWorld.ts";
 import { waitFor } from "../../support/wait.ts";
 
@@ -21,12 +21,7 @@ import { waitFor } from "../../support/wait.ts";
  * deactivate.
  */
 let w: AsyncProvisioningWorld;
-beforeAll(async () => {
-  w = await startAsyncProvisioningWorld();
-});
-afterAll(async () => {
-  await w.close();
-});
+useAsyncProvisioningWorld((world) => (w = world));
 
 const url = (brandId: string, path: string) => `${w.brandsUrl()}/${brandId}${path}`;
 

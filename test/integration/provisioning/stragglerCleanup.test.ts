@@ -1,12 +1,11 @@
-import { randomUUID } from "node:crypto";
-
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import {
   type AsyncProvisioningWorld,
   pointerOf,
-  startAsyncProvisioningWorld,
+  useAsyncProvisioningWorld,
 } from "../../support/asyncProvisioningWorld.ts";
+import { uniqueName } from "../../support/provisioningWorld.ts";
 
 /**
  * The cleanup of a cancelled or spent attempt never empties a workspace that is claimed by now —
@@ -16,23 +15,10 @@ import {
  * straggler hop deleted the live project of the re-activated brand.
  */
 let w: AsyncProvisioningWorld;
-beforeAll(async () => {
-  w = await startAsyncProvisioningWorld();
-});
-afterAll(async () => {
-  await w.close();
-});
+useAsyncProvisioningWorld((world) => (w = world));
 
-let counter = 0;
-const unique = (name: string) => `${name} ${++counter}-${randomUUID().slice(0, 6)}`;
+const unique = uniqueName;
 const usEn = { market: "US", languageCode: "en" };
-
-beforeEach(async () => {
-  await w.sim.control("/faults", undefined, "DELETE");
-  w.failEnqueues.value = false;
-  w.attempts.length = 0;
-  await w.drain();
-});
 
 describe("straggler cleanup", () => {
   it("a cancelled attempt's delayed hop leaves alone the workspace the next attempt adopted and promoted", async () => {

@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import type { Clock } from "../../../src/domain/clock.ts";
-import { createGatewayClient, type GatewayClient } from "../../../src/gateway/gatewayClient.ts";
-import { EventBus } from "../../../src/observability/events.ts";
-import { createLogger } from "../../../src/observability/logger.ts";
-import { reply, type ScriptedUpstream, startScriptedUpstream } from "../../support/scriptedUpstream.ts";
+import { reply, SCRIPTED_AT, useScriptedClient } from "../../support/scriptedUpstream.ts";
 import { PE } from "../../support/simulator.ts";
 
 /**
@@ -12,38 +8,13 @@ import { PE } from "../../support/simulator.ts";
  * camelCase shape it maps the answer to. The contract suite checks the same calls against the simulator.
  */
 
-const AT = new Date("2026-02-03T04:05:06.000Z");
-const clock: Clock = { now: () => AT, sleep: async () => undefined };
+const AT = SCRIPTED_AT;
 const T = "token-1";
 const WS = "/v1/workspaces/ws1/projects/p1";
 
-let upstream: ScriptedUpstream;
-let client: GatewayClient;
-
-beforeAll(async () => {
-  upstream = await startScriptedUpstream();
-  client = createGatewayClient({
-    projectsBaseUrl: upstream.origin,
-    usersBaseUrl: upstream.origin,
-    events: new EventBus(),
-    logger: createLogger({ level: "silent" }),
-    clock,
-    maxRetries: 0,
-  });
-});
-afterAll(async () => {
-  await client.close();
-  await upstream.close();
-});
-
-function sent() {
-  const request = upstream.requests.at(-1);
-  return {
-    method: request?.method,
-    url: request?.url,
-    body: request?.body ? JSON.parse(request.body) : undefined,
-  };
-}
+const scripted = useScriptedClient();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- request bodies are read loosely in assertions
+const sent = () => scripted.sent() as { method?: string; url?: string; body: any };
 
 const model = { id: 3, key: "search-gpt", name: "SearchGPT", icon: null };
 const project = {
@@ -63,16 +34,16 @@ const project = {
 
 describe("Project Engine adapter: catalogues and projects", () => {
   it("listLanguages and listAiModels", async () => {
-    upstream.script(reply(200, { page: 1, total: 1, items: [{ id: 12, name: "French" }] }));
-    expect(await client.projects.listLanguages(T)).toEqual({
+    scripted.upstream.script(reply(200, { page: 1, total: 1, items: [{ id: 12, name: "French" }] }));
+    expect(await scripted.client.projects.listLanguages(T)).toEqual({
       page: 1,
       total: 1,
       items: [{ id: "12", name: "French" }],
     });
     expect(sent()).toMatchObject({ method: "GET", url: `${PE}/v1/languages` });
 
-    upstream.script(reply(200, { page: 2, total: 11, items: [model] }));
-    expect(await client.projects.listAiModels(T, { page: 2, limit: 10 })).toEqual({
+    scripted.upstream.script(reply(200, { page: 2, total: 11, items: [model] }));
+    expect(await scripted.client.projects.listAiModels(T, { page: 2, limit: 10 })).toEqual({
       page: 2,
       total: 11,
       items: [{ id: "3", key: "search-gpt", name: "SearchGPT", icon: undefined }],
@@ -81,8 +52,8 @@ describe("Project Engine adapter: catalogues and projects", () => {
   });
 
   it("listProjects and getProject map every field we use", async () => {
-    upstream.script(reply(200, { page: 1, total: 1, items: [project] }));
-    const list = await client.projects.listProjects(T, "ws1");
+    scripted.upstream.script(reply(200, { page: 1, total: 1, items: [project] }));
+    const list = await scripted.client.projects.listProjects(T, "ws1");
     expect(sent()).toMatchObject({ method: "GET", url: `${PE}/v1/workspaces/ws1/projects?type=ai` });
     const expected = {
       id: "p1",
@@ -100,14 +71,14 @@ describe("Project Engine adapter: catalogues and projects", () => {
     };
     expect(list.items).toEqual([expected]);
 
-    upstream.script(reply(200, project));
-    expect(await client.projects.getProject(T, "ws1", "p1")).toEqual(expected);
+    scripted.upstream.script(reply(200, project));
+    expect(await scripted.client.projects.getProject(T, "ws1", "p1")).toEqual(expected);
     expect(sent()).toMatchObject({ method: "GET", url: `${PE}${WS}?draft=true&type=ai` });
   });
 
   it("createProject sends the wire body with type ai and a lower-case country", async () => {
-    upstream.script(reply(201, project));
-    await client.projects.createProject(T, "ws1", {
+    scripted.upstream.script(reply(201, project));
+    await scripted.client.projects.createProject(T, "ws1", {
       name: "Acme FR",
       brandNameDisplay: "Acme",
       brandNames: ["Acme", "ACME"],
@@ -135,8 +106,8 @@ describe("Project Engine adapter: catalogues and projects", () => {
   });
 
   it("patchProject always sends type ai and only the given fields", async () => {
-    upstream.script(reply(200, project));
-    await client.projects.patchProject(T, "ws1", "p1", { primaryUrl: "https://acme.example" });
+    scripted.upstream.script(reply(200, project));
+    await scripted.client.projects.patchProject(T, "ws1", "p1", { primaryUrl: "https://acme.example" });
     expect(sent()).toEqual({
       method: "PATCH",
       url: `${PE}${WS}`,
@@ -145,27 +116,27 @@ describe("Project Engine adapter: catalogues and projects", () => {
   });
 
   it("deleteProject and publishProject ignore the empty answers", async () => {
-    upstream.script(reply(204));
-    await client.projects.deleteProject(T, "ws1", "p1");
+    scripted.upstream.script(reply(204));
+    await scripted.client.projects.deleteProject(T, "ws1", "p1");
     expect(sent()).toMatchObject({ method: "DELETE", url: `${PE}${WS}` });
-    upstream.script(reply(202));
-    await client.projects.publishProject(T, "ws1", "p1");
+    scripted.upstream.script(reply(202));
+    await scripted.client.projects.publishProject(T, "ws1", "p1");
     expect(sent()).toEqual({ method: "POST", url: `${PE}${WS}/publish`, body: undefined });
   });
 
   it("getBrandTopics", async () => {
-    upstream.script(
+    scripted.upstream.script(
       reply(200, [
         { topic: "running shoes", volume: 1200, prompts: ["best running shoes?"] },
         { topic: "x" },
       ]),
     );
-    expect(await client.projects.getBrandTopics(T, "ws1", { domain: "acme.example", country: "fr" })).toEqual(
-      [
-        { topic: "running shoes", volume: 1200, prompts: ["best running shoes?"] },
-        { topic: "x", volume: 0, prompts: [] },
-      ],
-    );
+    expect(
+      await scripted.client.projects.getBrandTopics(T, "ws1", { domain: "acme.example", country: "fr" }),
+    ).toEqual([
+      { topic: "running shoes", volume: 1200, prompts: ["best running shoes?"] },
+      { topic: "x", volume: 0, prompts: [] },
+    ]);
     expect(sent()).toMatchObject({
       method: "GET",
       url: `${PE}/v1/workspaces/ws1/brand-topics?domain=acme.example&country=fr`,
@@ -175,8 +146,8 @@ describe("Project Engine adapter: catalogues and projects", () => {
 
 describe("Project Engine adapter: models, prompts, tags", () => {
   it("project AI models: list, add (v2), delete", async () => {
-    upstream.script(reply(200, { items: [{ id: 91, model, prompts_count: 40 }] }));
-    expect(await client.projects.listProjectAiModels(T, "ws1", "p1")).toEqual([
+    scripted.upstream.script(reply(200, { items: [{ id: 91, model, prompts_count: 40 }] }));
+    expect(await scripted.client.projects.listProjectAiModels(T, "ws1", "p1")).toEqual([
       {
         assignmentId: "91",
         model: { id: "3", key: "search-gpt", name: "SearchGPT", icon: undefined },
@@ -185,8 +156,8 @@ describe("Project Engine adapter: models, prompts, tags", () => {
     ]);
     expect(sent()).toMatchObject({ method: "GET", url: `${PE}${WS}/ai_models` });
 
-    upstream.script(reply(201, { id: 92 }));
-    expect(await client.projects.addProjectAiModel(T, "ws1", "p1", "3")).toEqual({
+    scripted.upstream.script(reply(201, { id: 92 }));
+    expect(await scripted.client.projects.addProjectAiModel(T, "ws1", "p1", "3")).toEqual({
       assignmentId: "92",
       model: undefined,
     });
@@ -196,8 +167,8 @@ describe("Project Engine adapter: models, prompts, tags", () => {
       body: { model_id: 3 },
     });
 
-    upstream.script(reply(204));
-    await client.projects.deleteProjectAiModels(T, "ws1", "p1", ["91", "92"]);
+    scripted.upstream.script(reply(204));
+    await scripted.client.projects.deleteProjectAiModels(T, "ws1", "p1", ["91", "92"]);
     expect(sent()).toEqual({ method: "DELETE", url: `${PE}${WS}/ai_models`, body: { ids: ["91", "92"] } });
   });
 
@@ -209,8 +180,8 @@ describe("Project Engine adapter: models, prompts, tags", () => {
       tags: [{ id: 8, name: "ai", parent_id: 2 }],
       metadata: { created_at: "t", created_by: "u", updated_at: "t", updated_by: "u" },
     };
-    upstream.script(reply(200, { page: 1, total: 1, items: [item] }));
-    const page = await client.projects.listPrompts(T, "ws1", "p1", {
+    scripted.upstream.script(reply(200, { page: 1, total: 1, items: [item] }));
+    const page = await scripted.client.projects.listPrompts(T, "ws1", "p1", {
       draft: true,
       limit: 500,
       tagIds: ["8"],
@@ -229,7 +200,7 @@ describe("Project Engine adapter: models, prompts, tags", () => {
         metadata: { createdAt: "t", createdBy: "u", updatedAt: "t", updatedBy: "u" },
       },
     ]);
-    await client.projects.listPrompts(T, "ws1", "p1");
+    await scripted.client.projects.listPrompts(T, "ws1", "p1");
     expect(sent()).toMatchObject({
       url: `${PE}/v2/workspaces/ws1/projects/p1/aio/prompts/by_tags?include_metadata=true`,
       body: { tag_ids: [], page: 1, limit: 200 },
@@ -237,7 +208,7 @@ describe("Project Engine adapter: models, prompts, tags", () => {
   });
 
   it("createPrompts (v3) stamps metadata from the clock", async () => {
-    upstream.script(
+    scripted.upstream.script(
       reply(201, {
         items: [
           { id: 1, name: "a", is_new: true },
@@ -246,7 +217,7 @@ describe("Project Engine adapter: models, prompts, tags", () => {
         existing_count: 1,
       }),
     );
-    const result = await client.projects.createPrompts(T, "ws1", "p1", {
+    const result = await scripted.client.projects.createPrompts(T, "ws1", "p1", {
       texts: ["a", "b"],
       createdBy: "user-9",
       tagIds: ["t1"],
@@ -276,8 +247,8 @@ describe("Project Engine adapter: models, prompts, tags", () => {
   });
 
   it("deletePrompts (v2)", async () => {
-    upstream.script(reply(204));
-    await client.projects.deletePrompts(T, "ws1", "p1", ["1"]);
+    scripted.upstream.script(reply(204));
+    await scripted.client.projects.deletePrompts(T, "ws1", "p1", ["1"]);
     expect(sent()).toEqual({
       method: "DELETE",
       url: `${PE}/v2/workspaces/ws1/projects/p1/aio/prompts`,
@@ -286,35 +257,37 @@ describe("Project Engine adapter: models, prompts, tags", () => {
   });
 
   it("tags: list (required empty params), create, put prompt tags", async () => {
-    upstream.script(
+    scripted.upstream.script(
       reply(200, {
         items: [{ id: 2, name: "origin", parent_id: null, children_count: 2, prompts_count: 0 }],
       }),
     );
-    expect(await client.projects.listTags(T, "ws1", "p1")).toEqual([
+    expect(await scripted.client.projects.listTags(T, "ws1", "p1")).toEqual([
       { id: "2", name: "origin", parentId: null, childrenCount: 2, promptsCount: 0 },
     ]);
     expect(sent()).toMatchObject({
       method: "GET",
       url: `${PE}/v2/workspaces/ws1/projects/p1/aio/tags?parent_id=&search=&draft=true`,
     });
-    await client.projects.listTags(T, "ws1", "p1", { parentId: "2", search: "a i" });
+    await scripted.client.projects.listTags(T, "ws1", "p1", { parentId: "2", search: "a i" });
     expect(sent().url).toBe(`${PE}/v2/workspaces/ws1/projects/p1/aio/tags?parent_id=2&search=a+i&draft=true`);
 
-    upstream.script(reply(201, [{ id: 8, name: "ai", parent_id: 2 }]));
-    expect(await client.projects.createTags(T, "ws1", "p1", { names: ["ai"], parentId: "2" })).toEqual([
-      { id: "8", name: "ai", parentId: "2", childrenCount: 0, promptsCount: 0 },
-    ]);
+    scripted.upstream.script(reply(201, [{ id: 8, name: "ai", parent_id: 2 }]));
+    expect(
+      await scripted.client.projects.createTags(T, "ws1", "p1", { names: ["ai"], parentId: "2" }),
+    ).toEqual([{ id: "8", name: "ai", parentId: "2", childrenCount: 0, promptsCount: 0 }]);
     expect(sent()).toEqual({
       method: "POST",
       url: `${PE}/v2/workspaces/ws1/projects/p1/aio/tags`,
       body: { names: ["ai"], parent_id: "2" },
     });
-    await client.projects.createTags(T, "ws1", "p1", { names: ["origin"] });
+    await scripted.client.projects.createTags(T, "ws1", "p1", { names: ["origin"] });
     expect(sent().body).toEqual({ names: ["origin"] });
 
-    upstream.script(reply(204));
-    await client.projects.setPromptTags(T, "ws1", "p1", [{ promptId: "1", tagIds: ["8"], replace: true }]);
+    scripted.upstream.script(reply(204));
+    await scripted.client.projects.setPromptTags(T, "ws1", "p1", [
+      { promptId: "1", tagIds: ["8"], replace: true },
+    ]);
     expect(sent()).toEqual({
       method: "PUT",
       url: `${PE}/v2/workspaces/ws1/projects/p1/aio/prompts/tags`,

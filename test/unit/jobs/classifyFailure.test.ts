@@ -1,25 +1,12 @@
 import { describe, expect, it } from "vitest";
 
 import { classifyJobFailure } from "../../../src/jobs/classifyFailure.ts";
-import { defineJobHandler } from "../../../src/jobs/handler.ts";
 import { JobError, needsReauth } from "../../../src/jobs/jobError.ts";
-import { JobRegistry } from "../../../src/jobs/registry.ts";
+import { JOB_ERROR_MESSAGES } from "../../../src/jobs/jobErrorMessages.ts";
 
-const registry = new JobRegistry().registerHandler(
-  defineJobHandler({
-    type: "t",
-    publicType: "tPublic",
-    family: "provisioning",
-    timeoutMs: 10,
-    leaseTtlMs: 20,
-    maxAttempts: 2,
-    errorMessages: { OWN_CODE: "Own sentence." },
-    async handle() {
-      return {};
-    },
-  }),
-);
-const messageFor = (code: string) => registry.messageFor(code);
+/** The job registry's sentences plus one a handler registered (what `registry.messageFor` answers). */
+const messages: Record<string, string> = { ...JOB_ERROR_MESSAGES, OWN_CODE: "Own sentence." };
+const messageFor = (code: string) => messages[code];
 
 describe("classifyJobFailure", () => {
   it("keeps a JobError's code, retryability and chosen sentence", () => {
