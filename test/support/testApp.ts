@@ -4,8 +4,9 @@ import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../../src/domain/meteredWrites.ts";
 import { createGatewayClient } from "../../src/gateway/gatewayClient.ts";
+import { JobWorker } from "../../src/jobs/worker.ts";
 import { EventBus } from "../../src/observability/events.ts";
-import { createLogger } from "../../src/observability/logger.ts";
+import { createLogger, type Logger } from "../../src/observability/logger.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
 import { createServices, type Services } from "../../src/runtime/services.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
@@ -25,7 +26,8 @@ export interface Answer<T = any> {
  * for a suite's leak scan; `drive` lets a world run the call its way (a ManualClock pumped while
  * the code under test sleeps on it).
  */
-export async function callRoute<T>(
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely in assertions
+export async function callRoute<T = any>(
   app: App,
   request: { method: string; url: string; token: string; body?: unknown },
   options: { record?: string[]; drive?: <R>(work: Promise<R>) => Promise<R> } = {},
@@ -43,6 +45,26 @@ export async function callRoute<T>(
     body: (response.body ? response.json() : undefined) as T,
     raw: response.body,
   };
+}
+
+/**
+ * A job worker on the app's own job system (registry, queue, credential store), driven by hand:
+ * no LISTEN, no reconciler timer.
+ */
+export function workerOf(t: TestApp, logger: Logger): JobWorker {
+  const jobs = t.services.jobs;
+  return new JobWorker(
+    {
+      db: t.db.db,
+      clock: systemClock,
+      logger,
+      events: t.events,
+      registry: jobs.registry,
+      queue: jobs.queue,
+      credentials: jobs.credentials,
+    },
+    { listen: false, reconcileIntervalMs: 0 },
+  );
 }
 
 export interface TestApp {

@@ -8,7 +8,7 @@ import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { createTestApp, type TestApp } from "../../support/testApp.ts";
+import { callRoute, createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
  * Release wiring with dynamic allocation on (spec/allocation.md §7), through the API against the
@@ -55,16 +55,8 @@ async function createOrg(parentWorkspaceId: string | null): Promise<string> {
   return org.body.id as string;
 }
 
-async function call(method: string, url: string, body?: unknown, bearer = token) {
-  const response = await t.app.inject({
-    method: method as "GET",
-    url,
-    headers: { authorization: `Bearer ${bearer}` },
-    ...(body === undefined ? {} : { payload: body as object }),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely
-  return { status: response.statusCode, body: (response.body ? response.json() : undefined) as any };
-}
+const call = (method: string, url: string, body?: unknown, bearer = token) =>
+  callRoute(t.app, { method, url, body, token: bearer });
 
 async function usage(workspaceId: string): Promise<Units> {
   const { projects, prompts } = (await sim.dump()).workspaces.find((w) => w.id === workspaceId)!.resources;

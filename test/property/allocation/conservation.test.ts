@@ -10,6 +10,7 @@ import type { Clock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
+import { releaseAndEnsureOps } from "../../support/allocationWorkload.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
 
@@ -58,25 +59,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       prompts: fc.integer({ min: 0, max: 200 }),
     }),
   },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("release" as const),
-      ws: wsArb,
-      floor: fc.constantFrom({ projects: 1, prompts: 100 }, { projects: 1, prompts: 1 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("ensure" as const),
-      ws: wsArb,
-      need: fc.record({
-        projects: fc.integer({ min: 0, max: 2 }),
-        prompts: fc.integer({ min: 0, max: 150 }),
-      }),
-    }),
-  },
+  ...releaseAndEnsureOps(wsArb),
 );
 /** Rounds of operations; the operations of one round run concurrently. */
 const workloadArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 6 });

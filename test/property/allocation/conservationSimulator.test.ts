@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAllocationGuard } from "../../../src/allocation/allocationGuard.ts";
 import { DIMENSIONS, type Need, type TransferTargets, type Units } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
+import { releaseAndEnsureOps } from "../../support/allocationWorkload.ts";
 import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 
@@ -35,25 +36,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("deleteProject" as const), ws: wsArb }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("release" as const),
-      ws: wsArb,
-      floor: fc.constantFrom({ projects: 1, prompts: 100 }, { projects: 1, prompts: 1 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("ensure" as const),
-      ws: wsArb,
-      need: fc.record({
-        projects: fc.integer({ min: 0, max: 2 }),
-        prompts: fc.integer({ min: 0, max: 150 }),
-      }),
-    }),
-  },
+  ...releaseAndEnsureOps(wsArb),
 );
 const workloadArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 4 });
 
