@@ -27,14 +27,16 @@ useAsyncProvisioningWorld(
   { settings: { settleMode: "reads", settleReads: 0 } },
 );
 
-const unique = uniqueName;
 const usEn = { market: "US", languageCode: "en" };
 
 const brandUrl = (brandId: string, path = "") => `${w.brandsUrl()}/${brandId}${path}`;
 
 /** A brand with its sub-workspace, made synchronously. */
 async function activeBrand(): Promise<{ brandId: string; workspaceId: string }> {
-  const created = await w.call("POST", w.brandsUrl(), { name: unique("Active"), domain: "brand.example" });
+  const created = await w.call("POST", w.brandsUrl(), {
+    name: uniqueName("Active"),
+    domain: "brand.example",
+  });
   expect(created.status).toBe(201);
   const activated = await w.call("POST", brandUrl(created.body.id, "/serenity/activate"), {});
   expect(activated.status).toBe(200);
@@ -42,7 +44,7 @@ async function activeBrand(): Promise<{ brandId: string; workspaceId: string }> 
 }
 
 async function flatBrand(): Promise<string> {
-  const created = await w.call("POST", w.brandsUrl(), { name: unique("Flat"), domain: "brand.example" });
+  const created = await w.call("POST", w.brandsUrl(), { name: uniqueName("Flat"), domain: "brand.example" });
   expect(created.status).toBe(201);
   return created.body.id;
 }
@@ -202,7 +204,7 @@ describe("the master switch", () => {
     });
     expect(market.status).toBe(201);
     const brand = await w.call("POST", w.brandsUrl(), {
-      name: unique("Switch"),
+      name: uniqueName("Switch"),
       domain: "brand.example",
       semrushMarket: usEn,
       async: true,
@@ -221,7 +223,7 @@ describe("async createBrand", () => {
       throw new Error("queue unavailable (test)");
     };
     try {
-      const name = unique("NoQueue");
+      const name = uniqueName("NoQueue");
       const response = await w.call("POST", w.brandsUrl(), {
         name,
         domain: "brand.example",
@@ -247,7 +249,7 @@ describe("async createBrand", () => {
 describe("deactivate racing a promote", () => {
   it("promote first: the chained create-market stands down; nothing live is left, the brand stays pending", async () => {
     const created = await w.call("POST", w.brandsUrl(), {
-      name: unique("Race"),
+      name: uniqueName("Race"),
       domain: "brand.example",
       semrushMarket: usEn,
       async: true,
@@ -269,7 +271,7 @@ describe("deactivate racing a promote", () => {
   it("deactivate first: the cancelled hop cannot promote; its candidate is emptied, the brand stays pending", async () => {
     await w.setSettings({ settleReads: 2 });
     const created = await w.call("POST", w.brandsUrl(), {
-      name: unique("Race"),
+      name: uniqueName("Race"),
       domain: "brand.example",
       semrushMarket: usEn,
       async: true,

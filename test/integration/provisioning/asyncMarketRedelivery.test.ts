@@ -27,7 +27,6 @@ import { PE } from "../../support/simulator.ts";
 let w: AsyncProvisioningWorld;
 useAsyncProvisioningWorld((world) => (w = world), { settings: { settleMode: "reads", settleReads: 0 } });
 
-const unique = uniqueName;
 const US_EN = { market: "US", languageCode: "en" };
 const US = { geoTargetId: 2840, languageCode: "en" };
 
@@ -36,7 +35,7 @@ const brandUrl = (brandId: string, path = "") => `${w.brandsUrl()}/${brandId}${p
 /** A brand with its sub-workspace, made synchronously. */
 async function activeBrand(): Promise<{ brandId: string; workspaceId: string }> {
   const created = await w.call("POST", w.brandsUrl(), {
-    name: unique("Redelivered"),
+    name: uniqueName("Redelivered"),
     domain: "brand.example",
   });
   expect(created.status).toBe(201);

@@ -20,10 +20,9 @@ import { UM } from "../../support/simulator.ts";
 let w: AsyncProvisioningWorld;
 useAsyncProvisioningWorld((world) => (w = world), { settings: { settleMode: "reads", settleReads: 0 } });
 
-const unique = uniqueName;
 const usEn = { market: "US", languageCode: "en" };
 
-async function createAsync(name = unique("Brand")) {
+async function createAsync(name = uniqueName("Brand")) {
   const response = await w.call("POST", w.brandsUrl(), {
     name,
     domain: "brand.example",
@@ -107,7 +106,7 @@ describe("provision-workspace", () => {
   });
 
   it("a terminal status fails the attempt with its sentence and cleans nothing up", async () => {
-    const name = unique("Doomed");
+    const name = uniqueName("Doomed");
     await w.sim.control("/status", { title: name, status: "creation failed" });
     const { brandId, jobId } = await createAsync(name);
     await w.pollOnce();
@@ -130,7 +129,7 @@ describe("provision-workspace", () => {
   });
 
   it("a settle budget spent empties the owned candidate and fails 'did not settle'", async () => {
-    const name = unique("Zombie");
+    const name = uniqueName("Zombie");
     await w.sim.control("/status", { title: name, notReadyReads: 100_000 });
     const { brandId, jobId } = await createAsync(name);
     await w.pollOnce();

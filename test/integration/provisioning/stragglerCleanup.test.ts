@@ -17,14 +17,13 @@ import { uniqueName } from "../../support/provisioningWorld.ts";
 let w: AsyncProvisioningWorld;
 useAsyncProvisioningWorld((world) => (w = world));
 
-const unique = uniqueName;
 const usEn = { market: "US", languageCode: "en" };
 
 describe("straggler cleanup", () => {
   it("a cancelled attempt's delayed hop leaves alone the workspace the next attempt adopted and promoted", async () => {
     await w.setSettings({ settleMode: "reads", settleReads: 1 });
     const created = await w.call("POST", w.brandsUrl(), {
-      name: unique("Brand"),
+      name: uniqueName("Brand"),
       domain: "brand.example",
       semrushMarket: usEn,
       async: true,
