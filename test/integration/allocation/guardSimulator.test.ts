@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 afterAll(() => db.destroy());
 
-async function harness(options: Parameters<typeof startAllocationWorld>[1] = {}) {
+async function world(options: Parameters<typeof startAllocationWorld>[1] = {}) {
   h = await startAllocationWorld(db, options);
   return h;
 }
@@ -46,7 +46,7 @@ const HTML_405 = {
 
 describe("round trips (simulator call log)", () => {
   it("flag off: zero resources reads and zero transfers around a metered write", async () => {
-    const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const t = await world({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     await t.clearCalls();
     await t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
@@ -56,7 +56,7 @@ describe("round trips (simulator call log)", () => {
   });
 
   it("flag off: a metered 405 maps straight to quotaExceeded with no resources read", async () => {
-    const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const t = await world({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
     expect(
@@ -66,7 +66,7 @@ describe("round trips (simulator call log)", () => {
   });
 
   it("hot path: exactly one extra call (the resources read)", async () => {
-    const t = await harness();
+    const t = await world();
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     await t.clearCalls();
     await t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
@@ -77,7 +77,7 @@ describe("round trips (simulator call log)", () => {
   });
 
   it("top-up: exactly two extra calls, one transfer carrying both dimensions; never a parent read", async () => {
-    const t = await harness();
+    const t = await world();
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
     expect(await t.guardFor(ws).ensure({ projects: 1, prompts: 1 })).toEqual({
@@ -92,7 +92,7 @@ describe("round trips (simulator call log)", () => {
   });
 
   it("a multi-write section: one read and one transfer for all its writes, the lock held across them", async () => {
-    const t = await harness();
+    const t = await world();
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
     const guard = t.guardFor(ws);
@@ -141,7 +141,7 @@ describe("round trips (simulator call log)", () => {
   });
 
   it("flag off: a multi-write section makes zero extra calls", async () => {
-    const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const t = await world({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const ws = await t.newSubWorkspace({ projects: 2, prompts: 100 });
     await t.clearCalls();
     await t.guardFor(ws).section({ projects: 2 }, async (write) => {
@@ -155,7 +155,7 @@ describe("round trips (simulator call log)", () => {
   });
 
   it("1 prompt on an empty sub-workspace tops up to 100; 101 → 200", async () => {
-    const t = await harness();
+    const t = await world();
     const one = await t.newSubWorkspace();
     const many = await t.newSubWorkspace();
     await t.guardFor(one).ensure({ prompts: 1 });
@@ -167,7 +167,7 @@ describe("round trips (simulator call log)", () => {
 
 describe("release", () => {
   it("{5, 800} with no usage: dry run makes zero mutating calls and reports {1, 100}; the real run returns {4, 700}", async () => {
-    const t = await harness();
+    const t = await world();
     const ws = await t.newSubWorkspace({ projects: 5, prompts: 800 });
     const parentBefore = await t.totals(PARENT);
     await t.clearCalls();
@@ -197,7 +197,7 @@ describe("release", () => {
 
 describe("rejections", () => {
   it("a ceiling → brandAiLimit with nothing transferred", async () => {
-    const t = await harness({ env: { SERENITY_BRAND_AI_CEILING_PROMPTS: "200" } });
+    const t = await world({ env: { SERENITY_BRAND_AI_CEILING_PROMPTS: "200" } });
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
     expect(await codeOf(t.guardFor(ws).ensure({ prompts: 201 }))).toBe("brandAiLimit");
@@ -206,7 +206,7 @@ describe("rejections", () => {
   });
 
   it("gold pool: three brands each create a market and 100 prompts with 1 model; the fourth's oversized top-up is orgPoolExhausted and the pool is unchanged", async () => {
-    const t = await harness();
+    const t = await world();
     for (let brand = 0; brand < 3; brand++) {
       const ws = await t.newSubWorkspace();
       const projectId = await t
@@ -237,7 +237,7 @@ describe("rejections", () => {
   });
 
   it("a transfer answering 'workspace not ready' fails fast with workspaceBusy", async () => {
-    const t = await harness();
+    const t = await world();
     const ws = await t.newSubWorkspace();
     await t.sim.control("/faults", {
       match: { method: "POST", pathPattern: "/resources/transfer$" },
@@ -253,7 +253,7 @@ describe("rejections", () => {
 describe("retryOnQuota (manual clock, never sleeping)", () => {
   it("recovered: a read lagging after a publish is fixed by re-ensuring, then the write succeeds", async () => {
     const clock = new ManualClock();
-    const t = await harness({ clock });
+    const t = await world({ clock });
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     // The first resources read after the publish still shows the published project as unused.
     t.sim.simulator.updateSettings({ usedLagReads: 1 });
@@ -284,7 +284,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
 
   it("exhausted: the upstream keeps refusing → 3 retries 3 s apart, then quotaExceeded", async () => {
     const clock = new ManualClock();
-    const t = await harness({ clock });
+    const t = await world({ clock });
     const ws = await t.newSubWorkspace({ projects: 3, prompts: 100 });
     await t.sim.control("/faults", {
       match: { method: "POST", pathPattern: "/projects$" },
@@ -306,7 +306,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
 
   it("abandoned: a non-quota failure on the retry propagates", async () => {
     const clock = new ManualClock();
-    const t = await harness({ clock });
+    const t = await world({ clock });
     const ws = await t.newSubWorkspace({ projects: 3, prompts: 100 });
     await t.sim.control("/faults", {
       match: { method: "POST", pathPattern: "/projects$" },
