@@ -28,11 +28,14 @@ if (existsSync(outputFile)) {
   const report = JSON.parse(readFileSync(outputFile, "utf8"));
   passed = report.numPassedTests ?? 0;
   failed = report.numFailedTests ?? 0;
-  // A file that failed to load counts as a failure even when it declared no test.
+  // A file that failed outside its tests (it did not load, or a beforeAll/afterAll hook threw and
+  // its tests were skipped) counts as one failure: vitest reports no failed test for it and, in
+  // that case, can even exit 0.
   const brokenFiles = (report.testResults ?? []).filter(
-    (file) => file.status === "failed" && file.assertionResults.length === 0,
+    (file) => file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed"),
   );
   failed += brokenFiles.length;
+  if (report.success === false && failed === 0) failed = 1;
   rmSync(outputFile, { force: true });
 } else {
   failed = 1;

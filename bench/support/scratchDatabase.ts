@@ -33,8 +33,6 @@ export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> 
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     tempDir = await fs.mkdtemp(path.join(os.tmpdir(), `serenity-${prefix}-`));
-    // mkdtemp makes the directory private; the server runs as the postgres user when we are root.
-    await fs.chmod(tempDir, 0o755);
     const embedded = await acquireEmbeddedDatabase(tempDir, logger);
     adminUrl = withDatabase(embedded.url, "postgres");
     release = () => embedded.release();

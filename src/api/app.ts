@@ -17,6 +17,7 @@ import { ERROR_REGISTRY } from "../domain/errors.ts";
 import type { AppDeps } from "./appDeps.ts";
 import { authenticationHook } from "./authentication.ts";
 import { mapError } from "./errorMapping.ts";
+import { registerJsonBodyParser } from "./jsonBody.ts";
 import { openApiInfo } from "./openApiInfo.ts";
 import { requestIdFor } from "./requestId.ts";
 import { registerRoutes } from "./routes/index.ts";
@@ -25,9 +26,28 @@ export type App = FastifyInstance;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/**
+ * How long a client may take to send a request: its headers, then the whole request with its body
+ * (a slow-body "slowloris" socket is answered 408 and closed). Node checks these every second.
+ * Without them Fastify waits forever on an incomplete body (docs/decisions/0008 addendum).
+ */
+export const HTTP_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
+
+export interface AppOptions {
+  /** Overrides of HTTP_TIMEOUTS (tests use short ones). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
 /** Builds the HTTP app without listening, so tests drive it with `inject()`. */
-export async function buildApp(deps: AppDeps): Promise<App> {
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<App> {
+  const requestTimeout = options.requestTimeoutMs ?? HTTP_TIMEOUTS.requestTimeoutMs;
   const app: FastifyInstance = Fastify({
+    requestTimeout,
+    http: {
+      headersTimeout: Math.min(options.headersTimeoutMs ?? HTTP_TIMEOUTS.headersTimeoutMs, requestTimeout),
+      connectionsCheckingInterval: 1_000,
+    },
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestIdFor,
     logController: new LogController({ requestIdLogLabel: "requestId" }),
@@ -47,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   });
 
+  registerJsonBodyParser(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

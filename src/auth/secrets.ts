@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { ensureDataDirectory } from "../config/dataDirectory.ts";
+
 /**
  * Secrets generated into the data dir on first start (mode 0600), used when the environment does
  * not provide them. The value is written to a private temporary file and then linked into place,
@@ -10,7 +12,7 @@ import path from "node:path";
  */
 export async function readOrCreateSecret(dataDir: string, name: string, bytes = 32): Promise<string> {
   const file = path.join(dataDir, name);
-  await fs.mkdir(dataDir, { recursive: true });
+  await ensureDataDirectory(dataDir);
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   await fs.writeFile(temporary, randomBytes(bytes).toString("base64"), { mode: 0o600, flag: "wx" });
   try {

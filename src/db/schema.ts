@@ -25,7 +25,8 @@ const tz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" 
 export const orgs = pgTable("orgs", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull(),
-  parentWorkspaceId: text("parent_workspace_id"),
+  /** One org per pool: two orgs on one parent would each show the other's usage as theirs. */
+  parentWorkspaceId: text("parent_workspace_id").unique("orgs_parent_workspace_id_unique"),
   /** The org's id in the identity provider, sent to generators as `metadata.imsOrgId`. */
   externalId: text("external_id"),
   createdAt: tz("created_at").notNull(),

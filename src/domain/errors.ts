@@ -77,6 +77,11 @@ export const ERROR_REGISTRY = {
     message: "Several existing workspaces match this brand; resolve them before retrying.",
     when: "adoption found several matching workspaces",
   },
+  parentWorkspaceInUse: {
+    status: 409,
+    message: "This Semrush workspace is already another organization's pool.",
+    when: "an org is created or updated with a parent workspace another org already has",
+  },
   invalidState: {
     status: 409,
     message: "The operation does not apply in the current state.",

@@ -114,6 +114,7 @@ export interface PatchProjectRequest {
 }
 
 export interface BrandTopic {
+  /** The topic's text; "" when the upstream gives none (such entries are dropped when bounding). */
   topic: string;
   /** Search volume; 0 when the upstream gives none. */
   volume: number;

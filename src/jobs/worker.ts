@@ -98,6 +98,11 @@ export class JobWorker {
     );
   }
 
+  /** True while the fetch loop waits out an idle interval (nothing was deliverable). */
+  get idle(): boolean {
+    return this.#wake !== undefined;
+  }
+
   /**
    * One fetch-and-run round, awaited to the end (tests and tools drive the worker with it).
    * Returns how many messages it processed.

@@ -54,6 +54,18 @@ export interface ServiceEvents {
   "allocation.lockWait": { waitSeconds: number; acquired: boolean };
   /** The pool's free share per dimension, from a pool view or the periodic sampler. */
   "allocation.poolSampled": { orgId: string; dimension: "projects" | "prompts"; freeRatio: number };
+  /**
+   * One prompt-generator call (spec/generation.md §4): how long it took and how it ended — a
+   * verdict, or `error` (then `failureKind`, e.g. timeout, transport, unparseable). `genuineFailure`
+   * is decided by the generation domain: never for ship, held, a retryable gate error or an abort.
+   */
+  "generation.call": {
+    generator: "builtin" | "drs" | "openai";
+    durationSeconds: number;
+    outcome: "ship" | "held" | "gate_error" | "error";
+    failureKind?: string;
+    genuineFailure: boolean;
+  };
 }
 
 export type EventName = keyof ServiceEvents;

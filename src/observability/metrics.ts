@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 import type { EventBus } from "./events.ts";
 import { registerAllocationMetrics } from "./metrics/allocationMetrics.ts";
 import { registerGatewayMetrics } from "./metrics/gatewayMetrics.ts";
+import { registerGenerationMetrics } from "./metrics/generationMetrics.ts";
 import { registerHttpMetrics } from "./metrics/httpMetrics.ts";
 import { registerJobMetrics } from "./metrics/jobMetrics.ts";
 import { registerProvisioningMetrics } from "./metrics/provisioningMetrics.ts";
@@ -24,5 +25,6 @@ export function createMetrics(events: EventBus, options: { defaultMetrics?: bool
   registerAllocationMetrics(registry, events);
   registerJobMetrics(registry, events);
   registerProvisioningMetrics(registry, events);
+  registerGenerationMetrics(registry, events);
   return { registry };
 }

@@ -4,6 +4,7 @@ import { findOrgById } from "../db/orgs/findOrgById.ts";
 import { findOrgByParentWorkspace } from "../db/orgs/findOrgByParentWorkspace.ts";
 import { insertOrg, type OrgRow } from "../db/orgs/insertOrg.ts";
 import { listOrgs } from "../db/orgs/listOrgs.ts";
+import { isParentWorkspaceUniqueViolation } from "../db/orgs/parentWorkspaceUniqueViolation.ts";
 import { updateOrg } from "../db/orgs/updateOrg.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
@@ -28,7 +29,7 @@ export class OrgService {
       name: input.name,
       parentWorkspaceId: input.parentWorkspaceId ?? null,
       now: this.deps.clock.now(),
-    });
+    }).catch(rethrowParentInUse);
   }
 
   /**
@@ -38,7 +39,15 @@ export class OrgService {
   async ensureForParentWorkspace(name: string, parentWorkspaceId: string): Promise<Org> {
     const existing = await findOrgByParentWorkspace(this.deps.db, parentWorkspaceId);
     if (existing) return existing;
-    return insertOrg(this.deps.db, { name, parentWorkspaceId, now: this.deps.clock.now() });
+    try {
+      return await insertOrg(this.deps.db, { name, parentWorkspaceId, now: this.deps.clock.now() });
+    } catch (error) {
+      // Another process starting at the same moment created it first: that one is the org.
+      if (!isParentWorkspaceUniqueViolation(error)) throw error;
+      const winner = await findOrgByParentWorkspace(this.deps.db, parentWorkspaceId);
+      if (!winner) throw error;
+      return winner;
+    }
   }
 
   async list(principal: Principal): Promise<Org[]> {
@@ -61,10 +70,19 @@ export class OrgService {
     // Existence is checked before the role, so a non-admin learns nothing about foreign ids.
     await this.getAccessible(principal, orgId);
     requireAdmin(principal);
-    const updated = await updateOrg(this.deps.db, orgId, { ...changes, now: this.deps.clock.now() });
+    const updated = await updateOrg(this.deps.db, orgId, { ...changes, now: this.deps.clock.now() }).catch(
+      rethrowParentInUse,
+    );
     if (!updated) throw new ServiceError("notFound");
     return updated;
   }
+}
+
+/** Two orgs on one pool would each see the other's usage as theirs (docs/decisions/0009). */
+function rethrowParentInUse(error: unknown): never {
+  if (isParentWorkspaceUniqueViolation(error))
+    throw new ServiceError("parentWorkspaceInUse", { cause: error });
+  throw error;
 }
 
 function requireAdmin(principal: Principal): void {

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { ensureDataDirectory } from "../config/dataDirectory.ts";
 import type { Config } from "../config/env.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { SimulatorSnapshot } from "../simulator/createSimulator.ts";
@@ -49,7 +50,7 @@ export async function openServingRuntime(config: Config, logger: Logger): Promis
     );
     simulatorUrl = started.url;
     saveState = async () => {
-      await fs.mkdir(config.dataDir, { recursive: true });
+      await ensureDataDirectory(config.dataDir);
       await fs.writeFile(stateFile, JSON.stringify(started.simulator.dump()));
     };
     return { baseUrl: started.url, close: started.close };

@@ -17,7 +17,6 @@ let browser: Browser;
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-browser-"));
-  await fs.chmod(dataDir, 0o755);
   server = await startSerenity(dataDir);
   browser = await chromium.launch({
     executablePath: CHROMIUM,

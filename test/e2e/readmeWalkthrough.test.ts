@@ -22,7 +22,6 @@ let dataDir: string;
 let server: StartedSerenity;
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-readme-"));
-  await fs.chmod(dataDir, 0o755);
   server = await startSerenity(dataDir);
 });
 afterAll(async () => {

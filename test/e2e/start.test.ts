@@ -12,7 +12,6 @@ import { startSerenity } from "../support/serenityProcess.ts";
 let dataDir: string;
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-start-"));
-  await fs.chmod(dataDir, 0o755);
 });
 afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
 
@@ -30,11 +29,9 @@ async function postmasterAlive(): Promise<boolean> {
 
 describe("serenity start", () => {
   it("serves /healthz and /docs, stops cleanly on Ctrl-C, and a second start reuses the data", async () => {
-    const began = Date.now();
     const first = await startSerenity(dataDir);
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${first.url}/docs`)).status).toBeLessThan(400);
-    expect(Date.now() - began).toBeLessThan(30_000);
     expect(first.output()).toContain(`parent workspace ${GOLD_PARENT_WORKSPACE_ID}`);
     const ready = await fetch(`${first.url}/readyz`);
     expect(await ready.json()).toEqual({

@@ -116,7 +116,7 @@ export async function startAsyncProvisioningWorld(): Promise<AsyncProvisioningWo
     },
     async pendingDelays(jobId: string) {
       const result = await t.db.db.execute<{ delay_ms: string }>(
-        sql`select extract(epoch from (start_after - now())) * 1000 as delay_ms from pgboss.job where data->>'jobId' = ${jobId} and state < 'active'`,
+        sql`select extract(epoch from (start_after - created_on)) * 1000 as delay_ms from pgboss.job where data->>'jobId' = ${jobId} and state < 'active'`,
       );
       return result.rows.map((row) => Number(row.delay_ms));
     },

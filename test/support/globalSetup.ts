@@ -37,7 +37,6 @@ export default async function setup(project: TestProject) {
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     tempDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-test-db-"));
-    await fs.chmod(tempDir, 0o755);
     embedded = await acquireEmbeddedDatabase(tempDir, createLogger({ level: "silent" }));
     adminUrl = withDatabase(embedded.url, "postgres");
   }

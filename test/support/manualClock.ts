@@ -46,8 +46,14 @@ export class ManualClock implements Clock {
     return this.#sleepers.length;
   }
 
-  /** Waits (on real I/O, never on the backoff itself) until `count` sleepers wait on this clock. */
-  async waitForSleepers(count = 1): Promise<void> {
-    await waitFor(() => this.#sleepers.length >= count, { what: `${count} sleeper(s) on the clock` });
+  /**
+   * Resolves once at least `count` sleepers wait: the code under test, running on real I/O,
+   * reached its wait on this clock. Polls observed state; the deadline only guards against a hang.
+   */
+  async untilSleeping(count = 1, deadlineMs = 30_000): Promise<void> {
+    await waitFor(() => this.#sleepers.length >= count, {
+      timeoutMs: deadlineMs,
+      what: `${count} sleeper(s) on the manual clock`,
+    });
   }
 }

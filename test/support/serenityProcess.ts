@@ -32,9 +32,10 @@ export function startSerenity(dataDir: string, env: Record<string, string> = {})
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
+    // A hang guard, not a speed target: a cold start on a loaded machine can take a while.
     const timer = setTimeout(
-      () => reject(new Error(`start did not print its banner in 30 s:\n${stdout}\n${stderr}`)),
-      30_000,
+      () => reject(new Error(`start did not print its banner in 120 s:\n${stdout}\n${stderr}`)),
+      120_000,
     );
     child.stdout!.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();

@@ -1,4 +1,4 @@
-import type { App } from "../../src/api/app.ts";
+import type { App, AppOptions } from "../../src/api/app.ts";
 import { buildApp } from "../../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
@@ -84,6 +84,8 @@ export interface TestAppOptions {
   gateway?: { url: string; maxRetries?: number };
   /** The metered-write seam; defaults to the passthrough (allocation off). */
   meteredWrites?: MeteredWriteGuardFactory;
+  /** HTTP options of the app (short request timeouts). */
+  http?: AppOptions;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -111,14 +113,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     gateway,
     meteredWrites: options.meteredWrites,
   });
-  const app = await buildApp({
-    logger,
-    events,
-    metrics,
-    verifier: hs256Verifier(TEST_AUTH_SECRET),
-    services,
-    readiness: async () => ({ ready: true, checks: { database: true } }),
-  });
+  const app = await buildApp(
+    {
+      logger,
+      events,
+      metrics,
+      verifier: hs256Verifier(TEST_AUTH_SECRET),
+      services,
+      readiness: async () => ({ ready: true, checks: { database: true } }),
+    },
+    options.http,
+  );
   await app.ready();
   return {
     app,

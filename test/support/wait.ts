@@ -4,14 +4,15 @@
  */
 
 /**
- * Waits until `check` holds, polling with a generous deadline: for work that runs on real
- * connections (a handler on the database, a timer whose cadence is real time, a child process).
+ * Waits until `check` holds, polling observed state: for work that runs on real connections (a
+ * handler on the database, a timer whose cadence is real time, a child process). The deadline only
+ * guards against a hang; it is no speed target.
  */
 export async function waitFor(
   check: () => Promise<boolean> | boolean,
   options: { timeoutMs?: number; what?: string } = {},
 ): Promise<void> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${options.what ?? "condition"} not met in time`);
     await nextTurn(10);

@@ -17,7 +17,7 @@ export async function orgRoutes(app: FastifyInstance, { services }: AppDeps): Pr
         tags: ["orgs"],
         summary: "Create an org (admin)",
         body: createOrgBody,
-        response: { 201: orgSchema, ...errorResponses(403) },
+        response: { 201: orgSchema, ...errorResponses(403, 409) },
       },
     },
     async (request, reply) => {
@@ -59,7 +59,7 @@ export async function orgRoutes(app: FastifyInstance, { services }: AppDeps): Pr
         summary: "Update an org (admin)",
         params: orgParams,
         body: updateOrgBody,
-        response: { 200: orgSchema, ...errorResponses(403, 404) },
+        response: { 200: orgSchema, ...errorResponses(403, 404, 409) },
       },
     },
     async (request) =>

@@ -13,7 +13,12 @@ export interface StalledJob {
 /**
  * IN_PROGRESS records nobody is working on and nothing will deliver: the lease expired before
  * `stalledBefore` (or there never was one and the record has not moved since then), and the queue
- * holds no pending message for the job (queued, retrying, or active and not yet expired).
+ * holds no message waiting to be delivered for the job (queued or retrying).
+ *
+ * A message pg-boss still shows `active` does not count: its worker fetched it and then either
+ * claimed the lease (which expired long ago, so that worker is dead or fenced out) or died before
+ * claiming (which happens within milliseconds of the fetch). Waiting for pg-boss to expire that
+ * message (15 minutes) is what made a SIGKILLed worker's jobs sit for a quarter of an hour.
  */
 export async function findStalledJobs(
   db: DbExecutor,
@@ -38,7 +43,7 @@ export async function findStalledJobs(
         select 1 from ${queueTable} m
         where m.name = ${query.queueName}
           and m.data->>'jobId' = j.id::text
-          and (m.state < 'active' or (m.state = 'active' and m.started_on + m.expire_in > now()))
+          and m.state < 'active'
       )
     order by j.updated_at
     limit ${query.limit}

@@ -4,7 +4,7 @@ import type { DbExecutor } from "../database.ts";
 import { orgs } from "../schema.ts";
 import type { OrgRow } from "./insertOrg.ts";
 
-/** The oldest org whose pool is `parentWorkspaceId` (the demo org lookup of `serenity start`). */
+/** The org whose pool is `parentWorkspaceId` (unique), e.g. the demo org of `serenity start`. */
 export async function findOrgByParentWorkspace(
   db: DbExecutor,
   parentWorkspaceId: string,

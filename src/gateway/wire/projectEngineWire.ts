@@ -57,10 +57,26 @@ export const projectWire = z
     brandNames: p.brand_names,
   }));
 
+/** A catalogue volume: live may send it as a number or a numeric string; anything else reads as 0. */
+function topicVolume(value: number | string | undefined): number {
+  const volume = typeof value === "string" ? Number(value.trim()) : (value ?? 0);
+  return Number.isFinite(volume) && volume > 0 ? volume : 0;
+}
+
+// Lenient on purpose: a catalogue entry without text or with a string volume costs that entry
+// (generation's seed bounding drops it), never the whole catalogue.
 export const brandTopicsWire = z.array(
   z
-    .looseObject({ topic: z.string(), volume: optional(z.number()), prompts: optional(z.array(z.string())) })
-    .transform((t): BrandTopic => ({ topic: t.topic, volume: t.volume ?? 0, prompts: t.prompts ?? [] })),
+    .looseObject({
+      topic: optional(z.string()),
+      volume: optional(z.union([z.number(), z.string()])),
+      prompts: optional(z.array(z.string())),
+    })
+    .transform((t): BrandTopic => ({
+      topic: t.topic ?? "",
+      volume: topicVolume(t.volume),
+      prompts: t.prompts ?? [],
+    })),
 );
 
 export const aiModelAssignmentsWire = z

@@ -1,22 +1,34 @@
-import { countryByCode } from "./countries.ts";
+import { countryByCode, type TopicLanguage } from "./countries.ts";
 import { DE_TOPICS } from "./topicSeeds/de.ts";
 import { EN_TOPICS } from "./topicSeeds/en.ts";
 import { ES_TOPICS } from "./topicSeeds/es.ts";
 import { FR_TOPICS } from "./topicSeeds/fr.ts";
+import { IT_TOPICS } from "./topicSeeds/it.ts";
+import { NL_TOPICS } from "./topicSeeds/nl.ts";
+import { PT_TOPICS } from "./topicSeeds/pt.ts";
 import type { TopicSeed } from "./topicSeeds/types.ts";
 
+/** One catalogue entry as served: `topic` is absent on the one gap entry that has no text. */
 export interface BrandTopic {
-  topic: string;
+  topic?: string;
   volume: number;
   prompts: string[];
 }
 
-const SEEDS: Record<"en" | "fr" | "de" | "es", TopicSeed[]> = {
+const SEEDS: Record<TopicLanguage, TopicSeed[]> = {
   en: EN_TOPICS,
   fr: FR_TOPICS,
   de: DE_TOPICS,
   es: ES_TOPICS,
+  it: IT_TOPICS,
+  pt: PT_TOPICS,
+  nl: NL_TOPICS,
 };
+
+/** A gap entry (no text or no example prompts): part of every catalogue, as live has them. */
+function isGap(seed: TopicSeed): boolean {
+  return !seed.topic || seed.prompts.length === 0;
+}
 
 /** FNV-1a: a tiny stable hash, so the same domain and country always give the same catalogue. */
 function hash(text: string): number {
@@ -42,26 +54,30 @@ export function brandNameFromDomain(domain: string): string {
   return words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join(" ");
 }
 
-export function topicLanguageFor(country: string): "en" | "fr" | "de" | "es" {
+export function topicLanguageFor(country: string): TopicLanguage {
   return countryByCode(country)?.topicLanguage ?? "en";
 }
 
 /**
  * The deterministic `brand-topics` catalogue: the country picks the seed language, the domain picks
- * a stable subset (8 to all topics) and scales each volume by 50 %–150 %.
+ * a stable subset (8 to all complete topics, plus every gap entry) in a stable order, and scales
+ * each volume by 50 %–150 %.
  */
 export function brandTopicsFor(domain: string, country: string): BrandTopic[] {
   const language = topicLanguageFor(country);
   const brand = brandNameFromDomain(domain);
   const key = `${domain.trim().toLowerCase()}|${country.trim().toLowerCase()}`;
-  const seeds = SEEDS[language];
-  const keep = Math.min(seeds.length, 8 + (hash(key) % (seeds.length - 7)));
-  return seeds
-    .map((seed) => ({ seed, rank: hash(`${key}|${seed.topic}`) }))
+  const complete = SEEDS[language].filter((seed) => !isGap(seed));
+  const keep = Math.min(complete.length, 8 + (hash(key) % (complete.length - 7)));
+  const ranked = (seeds: TopicSeed[]) =>
+    seeds.map((seed, index) => ({ seed, rank: hash(`${key}|${seed.topic ?? `#${index}`}`) }));
+  const kept = ranked(complete)
     .sort((a, b) => a.rank - b.rank)
-    .slice(0, keep)
+    .slice(0, keep);
+  return [...kept, ...ranked(SEEDS[language].filter(isGap))]
+    .sort((a, b) => a.rank - b.rank)
     .map(({ seed, rank }) => ({
-      topic: seed.topic,
+      ...(seed.topic === undefined ? {} : { topic: seed.topic }),
       volume: Math.round((seed.volume * (50 + (rank % 101))) / 100),
       prompts: seed.prompts.map((prompt) => prompt.replaceAll("{brand}", brand)),
     }));

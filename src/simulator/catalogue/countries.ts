@@ -5,8 +5,11 @@
  */
 export interface KnownCountry {
   numeric: number;
-  topicLanguage: "en" | "fr" | "de" | "es";
+  topicLanguage: TopicLanguage;
 }
+
+/** The languages `brand-topics` has seed lists for (spec/generation.md: the seven markets). */
+export type TopicLanguage = "en" | "fr" | "de" | "es" | "it" | "pt" | "nl";
 
 export const COUNTRIES: Readonly<Record<string, KnownCountry>> = {
   us: { numeric: 840, topicLanguage: "en" },
@@ -30,10 +33,10 @@ export const COUNTRIES: Readonly<Record<string, KnownCountry>> = {
   co: { numeric: 170, topicLanguage: "es" },
   cl: { numeric: 152, topicLanguage: "es" },
   pe: { numeric: 604, topicLanguage: "es" },
-  it: { numeric: 380, topicLanguage: "en" },
-  nl: { numeric: 528, topicLanguage: "en" },
-  pt: { numeric: 620, topicLanguage: "en" },
-  br: { numeric: 76, topicLanguage: "en" },
+  it: { numeric: 380, topicLanguage: "it" },
+  nl: { numeric: 528, topicLanguage: "nl" },
+  pt: { numeric: 620, topicLanguage: "pt" },
+  br: { numeric: 76, topicLanguage: "pt" },
   pl: { numeric: 616, topicLanguage: "en" },
   se: { numeric: 752, topicLanguage: "en" },
   dk: { numeric: 208, topicLanguage: "en" },

@@ -19,7 +19,7 @@ import { EventBus, type ServiceEvents } from "../../../src/observability/events.
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
-import { nextTurn } from "../../support/wait.ts";
+import { nextTurn, waitFor } from "../../support/wait.ts";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -48,14 +48,27 @@ function track<T>(promise: Promise<T>) {
   return state;
 }
 
-/** Moves the manual clock in steps, letting I/O run between steps, until `done()` or the time is spent. */
-async function drive(clock: ManualClock, totalMs: number, stepMs: number, done: () => boolean = () => false) {
+/**
+ * Moves the manual clock in steps until `done()` or `totalMs` is spent. Before every step it waits
+ * until the code under test is blocked on the clock again (at least `sleepers` waits pending: one
+ * per waiting acquirer, one per held lease's heartbeat), so each step lands after the previous
+ * step's database round trips however slow the machine is — never on a fixed real-time pause.
+ */
+async function drive(
+  clock: ManualClock,
+  totalMs: number,
+  stepMs: number,
+  { sleepers, done = () => false }: { sleepers: number; done?: () => boolean },
+) {
+  const blocked = () =>
+    waitFor(() => clock.pendingSleeps >= sleepers || done(), { what: `${sleepers} sleeper(s) on the clock` });
   for (let spent = 0; spent < totalMs && !done(); spent += stepMs) {
-    await nextTurn();
+    await blocked();
     clock.advance(stepMs);
   }
-  await nextTurn();
+  await blocked();
 }
+
 
 async function lockRow(subWorkspaceId: string) {
   const rows = await db.db.select().from(allocationLocks);
@@ -69,11 +82,12 @@ describe("database allocation lock", () => {
     const first = await provider.acquire(ws);
     const second = track(provider.acquire(ws));
 
-    await drive(clock, 1_000, 50);
+    // Blocked: the first lease's heartbeat and the second acquirer's poll.
+    await drive(clock, 1_000, 50, { sleepers: 2 });
     expect(second.settled).toBe(false);
 
     await first.release();
-    await drive(clock, 1_000, 50, () => second.settled);
+    await drive(clock, 1_000, 50, { sleepers: 1, done: () => second.settled });
     expect(second.error).toBeUndefined();
     expect(second.value).toBeDefined();
     expect(waits.map((wait) => wait.acquired)).toEqual([true, true]);
@@ -122,10 +136,10 @@ describe("database allocation lock", () => {
     });
 
     const waiter = track(provider.acquire(ws));
-    await drive(clock, 2_900, 100, () => waiter.settled);
+    await drive(clock, 2_900, 100, { sleepers: 1, done: () => waiter.settled });
     expect(waiter.settled).toBe(false);
 
-    await drive(clock, 1_000, 50, () => waiter.settled);
+    await drive(clock, 1_000, 50, { sleepers: 1, done: () => waiter.settled });
     expect(waiter.error).toBeUndefined();
     expect((await lockRow(ws))?.holder).not.toBe(crashed);
 
@@ -150,7 +164,16 @@ describe("database allocation lock", () => {
         .update(allocationLocks)
         .set({ holder: randomUUID() })
         .where(eq(allocationLocks.subWorkspaceId, ws));
-      await drive(clock, 2_100, 100); // the next heartbeat finds the lease gone
+      // The next heartbeat (the only sleeper) finds the lease gone and stops.
+      const lost = () => {
+        try {
+          lock.assertHeld(ws);
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      await drive(clock, 2_100, 100, { sleepers: 1, done: lost });
       try {
         lock.assertHeld(ws);
       } catch (error) {
@@ -178,7 +201,7 @@ describe("database allocation lock", () => {
 
     // The wait outlasts the TTL: without renewals the lease would have expired and been taken over.
     expect(9_000).toBeGreaterThan(DEFAULT_LOCK_TTL_MS);
-    await drive(clock, 12_000, 100, () => waiter.settled);
+    await drive(clock, 12_000, 100, { sleepers: 2, done: () => waiter.settled });
     expect(waiter.settled).toBe(true);
     expect(waiter.error).toBeInstanceOf(ServiceError);
     expect((waiter.error as ServiceError).code).toBe("workspaceBusy");
@@ -198,9 +221,9 @@ describe("database allocation lock", () => {
     const ws = `ws-${randomUUID()}`;
     const holder = await provider.acquire(ws);
     const waiter = track(provider.acquire(ws));
-    await drive(clock, 9_800, 200, () => waiter.settled);
+    await drive(clock, 9_800, 200, { sleepers: 2, done: () => waiter.settled });
     expect(waiter.settled).toBe(false);
-    await drive(clock, 600, 100, () => waiter.settled);
+    await drive(clock, 600, 100, { sleepers: 2, done: () => waiter.settled });
     expect((waiter.error as ServiceError).code).toBe("workspaceBusy");
     await holder.release();
   });
@@ -242,7 +265,7 @@ describe("reentrant sections", () => {
           lock.withLock(ws, async () => {
             order.push(`${name}:start`);
             await lock.withLock(ws, async () => order.push(`${name}:inner`));
-            await nextTurn();
+            await nextTurn(); // gives other sections a chance to run (the order would show it)
             order.push(`${name}:end`);
           }),
         ),
@@ -271,7 +294,7 @@ describe("in-process lock (test-only)", () => {
         lock.withLock("ws-1", async () => {
           inside++;
           maxInside = Math.max(maxInside, inside);
-          await nextTurn();
+          await nextTurn(); // gives other sections a chance to run (the order would show it)
           inside--;
         }),
       ),

@@ -246,7 +246,7 @@ describe("ensure", () => {
     t.upstream.failTransfersNotReady(ws, 3);
     const ensured = t.guardFor(ws, { path: "patient" }).ensure({ projects: 1 });
     for (const wait of [1_000, 2_000, 3_000]) {
-      await t.clock.waitForSleepers();
+      await t.clock.untilSleeping();
       t.clock.advance(wait);
     }
     expect(await ensured).toMatchObject({ toppedUp: true });
@@ -297,7 +297,7 @@ describe("section and retryOnQuota", () => {
       await t.upstream.meteredWrite(ws, { projects: 1 });
       return "ok";
     });
-    await t.clock.waitForSleepers();
+    await t.clock.untilSleeping();
     t.clock.advance(3_000);
     expect(await written).toBe("ok");
     expect(attempts).toBe(2);
@@ -340,7 +340,7 @@ describe("section and retryOnQuota", () => {
     };
     const first = guard.singleWrite("promptCreate", {}, alwaysQuota);
     for (let retry = 0; retry < 3; retry++) {
-      await t.clock.waitForSleepers();
+      await t.clock.untilSleeping();
       t.clock.advance(3_000);
     }
     await expectCode(first, "quotaExceeded");
@@ -368,7 +368,7 @@ describe("section and retryOnQuota", () => {
       attempts++;
       throw new FakeUpstreamError(attempts === 1 ? "meteredQuota" : "conflict");
     });
-    await t.clock.waitForSleepers();
+    await t.clock.untilSleeping();
     t.clock.advance(3_000);
     await expect(result).rejects.toMatchObject({ kind: "conflict" });
     expect(t.eventsOf("allocation.quotaRetry")).toEqual([{ callSite: "modelAdd", outcome: "abandoned" }]);
@@ -492,7 +492,7 @@ describe("AllocationService.releaseSurplus (the sweep's patient path)", () => {
     t.upstream.failTransfersNotReady(settles, 2);
     const released = service.releaseSurplus(target(settles), { floor: RELEASE_FLOOR, reason: "sweep" });
     for (const wait of [1_000, 2_000]) {
-      await t.clock.waitForSleepers();
+      await t.clock.untilSleeping();
       t.clock.advance(wait);
     }
     expect(await released).toMatchObject({ outcome: "released", after: { projects: 1, prompts: 100 } });
@@ -503,7 +503,7 @@ describe("AllocationService.releaseSurplus (the sweep's patient path)", () => {
     t.upstream.failTransfersNotReady(zombie, 10);
     const failed = service.releaseSurplus(target(zombie), { floor: RELEASE_FLOOR, reason: "sweep" });
     for (const wait of [1_000, 2_000, 3_000]) {
-      await t.clock.waitForSleepers();
+      await t.clock.untilSleeping();
       t.clock.advance(wait);
     }
     expect(await failed).toMatchObject({ outcome: "error", errorCode: "workspaceBusy" });

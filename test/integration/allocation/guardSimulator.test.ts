@@ -268,7 +268,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     await t.clearCalls();
 
     const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
-    await clock.waitForSleepers();
+    await clock.untilSleeping();
     clock.advance(3_000);
     expect(await written).toEqual(expect.any(String));
     expect(quotaRetries).toEqual([{ callSite: "projectCreate", outcome: "recovered" }]);
@@ -296,7 +296,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
 
     const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     for (let retry = 0; retry < 3; retry++) {
-      await clock.waitForSleepers();
+      await clock.untilSleeping();
       clock.advance(3_000);
     }
     expect(await codeOf(written)).toBe("quotaExceeded");
@@ -321,7 +321,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     const quotaRetries: ServiceEvents["allocation.quotaRetry"][] = [];
     t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
     const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
-    await clock.waitForSleepers();
+    await clock.untilSleeping();
     clock.advance(3_000);
     await expect(written).rejects.toMatchObject({ kind: "conflict" });
     expect(quotaRetries).toEqual([{ callSite: "projectCreate", outcome: "abandoned" }]);

@@ -212,7 +212,7 @@ describe("pool sampler", () => {
     try {
       const expected = (await parentFreeRatio()).projects;
       expect(expected).toBeLessThan(before!);
-      // Polling the timer's effect (its cadence is real time by design), bounded.
+      // Polling the timer's effect (its cadence is real time by design); the deadline guards a hang.
       await waitFor(async () => (await gauge(sampled)).projects === expected, { what: "a sampled gauge" });
     } finally {
       await worker.stop();

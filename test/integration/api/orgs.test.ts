@@ -102,4 +102,48 @@ describe("orgs", () => {
     });
     expect(patch.statusCode).toBe(403);
   });
+
+  it("a parent workspace is the pool of one org: a second org on it is 409 parentWorkspaceInUse", async () => {
+    const first = await createOrg("Pool owner", "ws-shared-pool");
+    const second = await t.app.inject({
+      method: "POST",
+      url: "/v2/orgs",
+      headers: auth(admin),
+      payload: { name: "Pool squatter", parentWorkspaceId: "ws-shared-pool" },
+    });
+    expect(second.statusCode).toBe(409);
+    expect(second.json()).toMatchObject({
+      error: "parentWorkspaceInUse",
+      message: "This Semrush workspace is already another organization's pool.",
+    });
+    expect(JSON.stringify(second.json())).not.toContain("ws-shared-pool");
+
+    // Moving another org onto it is refused the same way; moving the owner onto its own is fine.
+    const other = await createOrg("Other", "ws-other-pool");
+    const move = await t.app.inject({
+      method: "PATCH",
+      url: `/v2/orgs/${other.id}`,
+      headers: auth(admin),
+      payload: { parentWorkspaceId: "ws-shared-pool" },
+    });
+    expect(move.statusCode).toBe(409);
+    expect(move.json().error).toBe("parentWorkspaceInUse");
+    const same = await t.app.inject({
+      method: "PATCH",
+      url: `/v2/orgs/${first.id}`,
+      headers: auth(admin),
+      payload: { name: "Pool owner, renamed", parentWorkspaceId: "ws-shared-pool" },
+    });
+    expect(same.statusCode).toBe(200);
+    // Orgs without a pool are not limited: any number may have none.
+    await createOrg("No pool 1");
+    await createOrg("No pool 2");
+  });
+
+  it("ensureForParentWorkspace racing itself yields one org", async () => {
+    const orgs = await Promise.all(
+      Array.from({ length: 6 }, () => t.services.orgs.ensureForParentWorkspace("Demo", "ws-demo-race")),
+    );
+    expect(new Set(orgs.map((org) => org.id)).size).toBe(1);
+  });
 });

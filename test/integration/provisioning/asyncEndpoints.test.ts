@@ -8,6 +8,7 @@ import {
   useAsyncProvisioningWorld,
 } from "../../support/asyncProvisioningWorld.ts";
 import { uniqueName } from "../../support/provisioningWorld.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /**
  * The endpoints that provision asynchronously (spec/provisioning.md §6): 202 bodies, the master
@@ -295,15 +296,16 @@ describe("deactivate racing a promote", () => {
     const { brandId, workspaceId } = await activeBrand();
     const accepted = await w.call("POST", brandUrl(brandId, "/serenity/markets"), { ...usEn, async: true });
     await w.pollOnce(); // promoted (fast path), create-market queued
-    // The deactivate lands while the market's project is being created (a slow publish).
+    // The deactivate lands while the market's project is being created: the publish reached the
+    // simulator (its one-shot slow fault was taken), which holds it for 5 s.
     await w.sim.control("/faults", {
       match: { method: "POST", pathPattern: "/publish$" },
-      action: { delayMs: 400 },
+      action: { delayMs: 5_000 },
       times: 1,
     });
     await w.makeDue();
     const running = w.worker.pollOnce();
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await waitFor(() => w.sim.simulator.faults.size === 0);
     expect((await w.call("POST", brandUrl(brandId, "/serenity/deactivate"))).status).toBe(200);
     await running;
     await w.drain();

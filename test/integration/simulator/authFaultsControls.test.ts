@@ -255,12 +255,14 @@ describe("call log and controls", () => {
 
   it("latencyMs delays every gateway call but not the controls", async () => {
     await sim.control("/settings", { latencyMs: 100 });
-    let started = performance.now();
+    const started = performance.now();
     await call(sim, "GET", `${PE}/v1/languages`);
+    // A lower bound only: a loaded machine can make the call slower, never faster.
     expect(performance.now() - started).toBeGreaterThanOrEqual(90);
-    started = performance.now();
-    await sim.calls();
-    expect(performance.now() - started).toBeLessThan(90);
+    // With a latency far beyond the test's timeout, the controls still answer: they are not delayed.
+    await sim.control("/settings", { latencyMs: 3_600_000 });
+    expect(Array.isArray(await sim.calls())).toBe(true);
+    await sim.control("/settings", { latencyMs: 0 });
   });
 
   it("controls are absent unless enabled", async () => {

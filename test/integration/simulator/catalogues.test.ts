@@ -22,7 +22,7 @@ const topics = async (domain: string, country: string) => {
     `${PE}/v1/workspaces/${GOLD}/brand-topics?domain=${encodeURIComponent(domain)}&country=${country}`,
   );
   expect(response.status).toBe(200);
-  return response.json() as { topic: string; volume: number; prompts: string[] }[];
+  return response.json() as { topic?: string; volume: number; prompts: string[] }[];
 };
 
 describe("catalogues", () => {
@@ -68,19 +68,29 @@ describe("catalogues", () => {
     expect(first.length).toBeGreaterThanOrEqual(8);
     for (const entry of first) {
       expect(typeof entry.volume).toBe("number");
-      expect(entry.prompts.length).toBeGreaterThan(0);
+      expect(Array.isArray(entry.prompts)).toBe(true);
     }
+    // Mostly complete topics, plus the gaps live catalogues have: no text (empty or absent), no examples.
+    const complete = first.filter((entry) => entry.topic && entry.prompts.length > 0);
+    expect(complete.length).toBeGreaterThanOrEqual(8);
+    expect(first.some((entry) => entry.topic === "")).toBe(true);
+    expect(first.some((entry) => !("topic" in entry))).toBe(true);
+    expect(first.some((entry) => entry.topic && entry.prompts.length === 0)).toBe(true);
     expect(first.some((entry) => entry.prompts.some((prompt) => prompt.includes("Acme Shoes")))).toBe(true);
     expect(await topics("other-brand.io", "us")).not.toEqual(first);
   });
 
-  it("brand-topics picks the seed language from the country (en, fr, de, es)", async () => {
-    const all = (entries: { topic: string; prompts: string[] }[]) =>
-      entries.map((entry) => `${entry.topic} ${entry.prompts.join(" ")}`).join(" ");
+  it("brand-topics picks the seed language from the country (en, fr, de, es, it, pt, nl)", async () => {
+    const all = (entries: { topic?: string; prompts: string[] }[]) =>
+      entries.map((entry) => `${entry.topic ?? ""} ${entry.prompts.join(" ")}`).join(" ");
     expect(all(await topics("acme.fr", "fr"))).toMatch(/ \?|é/);
     expect(all(await topics("acme.de", "de"))).toMatch(/[äöüß]|Preise|Erfahrungen|Alternativen/);
     expect(all(await topics("acme.es", "es"))).toMatch(/¿/);
     expect(all(await topics("acme.com", "gb"))).toMatch(/What|How|Is /);
+    expect(all(await topics("acme.it", "it"))).toMatch(/\b(Quanto|Quali|Come|Cosa)\b/);
+    expect(all(await topics("acme.pt", "pt"))).toMatch(/ção|ções|\b(Quanto|Como|Quais)\b/);
+    expect(all(await topics("acme.com.br", "br"))).toMatch(/ção|ções|\b(Quanto|Como|Quais)\b/);
+    expect(all(await topics("acme.nl", "nl"))).toMatch(/\b(Hoe|Wat|Welke)\b/);
   });
 
   it("brand-topics requires domain and country", async () => {

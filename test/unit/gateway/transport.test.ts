@@ -247,10 +247,15 @@ describe("retries", () => {
   });
 });
 
+/** Answers a minute later (never within the test): the client's 50 ms timeout must end the call. */
+function answerLate(answer: () => void): void {
+  setTimeout(answer, 60_000).unref();
+}
+
 describe("timeouts and network failures", () => {
   it("a slow answer times out as 504 unavailable; GET is retried", async () => {
     const slow = open({ timeoutMs: 50 });
-    upstream.script((_req, res) => setTimeout(() => reply(200, { status: "created" })(_req, res), 300));
+    upstream.script((_req, res) => answerLate(() => reply(200, { status: "created" })(_req, res)));
     const error = await failure(slow.users.getStatus(TOKEN, "ws"));
     expect(error).toMatchObject({ kind: "unavailable", status: 504 });
     expect(upstream.requests).toHaveLength(3);
@@ -260,7 +265,7 @@ describe("timeouts and network failures", () => {
 
   it("a POST that times out is not retried", async () => {
     const slow = open({ timeoutMs: 50 });
-    upstream.script((_req, res) => setTimeout(() => reply(200, {})(_req, res), 300));
+    upstream.script((_req, res) => answerLate(() => reply(200, {})(_req, res)));
     const error = await failure(slow.users.createSubWorkspace(TOKEN, "p", { title: "t" }));
     expect(error.status).toBe(504);
     expect(upstream.requests).toHaveLength(1);

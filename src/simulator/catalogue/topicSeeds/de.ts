@@ -91,4 +91,9 @@ export const DE_TOPICS: TopicSeed[] = [
       "Wo speichert {brand} Kundendaten?",
     ],
   },
+  // Gaps, as live catalogues have them: topics without example prompts, an empty and a missing text.
+  { topic: "Geschenkkarten", volume: 590, prompts: [] },
+  { topic: "mobile App", volume: 1000, prompts: [] },
+  { topic: "", volume: 2900, prompts: ["Wo kann ich Produkte von {brand} kaufen?"] },
+  { volume: 1000, prompts: ["Hat {brand} eigene Geschäfte?"] },
 ];

@@ -91,4 +91,9 @@ export const ES_TOPICS: TopicSeed[] = [
       "¿Cómo reduce {brand} su huella de carbono?",
     ],
   },
+  // Gaps, as live catalogues have them: topics without example prompts, an empty and a missing text.
+  { topic: "tarjetas regalo", volume: 480, prompts: [] },
+  { topic: "aplicación móvil", volume: 1300, prompts: [] },
+  { topic: "", volume: 2900, prompts: ["¿Dónde se pueden comprar los productos de {brand}?"] },
+  { volume: 1000, prompts: ["¿Tiene {brand} tiendas físicas?"] },
 ];

@@ -91,4 +91,9 @@ export const FR_TOPICS: TopicSeed[] = [
       "Comment {brand} réduit-elle son empreinte carbone ?",
     ],
   },
+  // Gaps, as live catalogues have them: topics without example prompts, an empty and a missing text.
+  { topic: "cartes cadeaux", volume: 720, prompts: [] },
+  { topic: "application mobile", volume: 1300, prompts: [] },
+  { topic: "", volume: 2900, prompts: ["Où acheter les produits {brand} ?"] },
+  { volume: 1000, prompts: ["{brand} a-t-il des boutiques physiques ?"] },
 ];

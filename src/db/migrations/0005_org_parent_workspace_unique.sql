@@ -1,0 +1,1 @@
+ALTER TABLE "orgs" ADD CONSTRAINT "orgs_parent_workspace_id_unique" UNIQUE("parent_workspace_id");

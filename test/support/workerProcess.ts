@@ -1,0 +1,39 @@
+import { type ChildProcess, spawn } from "node:child_process";
+
+import { SERENITY_BIN } from "./cli.ts";
+
+/** A real `serenity worker` child process, for crash tests (SIGKILL it at a chosen moment). */
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** Resolves when the worker logged that it started (migrations done, queue started). */
+  started: Promise<void>;
+  exited: Promise<void>;
+  hasStarted(): boolean;
+}
+
+export function spawnWorker(
+  env: Record<string, string>,
+  options: { concurrency?: number } = {},
+): WorkerProcess {
+  const args = [SERENITY_BIN, "worker", "--shutdown-grace-ms", "2000"];
+  if (options.concurrency) args.push("--concurrency", String(options.concurrency));
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  let started = false;
+  let output = "";
+  const startedPromise = new Promise<void>((resolve) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (started) return;
+      output += chunk.toString("utf8");
+      if (output.includes("job worker started")) {
+        started = true;
+        output = "";
+        resolve();
+      }
+    });
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return { child, started: startedPromise, exited, hasStarted: () => started };
+}

@@ -1,0 +1,180 @@
+import { describe, expect, it } from "vitest";
+
+import {
+  GENERATION_JOB_ERROR_MESSAGES,
+  generationOutcome,
+  isGenuineFailure,
+  outcomeOfError,
+  outcomeOfResponse,
+} from "../../../src/generation/generationOutcome.ts";
+import { GeneratorError, type GeneratorFailureKind } from "../../../src/generation/generatorError.ts";
+import { instrumentGenerator } from "../../../src/generation/instrumentedGenerator.ts";
+import type { PromptGenerator } from "../../../src/generation/promptGenerator.ts";
+import type { GenerationResponse, ShipSummary } from "../../../src/generation/wire.ts";
+import { EventBus } from "../../../src/observability/events.ts";
+import { createMetrics } from "../../../src/observability/metrics.ts";
+import { DRS_CONTRACT } from "./generationFixtures.ts";
+
+const PROMPTS = [{ prompt: "Quelle creme hydratante choisir ?", category: "solution" }];
+
+function response(summary: Partial<ShipSummary>, prompts = PROMPTS): GenerationResponse {
+  return {
+    prompts,
+    language_evidence: [],
+    ship_summary: {
+      generated: 1,
+      hard_validated: 1,
+      guardrail_dropped: 0,
+      language_rejected: 0,
+      quality_downranked: 0,
+      final_count: prompts.length,
+      verdict: "ship",
+      error_category: null,
+      reason: "ok",
+      ...summary,
+    },
+  };
+}
+
+describe("generation outcome (spec/generation.md §3)", () => {
+  it("maps each verdict to the job's outcome", () => {
+    expect(outcomeOfResponse(response({}))).toEqual({ kind: "ship", prompts: PROMPTS });
+    expect(outcomeOfResponse(response({ verdict: "held", reason: "too few" }))).toEqual({
+      kind: "failed",
+      code: "PROMPT_GENERATION_HELD",
+      pagesOnCall: false,
+      reason: "too few",
+    });
+    expect(
+      outcomeOfResponse(response({ verdict: "gate_error", error_category: "retryable", reason: "busy" })),
+    ).toEqual({
+      kind: "retry",
+      reason: "gate-error: busy",
+    });
+    for (const category of ["terminal", null] as const) {
+      expect(outcomeOfResponse(response({ verdict: "gate_error", error_category: category }))).toMatchObject({
+        kind: "failed",
+        code: "PROMPT_GENERATION_GATE_ERROR",
+        pagesOnCall: true,
+      });
+    }
+    expect(outcomeOfResponse(response({ final_count: 0 }, []))).toMatchObject({
+      kind: "failed",
+      code: "PROMPT_GENERATION_EMPTY",
+      pagesOnCall: true,
+    });
+    expect(outcomeOfResponse(response({ verdict: "maybe" as "ship" }))).toMatchObject({
+      kind: "failed",
+      code: "GENERATION_TERMINAL",
+    });
+  });
+
+  it("maps generator failures: retryable kinds retry, the others are GENERATION_TERMINAL", () => {
+    const retryable: GeneratorFailureKind[] = [
+      "timeout",
+      "transport",
+      "server_error",
+      "rate_limited",
+      "aborted",
+    ];
+    const terminal: GeneratorFailureKind[] = ["rejected", "unparseable", "unknown_verdict", "misconfigured"];
+    for (const kind of retryable) {
+      expect(outcomeOfError(new GeneratorError(kind, "x"))).toEqual({ kind: "retry", reason: kind });
+    }
+    for (const kind of terminal) {
+      expect(outcomeOfError(new GeneratorError(kind, "x"))).toEqual({
+        kind: "failed",
+        code: "GENERATION_TERMINAL",
+        pagesOnCall: true,
+        reason: kind,
+      });
+    }
+    expect(outcomeOfError(new TypeError("bug"))).toMatchObject({
+      kind: "failed",
+      code: "GENERATION_TERMINAL",
+    });
+  });
+
+  it("runs a call and classifies how it ended", async () => {
+    expect(await generationOutcome(async () => response({}))).toMatchObject({ kind: "ship" });
+    expect(
+      await generationOutcome(async () => {
+        throw new GeneratorError("timeout", "slow");
+      }),
+    ).toEqual({ kind: "retry", reason: "timeout" });
+  });
+
+  it("has a caller-safe sentence for every failure code", () => {
+    expect(Object.keys(GENERATION_JOB_ERROR_MESSAGES).sort()).toEqual([
+      "GENERATION_TERMINAL",
+      "PROMPT_GENERATION_EMPTY",
+      "PROMPT_GENERATION_GATE_ERROR",
+      "PROMPT_GENERATION_HELD",
+    ]);
+    for (const sentence of Object.values(GENERATION_JOB_ERROR_MESSAGES))
+      expect(sentence).toMatch(/^[A-Z].+\.$/);
+  });
+
+  it("counts only genuine failures", () => {
+    expect(isGenuineFailure({ response: response({}) })).toBe(false);
+    expect(isGenuineFailure({ response: response({ verdict: "held" }) })).toBe(false);
+    expect(
+      isGenuineFailure({ response: response({ verdict: "gate_error", error_category: "retryable" }) }),
+    ).toBe(false);
+    expect(isGenuineFailure({ error: new GeneratorError("aborted", "x") })).toBe(false);
+    expect(
+      isGenuineFailure({ response: response({ verdict: "gate_error", error_category: "terminal" }) }),
+    ).toBe(true);
+    expect(isGenuineFailure({ response: response({ final_count: 0 }, []) })).toBe(true);
+    for (const kind of ["timeout", "transport", "server_error", "unparseable", "misconfigured"] as const) {
+      expect(isGenuineFailure({ error: new GeneratorError(kind, "x") })).toBe(true);
+    }
+  });
+});
+
+describe("generation metrics", () => {
+  it("observe every call's duration and count genuine failures only, per generator", async () => {
+    const events = new EventBus();
+    const { registry } = createMetrics(events);
+    const answers: (GenerationResponse | GeneratorError)[] = [
+      response({}),
+      response({ verdict: "held" }),
+      response({ verdict: "gate_error", error_category: "retryable" }),
+      new GeneratorError("aborted", "x"),
+      new GeneratorError("timeout", "x"),
+      response({ verdict: "gate_error", error_category: "terminal" }),
+    ];
+    let index = 0;
+    const fake: PromptGenerator = {
+      name: "drs",
+      async generate() {
+        const answer = answers[index++]!;
+        if (answer instanceof GeneratorError) throw answer;
+        return answer;
+      },
+    };
+    const generator = instrumentGenerator(fake, events);
+    const calls: string[] = [];
+    events.on("generation.call", (event) => calls.push(`${event.outcome}:${event.genuineFailure}`));
+    for (let call = 0; call < answers.length; call += 1) {
+      await generator.generate(DRS_CONTRACT.request).catch((error: unknown) => {
+        expect(error).toBe(answers[call]);
+      });
+    }
+    expect(calls).toEqual([
+      "ship:false",
+      "held:false",
+      "gate_error:false",
+      "error:false",
+      "error:true",
+      "gate_error:true",
+    ]);
+    const failures = await registry.getSingleMetric("serenity_generation_failures_total")!.get();
+    expect(failures.values).toEqual([{ labels: { generator: "drs" }, value: 2 }]);
+    const duration = await registry.getSingleMetric("serenity_generation_duration_seconds")!.get();
+    const count = duration.values.find(
+      (v) => (v as { metricName?: string }).metricName === "serenity_generation_duration_seconds_count",
+    );
+    expect(count).toMatchObject({ labels: { generator: "drs" }, value: 6 });
+  });
+});
