@@ -16,7 +16,7 @@ import { openRuntime, type Runtime } from "./runtime.ts";
  * it over real HTTP (spec/gateway.md §1). The simulator's state is kept in the data dir between
  * runs, so the sub-workspaces a previous run created still exist upstream on the next start.
  */
-export interface ServingRuntime {
+export interface RuntimeWithSimulator {
   runtime: Runtime;
   /** Set when the built-in simulator runs in this process. */
   simulatorUrl: string | undefined;
@@ -35,7 +35,10 @@ async function loadSimulatorState(file: string, logger: Logger): Promise<Simulat
   }
 }
 
-export async function openServingRuntime(config: Config, logger: Logger): Promise<ServingRuntime> {
+export async function openRuntimeWithSimulator(
+  config: Config,
+  logger: Logger,
+): Promise<RuntimeWithSimulator> {
   const stateFile = path.join(config.dataDir, SIMULATOR_STATE_FILE);
   let simulatorUrl: string | undefined;
   let saveState: () => Promise<void> = async () => {};

@@ -69,7 +69,6 @@ async function drive(
   await blocked();
 }
 
-
 async function lockRow(subWorkspaceId: string) {
   const rows = await db.db.select().from(allocationLocks);
   return rows.find((row) => row.subWorkspaceId === subWorkspaceId);

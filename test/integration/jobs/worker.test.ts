@@ -99,7 +99,7 @@ describe("the worker loop", () => {
     // An idle wait far longer than the test's own deadline: only a NOTIFY can wake the loop in time.
     const worker = h.worker({ listen: true, idleWaitMs: 10 * 60_000 });
     await worker.start();
-    await eventually(() => worker.idle, 30_000);
+    await waitFor(() => worker.idle);
     const otherProcessQueue = createPgBossQueue({ pool: db.pool, logger: h.logger });
     const id = await insert("quick", { n: -1 });
     await otherProcessQueue.enqueue(id);

@@ -8,7 +8,7 @@ import {
   type LanguageValidator,
   relativeMargin,
   SUPPORTED_LANGUAGES,
-} from "../../../src/generation/validation/languageValidator.ts";
+} from "../../../../src/generation/validation/languageValidator.ts";
 
 /** The labelled set the repo carries (test/fixtures/README.md): ≥ 50 short questions per language. */
 const SET = JSON.parse(readFileSync("test/fixtures/language-set.json", "utf8")).languages as Record<

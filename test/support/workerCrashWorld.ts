@@ -17,10 +17,10 @@ import { createLogger } from "../../src/observability/logger.ts";
 import { staleAttemptsStep } from "../../src/provisioning/staleAttemptsStep.ts";
 import { createServices, type Services } from "../../src/runtime/services.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
-import { createTestDatabase, type TestDatabase } from "../support/database.ts";
-import type { ManualClock } from "../support/manualClock.ts";
-import { startTestSimulator, type TestSimulator } from "../support/simulator.ts";
-import { spawnWorker, type WorkerProcess } from "../support/workerProcess.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+import type { ManualClock } from "./manualClock.ts";
+import { startTestSimulator, type TestSimulator } from "./simulator.ts";
+import { spawnWorker, type WorkerProcess } from "./workerProcess.ts";
 
 /**
  * What the worker-crash tests share: a test database and a simulator (an unmetered parent), the
@@ -98,7 +98,7 @@ export async function startWorkerCrashWorld(
         options,
       ),
     async createBrand(name) {
-      const outcome = await services.brands.createRequested(
+      const outcome = await services.provisioning.createBrand(
         user,
         orgId,
         {

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 
-import { boundSeeds } from "../../../src/generation/seeds.ts";
-import { toGenerationRequest } from "../../../src/generation/toGenerationRequest.ts";
-import type { GenerationRequest } from "../../../src/generation/wire.ts";
-import { brandTopicsFor } from "../../../src/simulator/catalogue/brandTopics.ts";
+import { boundSeeds } from "../../src/generation/seeds.ts";
+import { toGenerationRequest } from "../../src/generation/toGenerationRequest.ts";
+import type { GenerationRequest } from "../../src/generation/wire.ts";
+import { brandTopicsFor } from "../../src/simulator/catalogue/brandTopics.ts";
 
 /** The DRS contract fixture (a copy of the specification's, see test/fixtures/README.md). */
 export const DRS_CONTRACT = JSON.parse(

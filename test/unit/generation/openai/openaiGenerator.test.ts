@@ -1,20 +1,20 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { GeneratorError } from "../../../src/generation/generatorError.ts";
-import { createOpenAiGenerator } from "../../../src/generation/openai/openaiGenerator.ts";
+import { GeneratorError } from "../../../../src/generation/generatorError.ts";
+import { createOpenAiGenerator } from "../../../../src/generation/openai/openaiGenerator.ts";
 import {
   createLanguageValidator,
   type LanguageValidator,
-} from "../../../src/generation/validation/languageValidator.ts";
-import type { GenerationRequest } from "../../../src/generation/wire.ts";
-import { ManualClock } from "../../support/manualClock.ts";
+} from "../../../../src/generation/validation/languageValidator.ts";
+import type { GenerationRequest } from "../../../../src/generation/wire.ts";
 import {
   type FakeAnswer,
   type FakeGeneratorServer,
   startFakeGeneratorServer,
   until,
-} from "./fakeGeneratorServer.ts";
-import { DRS_CONTRACT } from "./generationFixtures.ts";
+} from "../../../support/fakeGeneratorServer.ts";
+import { DRS_CONTRACT } from "../../../support/generationFixtures.ts";
+import { ManualClock } from "../../../support/manualClock.ts";
 
 const API_KEY = "sk-test-configured-key";
 

@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { describeGeneratedPrompts } from "../../../src/generation/describeGeneratedPrompts.ts";
+import { describeGeneratedPrompts } from "../../../../src/generation/describeGeneratedPrompts.ts";
 import {
   createLanguageValidator,
   type LanguageValidator,
-} from "../../../src/generation/validation/languageValidator.ts";
-import { minimumToShip, validateCandidates } from "../../../src/generation/validation/validationPipeline.ts";
-import type { GenerationRequest } from "../../../src/generation/wire.ts";
-import { DRS_CONTRACT } from "./generationFixtures.ts";
+} from "../../../../src/generation/validation/languageValidator.ts";
+import {
+  minimumToShip,
+  validateCandidates,
+} from "../../../../src/generation/validation/validationPipeline.ts";
+import type { GenerationRequest } from "../../../../src/generation/wire.ts";
+import { DRS_CONTRACT } from "../../../support/generationFixtures.ts";
 
 let validator: LanguageValidator;
 beforeAll(async () => {

@@ -3,16 +3,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   composeBuiltinCandidates,
   createBuiltinGenerator,
-} from "../../../src/generation/builtin/builtinGenerator.ts";
-import type { PromptGenerator } from "../../../src/generation/promptGenerator.ts";
+} from "../../../../src/generation/builtin/builtinGenerator.ts";
+import type { PromptGenerator } from "../../../../src/generation/promptGenerator.ts";
 import {
   createLanguageValidator,
   type LanguageValidator,
-} from "../../../src/generation/validation/languageValidator.ts";
-import { promptType } from "../../../src/generation/validation/promptTraits.ts";
-import { INTENT_MIX_TARGET, perTopicCap } from "../../../src/generation/validation/qualitySelection.ts";
-import { PROMPT_CATEGORIES } from "../../../src/generation/wire.ts";
-import { MARKETS, simulatedRequest } from "./generationFixtures.ts";
+} from "../../../../src/generation/validation/languageValidator.ts";
+import { promptType } from "../../../../src/generation/validation/promptTraits.ts";
+import { INTENT_MIX_TARGET, perTopicCap } from "../../../../src/generation/validation/qualitySelection.ts";
+import { PROMPT_CATEGORIES } from "../../../../src/generation/wire.ts";
+import { MARKETS, simulatedRequest } from "../../../support/generationFixtures.ts";
 
 let validator: LanguageValidator;
 let builtin: PromptGenerator;

@@ -15,8 +15,8 @@ import {
   type FakeGeneratorServer,
   type ReceivedRequest,
   startFakeGeneratorServer,
-} from "./fakeGeneratorServer.ts";
-import { DRS_CONTRACT } from "./generationFixtures.ts";
+} from "../../support/fakeGeneratorServer.ts";
+import { DRS_CONTRACT } from "../../support/generationFixtures.ts";
 
 /**
  * "No token ever reaches a generator" (spec/generation.md §4, §6): whatever a job's record carries

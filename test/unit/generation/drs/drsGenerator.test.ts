@@ -1,19 +1,19 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { createDrsGenerator } from "../../../src/generation/drs/drsGenerator.ts";
-import { GeneratorError } from "../../../src/generation/generatorError.ts";
+import { createDrsGenerator } from "../../../../src/generation/drs/drsGenerator.ts";
+import { GeneratorError } from "../../../../src/generation/generatorError.ts";
 import {
   createLanguageValidator,
   type LanguageValidator,
-} from "../../../src/generation/validation/languageValidator.ts";
-import { ManualClock } from "../../support/manualClock.ts";
+} from "../../../../src/generation/validation/languageValidator.ts";
 import {
   type FakeAnswer,
   type FakeGeneratorServer,
   startFakeGeneratorServer,
   until,
-} from "./fakeGeneratorServer.ts";
-import { DRS_CONTRACT } from "./generationFixtures.ts";
+} from "../../../support/fakeGeneratorServer.ts";
+import { DRS_CONTRACT } from "../../../support/generationFixtures.ts";
+import { ManualClock } from "../../../support/manualClock.ts";
 
 let validator: LanguageValidator;
 let server: FakeGeneratorServer | undefined;
