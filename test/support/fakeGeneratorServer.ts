@@ -1,6 +1,10 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
+import { expect } from "vitest";
+
+import { GeneratorError } from "../../src/generation/generatorError.ts";
+
 /**
  * A fake generator service on 127.0.0.1 for the drs and openai generator tests: it records every
  * request exactly as received (method, path, headers, body) and answers with the test's script.
@@ -57,11 +61,12 @@ export async function startFakeGeneratorServer(
   };
 }
 
-/** Polls `condition` until it holds (a generous deadline; never a fixed sleep as the wait itself). */
-export async function until(condition: () => boolean, deadlineMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > deadlineMs) throw new Error("condition not reached before the deadline");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** The GeneratorError a generator call rejected with (the test fails if it resolved or threw anything else). */
+export async function failureOf(promise: Promise<unknown>): Promise<GeneratorError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(GeneratorError);
+  return error as GeneratorError;
 }

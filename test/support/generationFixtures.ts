@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 
 import { boundSeeds } from "../../src/generation/seeds.ts";
 import { toGenerationRequest } from "../../src/generation/toGenerationRequest.ts";
-import type { GenerationRequest } from "../../src/generation/wire.ts";
+import type { GenerationRequest, GenerationResponse, ShipSummary } from "../../src/generation/wire.ts";
 import { brandTopicsFor } from "../../src/simulator/catalogue/brandTopics.ts";
 
 /** The DRS contract fixture (a copy of the specification's, see test/fixtures/README.md). */
@@ -44,4 +44,42 @@ export function simulatedRequest(
     },
     { imsOrgId: "ABCDEF1234567890ABCDEF01@AdobeOrg" },
   );
+}
+
+/** The fixture's request for five prompts over five French skincare seeds. */
+export const FIVE_SEED_REQUEST: GenerationRequest = {
+  ...DRS_CONTRACT.request,
+  num_prompts: 5,
+  catalogue_seeds: [
+    { topic: "creme hydratante visage", volume: 8100, example_prompts: [] },
+    { topic: "serum vitamine c", volume: 5400, example_prompts: [] },
+    { topic: "protection solaire", volume: 4400, example_prompts: [] },
+    { topic: "peau sensible", volume: 2900, example_prompts: [] },
+    { topic: "routine de soin", volume: 1900, example_prompts: [] },
+  ],
+};
+
+const ONE_PROMPT = [{ prompt: "Quelle creme hydratante choisir ?", category: "solution" }];
+
+/** A generator's answer: a shipped prompt unless `summary` says otherwise. */
+export function generationResponse(
+  summary: Partial<ShipSummary>,
+  prompts: GenerationResponse["prompts"] = ONE_PROMPT,
+): GenerationResponse {
+  return {
+    prompts,
+    language_evidence: [],
+    ship_summary: {
+      generated: 1,
+      hard_validated: 1,
+      guardrail_dropped: 0,
+      language_rejected: 0,
+      quality_downranked: 0,
+      final_count: prompts.length,
+      verdict: "ship",
+      error_category: null,
+      reason: "ok",
+      ...summary,
+    },
+  };
 }

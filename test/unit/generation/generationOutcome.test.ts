@@ -8,28 +8,10 @@ import {
   outcomeOfResponse,
 } from "../../../src/generation/generationOutcome.ts";
 import { GeneratorError, type GeneratorFailureKind } from "../../../src/generation/generatorError.ts";
-import type { GenerationResponse, ShipSummary } from "../../../src/generation/wire.ts";
+import { generationResponse } from "../../support/generationFixtures.ts";
 
-const PROMPTS = [{ prompt: "Quelle creme hydratante choisir ?", category: "solution" }];
-
-function response(summary: Partial<ShipSummary>, prompts = PROMPTS): GenerationResponse {
-  return {
-    prompts,
-    language_evidence: [],
-    ship_summary: {
-      generated: 1,
-      hard_validated: 1,
-      guardrail_dropped: 0,
-      language_rejected: 0,
-      quality_downranked: 0,
-      final_count: prompts.length,
-      verdict: "ship",
-      error_category: null,
-      reason: "ok",
-      ...summary,
-    },
-  };
-}
+const response = generationResponse;
+const PROMPTS = response({}).prompts;
 
 describe("generation outcome (spec/generation.md §3)", () => {
   it("maps each verdict to the job's outcome", () => {

@@ -3,31 +3,12 @@ import { describe, expect, it } from "vitest";
 import { GeneratorError } from "../../../src/generation/generatorError.ts";
 import { instrumentGenerator } from "../../../src/generation/instrumentedGenerator.ts";
 import type { PromptGenerator } from "../../../src/generation/promptGenerator.ts";
-import type { GenerationResponse, ShipSummary } from "../../../src/generation/wire.ts";
+import type { GenerationResponse } from "../../../src/generation/wire.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createMetrics } from "../../../src/observability/metrics.ts";
-import { DRS_CONTRACT } from "../../support/generationFixtures.ts";
+import { DRS_CONTRACT, generationResponse } from "../../support/generationFixtures.ts";
 
-const PROMPTS = [{ prompt: "Quelle creme hydratante choisir ?", category: "solution" }];
-
-function response(summary: Partial<ShipSummary>, prompts = PROMPTS): GenerationResponse {
-  return {
-    prompts,
-    language_evidence: [],
-    ship_summary: {
-      generated: 1,
-      hard_validated: 1,
-      guardrail_dropped: 0,
-      language_rejected: 0,
-      quality_downranked: 0,
-      final_count: prompts.length,
-      verdict: "ship",
-      error_category: null,
-      reason: "ok",
-      ...summary,
-    },
-  };
-}
+const response = generationResponse;
 
 describe("generation metrics", () => {
   it("observe every call's duration and count genuine failures only, per generator", async () => {

@@ -1,19 +1,19 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { createDrsGenerator } from "../../../../src/generation/drs/drsGenerator.ts";
-import { GeneratorError } from "../../../../src/generation/generatorError.ts";
 import {
   createLanguageValidator,
   type LanguageValidator,
 } from "../../../../src/generation/validation/languageValidator.ts";
 import {
+  failureOf,
   type FakeAnswer,
   type FakeGeneratorServer,
   startFakeGeneratorServer,
-  until,
 } from "../../../support/fakeGeneratorServer.ts";
 import { DRS_CONTRACT } from "../../../support/generationFixtures.ts";
 import { ManualClock } from "../../../support/manualClock.ts";
+import { waitFor } from "../../../support/wait.ts";
 
 let validator: LanguageValidator;
 let server: FakeGeneratorServer | undefined;
@@ -34,15 +34,6 @@ async function drsAnswering(answer: (index: number) => FakeAnswer, clock = new M
     clock,
   });
   return { generator, server, clock };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<GeneratorError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(GeneratorError);
-  return error as GeneratorError;
 }
 
 describe("drs generator", () => {
@@ -112,7 +103,7 @@ describe("drs generator", () => {
   it("times out on the injected clock (a retryable timeout)", async () => {
     const { generator, server, clock } = await drsAnswering(() => "hang");
     const pending = failureOf(generator.generate(DRS_CONTRACT.request));
-    await until(() => server.received.length === 1 && clock.pendingSleeps === 1);
+    await waitFor(() => server.received.length === 1 && clock.pendingSleeps === 1);
     clock.advance(300_000);
     const error = await pending;
     expect([error.kind, error.retryable]).toEqual(["timeout", true]);
@@ -123,7 +114,7 @@ describe("drs generator", () => {
     const { generator, server, clock } = await drsAnswering(() => "hang");
     const controller = new AbortController();
     const pending = failureOf(generator.generate(DRS_CONTRACT.request, { signal: controller.signal }));
-    await until(() => server.received.length === 1);
+    await waitFor(() => server.received.length === 1);
     controller.abort();
     const error = await pending;
     expect([error.kind, error.retryable]).toEqual(["aborted", true]);

@@ -1,34 +1,23 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { GeneratorError } from "../../../../src/generation/generatorError.ts";
 import { createOpenAiGenerator } from "../../../../src/generation/openai/openaiGenerator.ts";
 import {
   createLanguageValidator,
   type LanguageValidator,
 } from "../../../../src/generation/validation/languageValidator.ts";
-import type { GenerationRequest } from "../../../../src/generation/wire.ts";
 import {
+  failureOf,
   type FakeAnswer,
   type FakeGeneratorServer,
   startFakeGeneratorServer,
-  until,
 } from "../../../support/fakeGeneratorServer.ts";
-import { DRS_CONTRACT } from "../../../support/generationFixtures.ts";
+import { DRS_CONTRACT, FIVE_SEED_REQUEST } from "../../../support/generationFixtures.ts";
 import { ManualClock } from "../../../support/manualClock.ts";
+import { waitFor } from "../../../support/wait.ts";
 
 const API_KEY = "sk-test-configured-key";
 
-const request: GenerationRequest = {
-  ...DRS_CONTRACT.request,
-  num_prompts: 5,
-  catalogue_seeds: [
-    { topic: "creme hydratante visage", volume: 8100, example_prompts: [] },
-    { topic: "serum vitamine c", volume: 5400, example_prompts: [] },
-    { topic: "protection solaire", volume: 4400, example_prompts: [] },
-    { topic: "peau sensible", volume: 2900, example_prompts: [] },
-    { topic: "routine de soin", volume: 1900, example_prompts: [] },
-  ],
-};
+const request = FIVE_SEED_REQUEST;
 
 const MODEL_PROMPTS = [
   {
@@ -89,15 +78,6 @@ async function openAiAnswering(answer: (index: number) => FakeAnswer, options: {
     clock,
   });
   return { generator, server, clock };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<GeneratorError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(GeneratorError);
-  return error as GeneratorError;
 }
 
 describe("openai generator", () => {
@@ -171,7 +151,7 @@ describe("openai generator", () => {
   it("times out on the injected clock", async () => {
     const { generator, server, clock } = await openAiAnswering(() => "hang");
     const pending = failureOf(generator.generate(request));
-    await until(() => server.received.length === 1 && clock.pendingSleeps === 1);
+    await waitFor(() => server.received.length === 1 && clock.pendingSleeps === 1);
     clock.advance(300_000);
     expect((await pending).kind).toBe("timeout");
   });
@@ -180,7 +160,7 @@ describe("openai generator", () => {
     const { generator, server } = await openAiAnswering(() => "hang");
     const controller = new AbortController();
     const pending = failureOf(generator.generate(request, { signal: controller.signal }));
-    await until(() => server.received.length === 1);
+    await waitFor(() => server.received.length === 1);
     controller.abort();
     expect((await pending).kind).toBe("aborted");
   });

@@ -9,25 +9,14 @@ import {
   minimumToShip,
   validateCandidates,
 } from "../../../../src/generation/validation/validationPipeline.ts";
-import type { GenerationRequest } from "../../../../src/generation/wire.ts";
-import { DRS_CONTRACT } from "../../../support/generationFixtures.ts";
+import { DRS_CONTRACT, FIVE_SEED_REQUEST } from "../../../support/generationFixtures.ts";
 
 let validator: LanguageValidator;
 beforeAll(async () => {
   validator = await createLanguageValidator();
 });
 
-const request: GenerationRequest = {
-  ...DRS_CONTRACT.request,
-  num_prompts: 5,
-  catalogue_seeds: [
-    { topic: "creme hydratante visage", volume: 8100, example_prompts: [] },
-    { topic: "serum vitamine c", volume: 5400, example_prompts: [] },
-    { topic: "protection solaire", volume: 4400, example_prompts: [] },
-    { topic: "peau sensible", volume: 2900, example_prompts: [] },
-    { topic: "routine de soin", volume: 1900, example_prompts: [] },
-  ],
-};
+const request = FIVE_SEED_REQUEST;
 
 describe("validation pipeline (§7)", () => {
   it("counts each stage in ship_summary, and the counts add up", () => {
