@@ -12,6 +12,7 @@ import {
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { type AllocationGuard, createAllocationGuard, type GuardContext } from "./allocationGuard.ts";
+import type { PoolHistoryRecorder } from "./poolHistory.ts";
 import { type PoolView, readPoolView } from "./poolView.ts";
 import type { QuotaRetryBudget } from "./quotaRetryBudget.ts";
 import { type ReleaseOptions, type ReleaseReport, releaseSurplusLocked } from "./releaseSurplus.ts";
@@ -40,6 +41,8 @@ export const POOL_VIEW_TTL_MS = 5_000;
 
 export interface AllocationServiceDeps extends AllocationDeps {
   orgs: OrgService;
+  /** Offered every fresh pool read (the console's pool-over-time chart). */
+  history?: PoolHistoryRecorder;
 }
 
 /** Entry points of allocation for the API, the worker and the CLI. */
@@ -142,6 +145,7 @@ export class AllocationService {
   async samplePool(org: OrgRow, bearer: string): Promise<PoolView> {
     const view = await readPoolView(this.deps, org, bearer);
     this.#poolViews.set(org.id, { view, expiresAt: this.deps.clock.now().getTime() + POOL_VIEW_TTL_MS });
+    await this.deps.history?.record(org.id, view.pool, view.sampledAt);
     return view;
   }
 }

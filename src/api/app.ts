@@ -16,6 +16,7 @@ import {
 import { ERROR_REGISTRY } from "../domain/errors.ts";
 import type { AppDeps } from "./appDeps.ts";
 import { authenticationHook } from "./authentication.ts";
+import { consoleRoutes } from "./console/consoleRoutes.ts";
 import { mapError } from "./errorMapping.ts";
 import { registerJsonBodyParser } from "./jsonBody.ts";
 import { openApiInfo } from "./openApiInfo.ts";
@@ -122,5 +123,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   await registerRoutes(app, deps);
+  // The operator console: `/` and `/console/…` (public pages; the data comes from the API above).
+  await consoleRoutes(app);
   return app;
 }

@@ -1,7 +1,9 @@
 import type { AllocationService } from "../allocation/allocationService.ts";
+import type { PoolHistory } from "../allocation/poolHistory.ts";
 import type { TokenVerifier } from "../auth/tokenVerifier.ts";
 import type { BrandService } from "../brands/brandService.ts";
 import type { CatalogueService } from "../catalogues/catalogueService.ts";
+import type { JobListing } from "../jobs/jobListing.ts";
 import type { JobService } from "../jobs/jobService.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { EventBus } from "../observability/events.ts";
@@ -32,6 +34,10 @@ export interface ApiServices {
   prompts: PromptService;
   /** Just-in-time allocation: guards, releases, the ledger and the pool view (spec/allocation.md). */
   allocation: AllocationService;
+  /** The org pool over time, recorded from every fresh pool read. */
+  poolHistory: PoolHistory;
+  /** An org's jobs as a list and one job's lineage as a timeline (the console's Jobs page). */
+  jobListing: JobListing;
 }
 
 /** Everything the HTTP layer needs: services to call, and the edge's own adapters. */

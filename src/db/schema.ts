@@ -126,6 +126,8 @@ export const jobs = pgTable(
     index("jobs_status_updated_idx").on(table.status, table.updatedAt),
     index("jobs_brand_id_idx").on(table.brandId),
     index("jobs_root_job_id_idx").on(table.rootJobId),
+    // The org's job list (newest first, cursor on created_at and id).
+    index("jobs_org_created_idx").on(table.orgId, table.createdAt, table.id),
   ],
 );
 
@@ -175,6 +177,29 @@ export const allocationPublishes = pgTable("allocation_publishes", {
   publishedAt: tz("published_at").notNull(),
 });
 
+/**
+ * The org pool over time (the console's "pool free" line): one row per sample the pool sampler or a
+ * fresh pool view recorded, purged after the retention (src/allocation/poolHistory.ts).
+ */
+export const poolSamples = pgTable(
+  "pool_samples",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orgId: uuid("org_id").notNull(),
+    projects: jsonb("projects").$type<PoolSampleDimension>().notNull(),
+    prompts: jsonb("prompts").$type<PoolSampleDimension>().notNull(),
+    sampledAt: tz("sampled_at").notNull(),
+  },
+  (table) => [index("pool_samples_org_sampled_idx").on(table.orgId, table.sampledAt)],
+);
+
+export interface PoolSampleDimension {
+  used: number;
+  drafted: number;
+  total: number;
+  free: number;
+}
+
 export const workerHeartbeats = pgTable("worker_heartbeats", {
   workerId: text("worker_id").primaryKey(),
   jobTypes: text("job_types").array().notNull(),
@@ -195,6 +220,7 @@ export const schema = {
   credentials,
   allocationLedger,
   allocationLocks,
+  poolSamples,
   workerHeartbeats,
   settings,
 };

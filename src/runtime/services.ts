@@ -3,6 +3,7 @@ import type pg from "pg";
 import { AllocationService } from "../allocation/allocationService.ts";
 import { createAllocationLock } from "../allocation/createAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
+import { PoolHistory } from "../allocation/poolHistory.ts";
 import { withPublishRecording } from "../allocation/publishRecorder.ts";
 import type { ApiServices } from "../api/appDeps.ts";
 import { BrandService } from "../brands/brandService.ts";
@@ -13,6 +14,7 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
+import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
@@ -86,6 +88,7 @@ export function createServices(deps: ServiceDeps): Services {
     deps.gateway ?? createUnconfiguredGatewayClient({ events, logger, clock }),
     { db, clock, logger },
   );
+  const poolHistory = new PoolHistory({ db: deps.db, clock: deps.clock, logger: deps.logger, orgs });
   const allocation = new AllocationService({
     db,
     clock,
@@ -94,6 +97,7 @@ export function createServices(deps: ServiceDeps): Services {
     upstream: gatewayAllocationUpstream(gateway),
     lock: createAllocationLock(deps),
     orgs,
+    history: poolHistory,
   });
   const meteredWrites = deps.meteredWrites ?? allocation.meteredWrites;
   const catalogues = new CatalogueService({ gateway, clock, logger });
@@ -126,7 +130,19 @@ export function createServices(deps: ServiceDeps): Services {
     .registerHandler(createMarketJobHandler(chainedWork))
     .registerHandler(activateBrandJobHandler(chainedWork))
     .registerHandler(activateMarketsJobHandler(chainedWork));
-  return { orgs, brands, provisioning, jobs, catalogues, markets, prompts, allocation };
+  const jobListing = new JobListing({ db, clock, orgs, registry });
+  return {
+    orgs,
+    brands,
+    provisioning,
+    jobs,
+    catalogues,
+    markets,
+    prompts,
+    allocation,
+    poolHistory,
+    jobListing,
+  };
 }
 
 /** The pg pool behind a Drizzle handle (Drizzle keeps it as `$client`). */

@@ -33,6 +33,15 @@ describe("serenity start", () => {
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${first.url}/docs`)).status).toBeLessThan(400);
     expect(first.output()).toContain(`parent workspace ${GOLD_PARENT_WORKSPACE_ID}`);
+    // The banner's first line is the console's address, and it serves the console's page.
+    const firstLine = first
+      .output()
+      .split("\n")
+      .find((line) => line.trim() !== "");
+    expect(firstLine).toContain(`Open the console: ${first.url}/`);
+    const consolePage = await fetch(`${first.url}/`);
+    expect(consolePage.status).toBe(200);
+    expect(await consolePage.text()).toContain('<div id="app">');
     const ready = await fetch(`${first.url}/readyz`);
     expect(await ready.json()).toEqual({
       status: "ready",

@@ -5,9 +5,11 @@ import { allocationRoutes } from "./allocation.ts";
 import { brandRoutes } from "./brands.ts";
 import { catalogueRoutes } from "./catalogues.ts";
 import { healthRoutes } from "./health.ts";
+import { jobListRoutes } from "./jobList.ts";
 import { jobRoutes } from "./jobs.ts";
 import { marketRoutes } from "./markets.ts";
 import { orgRoutes } from "./orgs.ts";
+import { poolHistoryRoutes } from "./poolHistory.ts";
 import { promptRoutes } from "./prompts.ts";
 
 /** Every route module, in one list: add a line here for a new one. */
@@ -20,4 +22,6 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await promptRoutes(app, deps);
   await catalogueRoutes(app, deps);
   await allocationRoutes(app, deps);
+  await poolHistoryRoutes(app, deps);
+  await jobListRoutes(app, deps);
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { isoTimestamp, pageLimit, uuidParam } from "./common.ts";
 
-const dimension = z
+export const poolDimension = z
   .object({
     used: z.number().int(),
     drafted: z.number().int(),
@@ -16,14 +16,14 @@ const units = z.object({ projects: z.number().int(), prompts: z.number().int() }
 export const poolViewSchema = z
   .object({
     dynamicAllocation: z.boolean(),
-    pool: z.object({ projects: dimension, prompts: dimension }).nullable(),
+    pool: z.object({ projects: poolDimension, prompts: poolDimension }).nullable(),
     brands: z.array(
       z.object({
         brandId: z.string(),
         name: z.string(),
         subWorkspaceId: z.string(),
-        projects: dimension.nullable(),
-        prompts: dimension.nullable(),
+        projects: poolDimension.nullable(),
+        prompts: poolDimension.nullable(),
         stranded: units.nullable().describe("total − roundUpToBlock(used + drafted) per dimension"),
         error: z.enum(["forbidden", "unavailable"]).optional().describe("set when this brand's read failed"),
       }),

@@ -17,7 +17,13 @@ interface Demo {
 function banner(url: string, token: string, demo: Demo | undefined): string {
   const auth = `-H "Authorization: Bearer $SERENITY_TOKEN"`;
   const json = `-H "content-type: application/json"`;
-  const lines = ["", `  Serenity is running at ${url}`, `  API docs:      ${url}/docs`];
+  const lines = [
+    "",
+    `  Open the console: ${url}/  (in a browser; sign in with the token below)`,
+    "",
+    `  Serenity is running at ${url}`,
+    `  API docs:      ${url}/docs`,
+  ];
   if (demo) {
     lines.push(
       `  Semrush:       built-in simulator at ${demo.simulatorUrl} (gold pool: 13 projects / 800 prompts)`,

@@ -1,0 +1,100 @@
+// @ts-check
+// Every API route the console calls, typed with the route's own response schema (types.d.ts).
+import { api } from "./api.js";
+
+/** @typedef {import("./types.js").OrgList} OrgList */
+/** @typedef {import("./types.js").Org} Org */
+/** @typedef {import("./types.js").Brand} Brand */
+/** @typedef {import("./types.js").BrandList} BrandList */
+/** @typedef {import("./types.js").BrandAccepted} BrandAccepted */
+/** @typedef {import("./types.js").MarketList} MarketList */
+/** @typedef {import("./types.js").PromptPage} PromptPage */
+/** @typedef {import("./types.js").BulkPromptResult} BulkPromptResult */
+/** @typedef {import("./types.js").PoolView} PoolView */
+/** @typedef {import("./types.js").PoolHistory} PoolHistory */
+/** @typedef {import("./types.js").PoolSummaries} PoolSummaries */
+/** @typedef {import("./types.js").LedgerPage} LedgerPage */
+/** @typedef {import("./types.js").JobListPage} JobListPage */
+/** @typedef {import("./types.js").JobTimeline} JobTimeline */
+
+const part = encodeURIComponent;
+const org = (/** @type {string} */ orgId) => `/v2/orgs/${part(orgId)}`;
+const brand = (/** @type {string} */ orgId, /** @type {string} */ brandId) =>
+  `${org(orgId)}/brands/${part(brandId)}`;
+
+/** @returns {Promise<OrgList>} */
+export const listOrgs = () => api("/v2/orgs");
+/** @param {string} orgId @returns {Promise<Org>} */
+export const getOrg = (orgId) => api(org(orgId));
+/** @returns {Promise<PoolSummaries>} */
+export const listPoolSummaries = () => api("/v2/serenity/pool-summaries");
+
+/** @param {string} orgId @returns {Promise<PoolView>} */
+export const getPoolView = (orgId) => api(`${org(orgId)}/serenity/resources`);
+/** @param {string} orgId @returns {Promise<PoolHistory>} */
+export const getPoolHistory = (orgId) => api(`${org(orgId)}/serenity/pool-history`);
+/** @param {string} orgId @param {number} limit @returns {Promise<LedgerPage>} */
+export const listLedger = (orgId, limit) =>
+  api(`${org(orgId)}/serenity/allocation-ledger`, { query: { limit } });
+
+/** @param {string} orgId @returns {Promise<BrandList>} */
+export const listBrands = (orgId) => api(`${org(orgId)}/brands`);
+/** @param {string} orgId @param {string} brandId @returns {Promise<Brand>} */
+export const getBrand = (orgId, brandId) => api(brand(orgId, brandId));
+/**
+ * @param {string} orgId
+ * @param {{ name: string, domain?: string, semrushMarket?: { market: string, languageCode: string }, async?: boolean }} body
+ * @returns {Promise<Brand | BrandAccepted>}
+ */
+export const createBrand = (orgId, body) => api(`${org(orgId)}/brands`, { method: "POST", body });
+/** @param {string} orgId @param {string} brandId @returns {Promise<{ brandId: string, status: string }>} */
+export const deactivateBrand = (orgId, brandId) =>
+  api(`${brand(orgId, brandId)}/serenity/deactivate`, { method: "POST" });
+
+/** @param {string} orgId @param {string} brandId @returns {Promise<MarketList>} */
+export const listMarkets = (orgId, brandId) => api(`${brand(orgId, brandId)}/serenity/markets`);
+/**
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {{ market: string, languageCode: string, async?: boolean }} body
+ * @returns {Promise<{ market: import("./types.js").Market } | { jobId: string, status: string }>}
+ */
+export const createMarket = (orgId, brandId, body) =>
+  api(`${brand(orgId, brandId)}/serenity/markets`, { method: "POST", body });
+/** @param {string} orgId @param {string} brandId @param {number} geoTargetId @param {string} languageCode @returns {Promise<null>} */
+export const deleteMarket = (orgId, brandId, geoTargetId, languageCode) =>
+  api(`${brand(orgId, brandId)}/serenity/markets/${geoTargetId}/${part(languageCode)}`, { method: "DELETE" });
+
+/**
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {{ geoTargetId: number, languageCode: string, page: number, limit: number }} query
+ * @returns {Promise<PromptPage>}
+ */
+export const listPrompts = (orgId, brandId, query) =>
+  api(`${brand(orgId, brandId)}/serenity/prompts`, { query: { ...query, includeDrafts: true } });
+/**
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {{ text: string, geoTargetId: number, languageCode: string }[]} items
+ * @returns {Promise<BulkPromptResult>}
+ */
+export const createPrompts = (orgId, brandId, items) =>
+  api(`${brand(orgId, brandId)}/serenity/prompts`, { method: "POST", body: { items } });
+/**
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {{ geoTargetId: number, languageCode: string, ids: string[] }} body
+ * @returns {Promise<null>}
+ */
+export const deletePrompts = (orgId, brandId, body) =>
+  api(`${brand(orgId, brandId)}/serenity/prompts`, { method: "DELETE", body });
+
+/**
+ * @param {string} orgId
+ * @param {{ status?: string, type?: string, brandId?: string, cursor?: string, limit?: number }} query
+ * @returns {Promise<JobListPage>}
+ */
+export const listJobs = (orgId, query) => api(`${org(orgId)}/serenity/jobs`, { query });
+/** @param {string} orgId @param {string} jobId @returns {Promise<JobTimeline>} */
+export const getJobTimeline = (orgId, jobId) => api(`${org(orgId)}/serenity/jobs/${part(jobId)}/timeline`);

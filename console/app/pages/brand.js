@@ -1,0 +1,153 @@
+// @ts-check
+import { useState } from "../../vendor/hooks.js";
+import { isNotFound } from "../api.js";
+import {
+  ActionNote,
+  Badge,
+  ConfirmButton,
+  DataTable,
+  ErrorNote,
+  Loading,
+  NotFound,
+  usePageTitle,
+} from "../components/common.js";
+import { NewMarketForm } from "../components/forms.js";
+import { JobRows } from "../components/jobs.js";
+import { deactivateBrand, deleteMarket, getBrand, listJobs, listMarkets } from "../endpoints.js";
+import { formatClock, formatNumber, formatTime } from "../format.js";
+import { html } from "../html.js";
+import { useLive } from "../live.js";
+import { Link } from "../router.js";
+
+/** @typedef {import("../types.js").Market} Market */
+/** @typedef {import("../components/common.js").Column<Market>} MarketColumn */
+
+/**
+ * The columns of a brand's market table. A column is one entry: the generation state of a market
+ * (spec/console.md §3) joins this list when prompt generation lands.
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {(market: Market) => any} actions
+ * @returns {MarketColumn[]}
+ */
+export function marketColumns(orgId, brandId, actions) {
+  return [
+    {
+      key: "market",
+      header: "Market",
+      cell: (
+        market,
+      ) => html`<${Link} href=${`/console/orgs/${orgId}/brands/${brandId}/markets/${market.geoTargetId}/${market.languageCode}`}>
+        ${market.country} · ${market.languageCode}<//>`,
+    },
+    { key: "geo", header: "Geo target", cell: (market) => String(market.geoTargetId) },
+    {
+      key: "publish",
+      header: "Publish status",
+      cell: (market) => html`<${Badge} value=${market.publishStatus} />`,
+    },
+    {
+      key: "models",
+      header: "Models",
+      cell: (market) => market.models.map((model) => model.name).join(", ") || "—",
+    },
+    { key: "prompts", header: "Prompts", cell: (market) => formatNumber(market.promptCount) },
+    { key: "created", header: "Created", cell: (market) => formatTime(market.createdAt) },
+    { key: "actions", header: "Actions", cell: actions },
+  ];
+}
+
+/**
+ * A brand: its state and provisioning, its markets, its recent jobs; create a market, delete one,
+ * deactivate the brand. Three API calls per refresh.
+ * @param {{ orgId: string, brandId: string }} props
+ */
+export function BrandPage({ orgId, brandId }) {
+  const [note, setNote] = useState(/** @type {{ message: string, tone?: "ok" | "error" } | null} */ (null));
+  const live = useLive(
+    {
+      brand: () => getBrand(orgId, brandId),
+      markets: () => listMarkets(orgId, brandId),
+      jobs: () => listJobs(orgId, { brandId, limit: 10 }),
+    },
+    [orgId, brandId],
+  );
+  const brand = live.data.brand;
+  usePageTitle(isNotFound(live.errors.brand) ? "Not found" : (brand?.name ?? "Brand"));
+  if (isNotFound(live.errors.brand)) return html`<${NotFound} what="brand" />`;
+  if (!brand)
+    return html`<${ErrorNote} error=${live.errors.brand} what="load the brand" />${live.loaded ? null : html`<${Loading} />`}`;
+
+  /** @param {() => Promise<unknown>} action @param {string} done */
+  const act = async (action, done) => {
+    try {
+      await action();
+      setNote({ message: done });
+    } catch (error) {
+      setNote({
+        message: `That did not work: ${error instanceof Error ? error.message : "unknown error"}`,
+        tone: "error",
+      });
+    }
+    await live.refresh();
+  };
+
+  const columns = marketColumns(
+    orgId,
+    brandId,
+    (market) => html`<${ConfirmButton} label="Delete" danger
+    question=${`Delete the market ${market.country} · ${market.languageCode} and its upstream project? Its prompts go with it.`}
+    onConfirm=${() => act(() => deleteMarket(orgId, brandId, market.geoTargetId, market.languageCode), "Market deleted.")} />`,
+  );
+  const provisioning = brand.provisioning;
+
+  return html`<section aria-labelledby="page-title">
+    <p class="crumbs"><${Link} href=${`/console/orgs/${orgId}`}>Organisation<//> / brand</p>
+    <h1 id="page-title">${brand.name}</h1>
+    <p class="muted">updated ${formatClock(live.updatedAt)}</p>
+    <${ActionNote} message=${note?.message ?? null} tone=${note?.tone} />
+    <dl class="facts">
+      <div><dt>Status</dt><dd><${Badge} value=${brand.status} /></dd></div>
+      <div><dt>Mode</dt><dd>${brand.mode}</dd></div>
+      <div><dt>Sub-workspace</dt><dd>${brand.subWorkspaceId ? html`<code>${brand.subWorkspaceId}</code>` : "none"}</dd></div>
+      <div>
+        <dt>Provisioning</dt>
+        <dd data-field="provisioning">
+          <${Badge} value=${provisioning.status} label=${provisioning.status ?? "never"} />
+          ${provisioning.jobId ? html` <${Link} href=${`/console/orgs/${orgId}/jobs/${provisioning.jobId}`}>job<//>` : null}
+          ${provisioning.error ? html`<div class="small">${provisioning.error}</div>` : null}
+        </dd>
+      </div>
+      <div><dt>Domain</dt><dd>${brand.domain ?? "—"}</dd></div>
+    </dl>
+    <div class="actions">
+      <${ConfirmButton} label="Deactivate" danger disabled=${brand.status === "deleted"}
+        question="Deactivate this brand? Its markets' projects are deleted upstream and its allocation goes back to the pool; the brand stays, pending."
+        onConfirm=${() => act(() => deactivateBrand(orgId, brandId), "Brand deactivated.")} />
+    </div>
+
+    <section aria-labelledby="markets-title" class="block">
+      <h2 id="markets-title">Markets</h2>
+      <${ErrorNote} error=${live.errors.markets} what="load the markets" />
+      ${
+        live.data.markets
+          ? html`<${DataTable} caption="Markets" columns=${columns} rows=${live.data.markets.items}
+            rowKey=${(/** @type {Market} */ market) => `${market.geoTargetId}-${market.languageCode}`} empty="No markets yet." />`
+          : null
+      }
+      <details class="create">
+        <summary>Add a market…</summary>
+        <${NewMarketForm} orgId=${orgId} brandId=${brandId} onDone=${(/** @type {string} */ message) => {
+          setNote({ message });
+          void live.refresh();
+        }} />
+      </details>
+    </section>
+
+    <section aria-labelledby="jobs-title" class="block">
+      <h2 id="jobs-title">Recent jobs</h2>
+      <${ErrorNote} error=${live.errors.jobs} what="load the jobs" />
+      ${live.data.jobs ? html`<${JobRows} orgId=${orgId} jobs=${live.data.jobs.items} caption="Recent jobs of this brand" />` : null}
+    </section>
+  </section>`;
+}

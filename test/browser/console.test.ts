@@ -1,0 +1,300 @@
+import path from "node:path";
+
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  checkPage,
+  type ConsoleWorld,
+  openConsoleWorld,
+  SCREENSHOTS,
+  signIn,
+  WAIT,
+  watchForProblems,
+} from "../support/consoleWorld.ts";
+
+/**
+ * The operator console in headless Chromium against `serenity start` (spec/console.md §4): sign in
+ * with a minted token, the demo pool's numbers equal the API's, a brand with a market created
+ * through the UI becomes ready and its top-up shows in the ledger, jobs and a job's timeline, a
+ * market's prompts, a foreign org is "not found", a refused token returns to sign-in — and every
+ * page passes axe-core and fits a 1280×800 window and a 390-wide phone. Every wait is for an
+ * observed state; screenshots go to .test-results/console/.
+ */
+
+interface PoolDim {
+  used: number;
+  drafted: number;
+  total: number;
+  free: number;
+}
+interface PoolView {
+  pool: { projects: PoolDim; prompts: PoolDim };
+  brands: { brandId: string; projects: PoolDim | null; prompts: PoolDim | null }[];
+}
+
+let world: ConsoleWorld;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+const requested: string[] = [];
+let brandUrl = "";
+
+beforeAll(async () => {
+  world = await openConsoleWorld();
+  context = await world.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  problems = watchForProblems(page);
+  page.on("request", (request) => requested.push(request.url()));
+});
+afterAll(async () => {
+  await context?.close();
+  await world?.close();
+});
+
+const main = () => page.locator("main");
+const heading = () => page.locator("main h1");
+
+describe("the operator console", () => {
+  it("asks for a token, and refuses a bad one with a sentence", async () => {
+    await page.goto(`${world.server.url}/`);
+    await checkPage(page, "sign-in", () => page.waitForSelector("#token", WAIT));
+    await signIn(page, "not-a-token");
+    await expect.poll(() => page.locator("[role=alert]").textContent(), WAIT).toContain("was not accepted");
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  it("signs in with the token `start` printed and lists the demo org", async () => {
+    await signIn(page, world.server.token);
+    await page.waitForURL("**/console/orgs", WAIT);
+    await checkPage(page, "orgs", () => page.waitForSelector("main table a:text-is('Demo')", WAIT));
+  });
+
+  it("shows the demo org's pool with the numbers the API gives", async () => {
+    await page.click("main table a:text-is('Demo')");
+    await checkPage(page, "overview", () => page.waitForSelector(".pool-bars [data-field=free]", WAIT));
+    const shown = async (dimension: string, field: string) =>
+      Number(
+        (await page.textContent(`[data-dimension=${dimension}] [data-field=${field}]`))?.replace(/\D/g, ""),
+      );
+    // The page and this read may straddle the pool view's few-second cache: wait until they agree.
+    await expect
+      .poll(async () => {
+        const view = await world.api<PoolView>(`/v2/orgs/${world.server.demoOrgId}/serenity/resources`);
+        const fromApi = (["projects", "prompts"] as const).map((name) => [
+          view.pool[name].free,
+          view.pool[name].total,
+          view.pool[name].used + view.brands.reduce((sum, brand) => sum + (brand[name]?.used ?? 0), 0),
+        ]);
+        const onPage = [];
+        for (const name of ["projects", "prompts"]) {
+          onPage.push([
+            await shown(name, "free"),
+            await shown(name, "pool-total"),
+            await shown(name, "used"),
+          ]);
+        }
+        return JSON.stringify(onPage) === JSON.stringify(fromApi)
+          ? "equal"
+          : JSON.stringify({ onPage, fromApi });
+      }, WAIT)
+      .toBe("equal");
+  });
+
+  it("creates a brand with a market through the UI and follows its provisioning to ready", async () => {
+    await page.click("summary:text('New brand')");
+    await page.fill("#brand-name", "Lumiere");
+    await page.fill("#brand-domain", "lumiere.example");
+    await page.fill("#brand-market", "US");
+    await page.fill("#brand-language", "en");
+    expect(await page.isChecked("#brand-async")).toBe(true);
+    await page.click("button:text('Create brand')");
+    await page.waitForURL(/\/console\/orgs\/[0-9a-f-]+\/brands\/[0-9a-f-]+$/, WAIT);
+    brandUrl = page.url();
+    await page.waitForSelector("dd[data-field=provisioning] .badge-ready", WAIT);
+    await checkPage(page, "brand", () => page.waitForSelector("main table a:has-text('US · en')", WAIT));
+    const brandId = brandUrl.split("/").at(-1)!;
+    const brand = await world.api<{ provisioning: { status: string } }>(
+      `/v2/orgs/${world.server.demoOrgId}/brands/${brandId}`,
+    );
+    expect(brand.provisioning.status).toBe("ready");
+  });
+
+  it("shows the ledger entry of the brand's top-up on the overview", async () => {
+    const brandId = brandUrl.split("/").at(-1)!;
+    const ledger = await world.api<{ items: { brandId: string; reason: string; outcome: string }[] }>(
+      `/v2/orgs/${world.server.demoOrgId}/serenity/allocation-ledger?brandId=${brandId}`,
+    );
+    expect(ledger.items.some((entry) => entry.reason === "topUp" && entry.outcome === "applied")).toBe(true);
+    await page.click("header nav a:text('Overview')");
+    const row = page.locator("table tr", { hasText: "Lumiere" }).filter({ hasText: "topUp" });
+    await row.first().waitFor(WAIT);
+    expect(await row.first().textContent()).toContain("applied");
+    // The brand's allocation bar is in the brands table, and the pool has moved: a line over time.
+    await page.locator("table tr", { hasText: "Lumiere" }).locator(".allocation").first().waitFor(WAIT);
+    await checkPage(page, "overview-live", () => page.waitForSelector(".chart-box canvas", WAIT));
+  });
+
+  it("lists the org's jobs and shows the provisioning chain as a timeline", async () => {
+    await page.click("header nav a:text('Jobs')");
+    const row = page.locator("main table tr", { hasText: "provisionWorkspace" });
+    await checkPage(page, "jobs", () => row.filter({ hasText: "COMPLETED" }).first().waitFor(WAIT));
+    // The filters are in the URL and narrow the list.
+    await page.selectOption("#filter-status", "FAILED");
+    await page.waitForURL(/status=FAILED/, WAIT);
+    await page.getByText("No jobs.").waitFor(WAIT);
+    await page.selectOption("#filter-status", "");
+    await page.selectOption("#filter-type", "provisionWorkspace");
+    await page.waitForURL(/type=provisionWorkspace/, WAIT);
+    await row.filter({ hasText: "COMPLETED" }).first().waitFor(WAIT);
+    await row.first().locator("a").click();
+    await checkPage(page, "job", () => page.waitForSelector(".timeline li", WAIT));
+    const jobId = page.url().split("/").at(-1)!;
+    const timeline = await world.api<{ hops: { via: string }[] }>(
+      `/v2/orgs/${world.server.demoOrgId}/serenity/jobs/${jobId}/timeline`,
+    );
+    await expect.poll(() => page.locator(".timeline li").count(), WAIT).toBe(timeline.hops.length);
+    expect(await page.locator(".timeline li").first().textContent()).toContain("started");
+    expect(await page.locator(".timeline li").last().textContent()).toContain("chained");
+  });
+
+  it("shows a market's prompts with their tags, filters by tag and deletes one after confirmation", async () => {
+    await page.goto(brandUrl);
+    await page.click("main table a:has-text('US · en')");
+    await page.waitForSelector("#tag-filter", WAIT);
+    await page.click("summary:text('Add prompts')");
+    await page.fill(
+      "#prompt-texts",
+      "What is the best moisturiser for dry skin?\nIs Lumiere good for winter?",
+    );
+    await page.click("form button:text('Add')");
+    const rows = page.locator("main table tbody tr");
+    await expect.poll(() => rows.count(), WAIT).toBe(2);
+    await checkPage(page, "market", () => rows.first().waitFor(WAIT));
+
+    await page.selectOption("#tag-filter", "type: branded");
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
+    expect(await rows.first().textContent()).toContain("Is Lumiere good for winter?");
+
+    await rows.first().getByRole("button", { name: "Delete" }).click();
+    await page.locator("dialog[open]").getByRole("button", { name: "Delete" }).click();
+    await page.selectOption("#tag-filter", "");
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
+    expect(await rows.first().textContent()).toContain("dry skin");
+
+    // The overview now tells the whole story (the README's picture): two top-ups, a line over time.
+    await page.click("header nav a:text('Overview')");
+    await page.waitForSelector(".chart-box canvas", WAIT);
+    await expect
+      .poll(() => page.locator("table tr", { hasText: "topUp" }).count(), WAIT)
+      .toBeGreaterThanOrEqual(2);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "overview-readme.png"), fullPage: true });
+  });
+
+  it("deactivates the brand after confirmation", async () => {
+    await page.goto(brandUrl);
+    await page.locator("main .actions").getByRole("button", { name: "Deactivate" }).click();
+    await page.locator("dialog[open]").getByRole("button", { name: "Deactivate" }).click();
+    await page.waitForSelector("dl .badge-pending", WAIT);
+  });
+
+  it("returns to sign-in with a sentence when the token stops being accepted", async () => {
+    await page.goto(`${world.server.url}/console/orgs`);
+    await page.waitForSelector("main table", WAIT);
+    // The token is revoked under the page's feet: the next refresh gets a 401.
+    await page.evaluate(() => sessionStorage.setItem("serenity.console.token", "revoked.token.value"));
+    await page.waitForSelector("#token", WAIT);
+    expect(await main().textContent()).toContain("Your session ended");
+  });
+
+  it("answers a foreign org's URL with “not found” for a member of another org", async () => {
+    const foreign = await world.api<{ id: string }>("/v2/orgs", {
+      method: "POST",
+      body: { name: "Foreign" },
+    });
+    await signIn(page, world.memberToken);
+    await page.waitForSelector("main table", WAIT);
+    expect(await page.locator("main table tbody tr").count()).toBe(1);
+    await page.goto(`${world.server.url}/console/orgs/${foreign.id}`);
+    await signInIfAsked(world.memberToken);
+    await checkPage(page, "not-found", async () => {
+      await expect.poll(() => heading().textContent(), WAIT).toBe("Not found");
+    });
+    expect(await main().textContent()).toContain("does not exist, or your token does not give access to it");
+  });
+
+  it("never put the token in a URL, a cookie, localStorage or a log line, and broke no page rule", async () => {
+    // The server's log lines (JSON, request logs included at this level), not the banner that printed it.
+    const logLines = world.server
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"));
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const token of [world.server.token, world.memberToken]) {
+      expect(requested.filter((url) => url.includes(token))).toEqual([]);
+      expect(logLines.filter((line) => line.includes(token.split(".")[2]!))).toEqual([]);
+    }
+    expect(requested.some((url) => url.includes("/v2/orgs"))).toBe(true);
+    expect(await context.cookies()).toEqual([]);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(requested.every((url) => url.startsWith(world.server.url))).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
+
+/** A full page load keeps the session (sessionStorage survives it); sign in again only if asked. */
+async function signInIfAsked(token: string): Promise<void> {
+  await page.waitForSelector("#token, main h1", WAIT);
+  if (await page.locator("#token").count()) await signIn(page, token);
+}
+
+describe("live refresh", () => {
+  it("refreshes each data set once every 5 s while visible, and stops while hidden", async () => {
+    const clocked = await world.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const live = await clocked.newPage();
+      const liveProblems = watchForProblems(live);
+      await live.clock.install();
+      const calls: string[] = [];
+      live.on("request", (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith("/v2/")) calls.push(url.pathname);
+      });
+      await live.goto(`${world.server.url}/console/orgs/${world.server.demoOrgId}`);
+      await signIn(live, world.server.token);
+      await live.waitForSelector(".pool-bars", WAIT);
+      const dataSets = [
+        "/serenity/resources",
+        "/serenity/pool-history",
+        "/brands",
+        "/serenity/allocation-ledger",
+      ];
+      const perDataSet = () =>
+        dataSets.map(
+          (suffix) => calls.filter((path) => path === `/v2/orgs/${world.server.demoOrgId}${suffix}`).length,
+        );
+      await expect.poll(perDataSet, WAIT).toEqual([1, 1, 1, 1]);
+
+      await live.clock.runFor(5_000);
+      await expect.poll(perDataSet, WAIT).toEqual([2, 2, 2, 2]);
+
+      await live.evaluate(() => {
+        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+        document.dispatchEvent(new Event("visibilitychange"));
+      });
+      const before = calls.length;
+      await live.clock.runFor(60_000);
+      await live.evaluate(() => document.readyState);
+      expect(calls.length).toBe(before);
+
+      await live.evaluate(() => {
+        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "visible" });
+        document.dispatchEvent(new Event("visibilitychange"));
+      });
+      await expect.poll(perDataSet, WAIT).toEqual([3, 3, 3, 3]);
+      expect(liveProblems).toEqual([]);
+    } finally {
+      await clocked.close();
+    }
+  });
+});

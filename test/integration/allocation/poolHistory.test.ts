@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
+import { ManualClock } from "../../support/manualClock.ts";
+import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { createTestApp, type TestApp } from "../../support/testApp.ts";
+
+/**
+ * The pool over time: every fresh pool read (a pool view on a cache miss, the sampler's
+ * `samplePool`) offers a sample; `GET …/serenity/pool-history` and `GET /v2/serenity/pool-summaries`
+ * read them back, with tenancy. Time moves by hand (the pool view cache and the spacing use it).
+ */
+
+let sim: TestSimulator;
+let t: TestApp;
+let clock: ManualClock;
+let admin: string;
+let orgId: string;
+let otherOrgId: string;
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+beforeAll(async () => {
+  sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0 } });
+  clock = new ManualClock(new Date("2026-03-01T12:00:00.000Z"));
+  t = await createTestApp({ gateway: { url: sim.url }, clock });
+  admin = await t.token({ sub: "admin-1", admin: true });
+  const org = async (name: string, parentWorkspaceId: string | null) =>
+    (
+      await t.app.inject({
+        method: "POST",
+        url: "/v2/orgs",
+        headers: auth(admin),
+        payload: { name, parentWorkspaceId },
+      })
+    ).json().id as string;
+  orgId = await org("Pool org", GOLD_PARENT_WORKSPACE_ID);
+  otherOrgId = await org("Other org", null);
+});
+afterAll(async () => {
+  await t.close();
+  await sim.close();
+});
+
+const readPool = () =>
+  t.app.inject({ method: "GET", url: `/v2/orgs/${orgId}/serenity/resources`, headers: auth(admin) });
+const history = (query = "", token = admin, org = orgId) =>
+  t.app.inject({ method: "GET", url: `/v2/orgs/${org}/serenity/pool-history${query}`, headers: auth(token) });
+
+describe("pool history", () => {
+  it("records fresh reads when the pool moved or a minute passed, and reads them back oldest first", async () => {
+    const first = await readPool();
+    expect(first.statusCode).toBe(200);
+    const firstPool = first.json().pool;
+
+    // Within the pool view's cache: no fresh read, no sample.
+    clock.advance(1_000);
+    await readPool();
+    // A fresh read of an unchanged pool within the minute: no sample either.
+    clock.advance(6_000);
+    await readPool();
+    let body = (await history()).json();
+    expect(body.items).toEqual([{ sampledAt: "2026-03-01T12:00:00.000Z", ...firstPool }]);
+
+    // The pool moves: the next fresh read is recorded at once.
+    await sim.control("/quota", {
+      workspaceId: GOLD_PARENT_WORKSPACE_ID,
+      prompts: { used: 120, drafted: 30, total: firstPool.prompts.total },
+    });
+    clock.advance(6_000);
+    const moved = (await readPool()).json().pool;
+    expect(moved.prompts).toMatchObject({ used: 120, drafted: 30 });
+    // Unchanged again, but a minute after the last sample: recorded (a flat line keeps its points).
+    clock.advance(61_000);
+    await readPool();
+
+    body = (await history()).json();
+    expect(body.items.map((item: { sampledAt: string }) => item.sampledAt)).toEqual([
+      "2026-03-01T12:00:00.000Z",
+      "2026-03-01T12:00:13.000Z",
+      "2026-03-01T12:01:14.000Z",
+    ]);
+    expect(body.items[1].prompts).toEqual(moved.prompts);
+    expect(body.retentionMs).toBe(7 * 24 * 60 * 60 * 1000);
+
+    // `limit` keeps the newest, still oldest first; `since` narrows the window.
+    const newest = (await history("?limit=2")).json().items;
+    expect(newest.map((item: { sampledAt: string }) => item.sampledAt)).toEqual([
+      "2026-03-01T12:00:13.000Z",
+      "2026-03-01T12:01:14.000Z",
+    ]);
+    const since = (await history("?since=2026-03-01T12:01:00Z")).json();
+    expect(since.items).toHaveLength(1);
+    expect(since.since).toBe("2026-03-01T12:01:00.000Z");
+  });
+
+  it("records what the periodic sampler reads (the same samplePool path)", async () => {
+    const org = await t.services.orgs.getAccessible(
+      { sub: "sampler", orgIds: [], isAdmin: true, bearer: admin },
+      orgId,
+    );
+    clock.advance(120_000);
+    await t.services.allocation.samplePool(org, admin);
+    const items = (await history()).json().items as { sampledAt: string }[];
+    expect(items.at(-1)!.sampledAt).toBe(clock.now().toISOString());
+  });
+
+  it("purges samples past the retention as new ones arrive", async () => {
+    const previous = process.env.SERENITY_POOL_HISTORY_RETENTION_MS;
+    process.env.SERENITY_POOL_HISTORY_RETENTION_MS = String(10 * 60 * 1000);
+    try {
+      clock.advance(60 * 60 * 1000);
+      expect((await readPool()).statusCode).toBe(200);
+      const body = (await history("?since=2026-01-01T00:00:00Z")).json();
+      expect(body.items).toHaveLength(1);
+      expect(body.items[0].sampledAt).toBe(clock.now().toISOString());
+      expect(body.retentionMs).toBe(600_000);
+      // The window never reaches before the retention.
+      expect(body.since).toBe(new Date(clock.now().getTime() - 600_000).toISOString());
+    } finally {
+      if (previous === undefined) delete process.env.SERENITY_POOL_HISTORY_RETENTION_MS;
+      else process.env.SERENITY_POOL_HISTORY_RETENTION_MS = previous;
+    }
+  });
+
+  it("rejects a malformed window with 400", async () => {
+    for (const query of [
+      "?since=yesterday",
+      "?limit=0",
+      "?limit=2001",
+      "?since=2026-13-45T00:00:00Z",
+      "?x=1",
+    ]) {
+      const response = await history(query);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().error).toBe("invalidRequest");
+    }
+  });
+
+  it("is 404 for an org the caller may not access, and 401 without a token", async () => {
+    const outsider = await t.token({ sub: "outsider", orgs: [otherOrgId] });
+    expect((await history("", outsider)).statusCode).toBe(404);
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    expect((await history("", admin, unknown)).statusCode).toBe(404);
+    const anonymous = await t.app.inject({ method: "GET", url: `/v2/orgs/${orgId}/serenity/pool-history` });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await history("", admin, "not-a-uuid")).statusCode).toBe(400);
+  });
+});
+
+describe("GET /v2/serenity/pool-summaries", () => {
+  it("gives the newest sample of each accessible org, and nothing of other orgs", async () => {
+    const latest = (await history()).json().items.at(-1);
+    const all = await t.app.inject({
+      method: "GET",
+      url: "/v2/serenity/pool-summaries",
+      headers: auth(admin),
+    });
+    expect(all.statusCode).toBe(200);
+    expect(all.json().items).toEqual([{ orgId, ...latest }]);
+
+    const member = await t.token({ sub: "member", orgs: [orgId] });
+    const mine = await t.app.inject({
+      method: "GET",
+      url: "/v2/serenity/pool-summaries",
+      headers: auth(member),
+    });
+    expect(mine.json().items.map((item: { orgId: string }) => item.orgId)).toEqual([orgId]);
+
+    const outsider = await t.token({ sub: "outsider", orgs: [otherOrgId] });
+    const theirs = await t.app.inject({
+      method: "GET",
+      url: "/v2/serenity/pool-summaries",
+      headers: auth(outsider),
+    });
+    expect(theirs.json().items).toEqual([]);
+  });
+});
