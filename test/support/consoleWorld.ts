@@ -3,9 +3,10 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
 
+import { launchChromium } from "./chromium.ts";
 import { runCli } from "./cli.ts";
 import { type StartedSerenity, startSerenity } from "./serenityProcess.ts";
 
@@ -15,17 +16,6 @@ import { type StartedSerenity, startSerenity } from "./serenityProcess.ts";
  * no horizontal scrolling at 1280×800 and 390 wide, screenshots under the test output.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 /** Screenshots land here (gitignored with the rest of the test output). */
 export const SCREENSHOTS = path.resolve(".test-results", "console");
 export const DESKTOP = { width: 1280, height: 800 };
@@ -58,7 +48,7 @@ export async function openConsoleWorld(): Promise<ConsoleWorld> {
     SERENITY_DATA_DIR: dataDir,
   });
   expect(minted.code, minted.stderr).toBe(0);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   return {
     server,
     browser,
