@@ -22,7 +22,6 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { loadConsoleBundle } from "../src/api/console/consoleBundle.ts";
 import { insertLedgerEntry } from "../src/db/allocation/insertLedgerEntry.ts";
 import { recordSyncSubWorkspace } from "../src/db/brands/recordSyncSubWorkspace.ts";
-import { UNMETERED_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
 import { startSerenity } from "../test/support/serenityProcess.ts";
 import {
   inProcessApi,
@@ -165,18 +164,26 @@ interface OrgUnderTest {
   brands: number;
 }
 
+/** An org on a pool of its own (one org per pool), big enough to carve `brandCount` brands from. */
 async function seedOrg(
   api: Awaited<ReturnType<typeof inProcessApi>>,
+  simulatorUrl: string,
   name: string,
   brandCount: number,
   ledgerRows: number,
 ): Promise<OrgUnderTest> {
-  const org = await api.call("POST", "/v2/orgs", { name, parentWorkspaceId: UNMETERED_PARENT_WORKSPACE_ID });
+  const { id: parentWorkspaceId } = await simControl<{ id: string }>(simulatorUrl, "/parents", {
+    title: `${name} parent`,
+    metered: false,
+    projects: 1_000,
+    prompts: 100_000,
+  });
+  const org = await api.call("POST", "/v2/orgs", { name, parentWorkspaceId });
   const orgId = org.body.id as string;
   const brandIds: string[] = [];
   for (let index = 0; index < brandCount; index++) {
     const brand = await api.call("POST", `/v2/orgs/${orgId}/brands`, { name: `${name} brand ${index + 1}` });
-    const workspace = await api.gateway.users.createSubWorkspace(api.token, UNMETERED_PARENT_WORKSPACE_ID, {
+    const workspace = await api.gateway.users.createSubWorkspace(api.token, parentWorkspaceId, {
       title: `${name}-${index}`,
       resources: { projects: 1 + (index % 3), prompts: 100 * (1 + (index % 5)) },
     });
@@ -210,13 +217,10 @@ async function overviewAtScale(browser: Browser) {
   const api = await inProcessApi(database.url, simulator.url);
   try {
     const baseUrl = await api.app.listen({ port: 0, host: "127.0.0.1" });
-    // A pool big enough to carve 50 sub-workspaces from.
-    await simControl(simulator.url, "/quota", {
-      workspaceId: UNMETERED_PARENT_WORKSPACE_ID,
-      projects: { used: 0, drafted: 0, total: 1_000 },
-      prompts: { used: 0, drafted: 0, total: 100_000 },
-    });
-    const orgs = [await seedOrg(api, "Small", 1, 10), await seedOrg(api, "Big", 50, 1_000)];
+    const orgs = [
+      await seedOrg(api, simulator.url, "Small", 1, 10),
+      await seedOrg(api, simulator.url, "Big", 50, 1_000),
+    ];
     const rows: string[][] = [];
     for (const org of orgs) {
       const done = { selector: "section[aria-labelledby=brands-title] tbody tr", minimum: org.brands };

@@ -132,18 +132,28 @@ async function simControl<T = unknown>(simulatorUrl: string, route: string, body
   return (await response.json()) as T;
 }
 
-/** An org on the gold parent and a member token, created through the first process's API. */
+/**
+ * The org of the gold pool (created through the process's API the first time; one org per pool,
+ * so later callers on the same database share it) and a member token.
+ */
 export async function prepareOrg(baseUrl: string): Promise<{ orgId: string; token: string }> {
   const admin = await signDevToken(AUTH_SECRET, { sub: "mp-admin", admin: true });
-  const org = await api<{ id: string }>(baseUrl, admin, "POST", "/v2/orgs", {
-    name: "Multi-process org",
-    parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
-  });
-  if (org.status !== 201) throw new Error(`org create answered ${org.status}`);
-  return {
-    orgId: org.body.id,
-    token: await signDevToken(AUTH_SECRET, { sub: "mp-user", orgs: [org.body.id] }),
-  };
+  const listed = await api<{ items: { id: string; parentWorkspaceId: string | null }[] }>(
+    baseUrl,
+    admin,
+    "GET",
+    "/v2/orgs",
+  );
+  let orgId = listed.body.items.find((org) => org.parentWorkspaceId === GOLD_PARENT_WORKSPACE_ID)?.id;
+  if (!orgId) {
+    const org = await api<{ id: string }>(baseUrl, admin, "POST", "/v2/orgs", {
+      name: "Multi-process org",
+      parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
+    });
+    if (org.status !== 201) throw new Error(`org create answered ${org.status}`);
+    orgId = org.body.id;
+  }
+  return { orgId, token: await signDevToken(AUTH_SECRET, { sub: "mp-user", orgs: [orgId] }) };
 }
 
 export interface WorkloadShape {

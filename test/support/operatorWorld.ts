@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 
 import { loadConfig } from "../../src/config/env.ts";
 import { allocationLedger, brands, orgs } from "../../src/db/schema.ts";
@@ -93,6 +93,14 @@ export async function seedOrg(
 ): Promise<{ orgId: string; brands: SeededBrand[] }> {
   const orgId = randomUUID();
   const base = Date.now();
+  // One org per pool: the org of an earlier set-up on this pool (whose workspaces a simulator
+  // reset removed) gives it up first.
+  const previous = world.runtime.database.db
+    .select({ id: orgs.id })
+    .from(orgs)
+    .where(eq(orgs.parentWorkspaceId, PARENT));
+  await world.runtime.database.db.delete(brands).where(inArray(brands.orgId, previous));
+  await world.runtime.database.db.delete(orgs).where(eq(orgs.parentWorkspaceId, PARENT));
   await world.runtime.database.db.insert(orgs).values({
     id: orgId,
     name: "Operator org",

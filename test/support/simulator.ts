@@ -28,6 +28,13 @@ export interface TestSimulator {
   dump(): Promise<SimulatorDump>;
   /** A workspace's AI allocation (its totals), read from the dump: no upstream call is logged. */
   totals(workspaceId: string): Promise<Units>;
+  /** A new root workspace with its own pool (13 / 800, metered, unless told otherwise). */
+  addParent(options?: {
+    title?: string;
+    metered?: boolean;
+    projects?: number;
+    prompts?: number;
+  }): Promise<string>;
   /** Any control route over real HTTP: `control("/faults", rule)` POSTs to `/__sim/faults`. */
   control<T = unknown>(path: string, body?: unknown, method?: string): Promise<T>;
 }
@@ -66,6 +73,7 @@ export async function startTestSimulator(options: SimulatorOptions = {}): Promis
       if (!workspace) throw new Error(`the simulator has no workspace ${workspaceId}`);
       return { projects: workspace.resources.projects.total, prompts: workspace.resources.prompts.total };
     },
+    addParent: async (parent = {}) => (await control<{ id: string }>("/parents", parent)).id,
     control,
   };
 }

@@ -5,6 +5,7 @@ import type { SimContext } from "../context.ts";
 import type { SimulatorDump } from "../dump.ts";
 import { faultRuleSchema } from "../http/faults.ts";
 import { settingsPatchSchema, type SimulatorSettings } from "../settings.ts";
+import { newWorkspace } from "../store/simulatorStore.ts";
 import { DIMENSIONS } from "../store/types.ts";
 
 export interface ControlHandle {
@@ -46,6 +47,16 @@ const statusBody = z
   .refine((body) => (body.workspaceId === undefined) !== (body.title === undefined), {
     message: "exactly one of workspaceId or title",
   });
+
+/** A new root workspace: another customer's parent with its own pool (metered unless told otherwise). */
+const parentBody = z
+  .object({
+    title: z.string().min(1).max(200).optional(),
+    metered: z.boolean().optional(),
+    projects: z.number().int().min(0).optional(),
+    prompts: z.number().int().min(0).optional(),
+  })
+  .strict();
 
 const tokenBody = z.object({ token: z.string().min(1) }).strict();
 const bindBody = z.object({ token: z.string().min(1), workspaceId: z.string().min(1) }).strict();
@@ -96,6 +107,24 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SimContext, han
     // Metering follows the root, so the switch is set there.
     if (body.metered !== undefined) store.rootOf(workspace).limitsEnabled = body.metered;
     return { ok: true };
+  });
+
+  app.post("/__sim/parents", async (request, reply) => {
+    const body = parse(parentBody, request.body, reply);
+    if (!body) return reply;
+    const parent = newWorkspace({
+      id: ctx.newId(),
+      title: body.title ?? "Parent workspace",
+      parentId: null,
+      createdAt: ctx.now(),
+      limitsEnabled: body.metered ?? true,
+      resources: {
+        projects: { used: 0, drafted: 0, total: body.projects ?? 13 },
+        prompts: { used: 0, drafted: 0, total: body.prompts ?? 800 },
+      },
+    });
+    store.workspaces.set(parent.id, parent);
+    return reply.code(201).send({ id: parent.id });
   });
 
   app.post("/__sim/status", async (request, reply) => {

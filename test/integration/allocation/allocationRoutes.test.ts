@@ -5,7 +5,6 @@ import { brands } from "../../../src/db/schema.ts";
 import { createGatewayClient } from "../../../src/gateway/index.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
-import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
@@ -26,12 +25,14 @@ afterAll(async () => {
   await sim.close();
 });
 
+/** An org on a pool of its own (13 / 800, metered) with brands carved as given. */
 async function orgWithBrands(carves: { projects: number; prompts: number }[]) {
+  const parentWorkspaceId = await sim.addParent();
   const created = await t.app.inject({
     method: "POST",
     url: "/v2/orgs",
     headers: auth(admin),
-    payload: { name: `Org ${Math.random()}`, parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID },
+    payload: { name: `Org ${Math.random()}`, parentWorkspaceId },
   });
   const org = created.json() as { id: string };
   const client = createGatewayClient({
@@ -43,7 +44,7 @@ async function orgWithBrands(carves: { projects: number; prompts: number }[]) {
   const brandIds: string[] = [];
   const workspaceIds: string[] = [];
   for (const [index, carve] of carves.entries()) {
-    const workspace = await client.users.createSubWorkspace(admin, GOLD_PARENT_WORKSPACE_ID, {
+    const workspace = await client.users.createSubWorkspace(admin, parentWorkspaceId, {
       title: `brand-${org.id}-${index}`,
       resources: carve,
     });
@@ -62,16 +63,16 @@ async function orgWithBrands(carves: { projects: number; prompts: number }[]) {
     workspaceIds.push(workspace.id);
   }
   await client.close();
-  return { orgId: org.id, brandIds, workspaceIds };
+  return { orgId: org.id, parentWorkspaceId, brandIds, workspaceIds };
 }
 
 describe("GET /v2/orgs/:orgId/serenity/resources", () => {
   it("shows the pool and every brand with free and stranded units; members of other orgs get 404", async () => {
-    const before = (await sim.dump()).workspaces.find((w) => w.id === GOLD_PARENT_WORKSPACE_ID)!.resources;
     const { orgId, brandIds, workspaceIds } = await orgWithBrands([
       { projects: 2, prompts: 300 },
       { projects: 1, prompts: 100 },
     ]);
+    const before = { projects: { total: 13 }, prompts: { total: 800 } };
     await sim.control("/quota", {
       workspaceId: workspaceIds[0],
       prompts: { used: 50, drafted: 20, total: 300 },
@@ -128,11 +129,11 @@ describe("GET /v2/orgs/:orgId/serenity/resources", () => {
 
 describe("GET /v2/orgs/:orgId/serenity/allocation-ledger", () => {
   it("lists transfer attempts newest first, filtered by brand, paged by `before`", async () => {
-    const { orgId, brandIds } = await orgWithBrands([
+    const { orgId, parentWorkspaceId, brandIds } = await orgWithBrands([
       { projects: 0, prompts: 0 },
       { projects: 0, prompts: 0 },
     ]);
-    const org = { id: orgId, parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID };
+    const org = { id: orgId, parentWorkspaceId };
     const previous = process.env.SERENITY_DYNAMIC_ALLOCATION;
     process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
     try {

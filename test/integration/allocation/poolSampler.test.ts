@@ -56,13 +56,15 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-async function orgWithBrand(name: string): Promise<string> {
+/** An org with one carved brand, on the gold pool or (an org is one pool) a pool of its own. */
+async function orgWithBrand(name: string, parentWorkspaceId?: string): Promise<string> {
   const orgId = randomUUID();
   const now = new Date();
+  const parent = parentWorkspaceId ?? (await sim.addParent({ title: `${name} parent` }));
   await runtime.database.db
     .insert(orgs)
-    .values({ id: orgId, name, parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID, createdAt: now, updatedAt: now });
-  const workspace = await client.users.createSubWorkspace(ADMIN_TOKEN, GOLD_PARENT_WORKSPACE_ID, {
+    .values({ id: orgId, name, parentWorkspaceId: parent, createdAt: now, updatedAt: now });
+  const workspace = await client.users.createSubWorkspace(ADMIN_TOKEN, parent, {
     title: `${name}-${orgId}`,
     resources: { projects: 1, prompts: 100 },
   });
@@ -127,7 +129,7 @@ describe("pool sampler", () => {
   const userToken = `upstream-token-${randomUUID()}`;
 
   it("samples orgs with a live stored credential and skips the others (debug log)", async () => {
-    sampled = await orgWithBrand("sampled");
+    sampled = await orgWithBrand("sampled", GOLD_PARENT_WORKSPACE_ID);
     withoutCredential = await orgWithBrand("no-credential");
     withInvalidated = await orgWithBrand("invalidated");
     await storeCredential(sampled, userToken);
@@ -136,7 +138,7 @@ describe("pool sampler", () => {
     await runtime.database.db.insert(orgs).values({
       id: randomUUID(),
       name: "empty",
-      parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
+      parentWorkspaceId: await sim.addParent({ title: "empty parent" }),
       createdAt: new Date(),
       updatedAt: new Date(),
     });

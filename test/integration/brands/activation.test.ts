@@ -310,7 +310,7 @@ describe("deactivate", () => {
 
 describe("tenancy", () => {
   it("answers 404 on every provisioning route across orgs, with no upstream call", async () => {
-    const otherOrg = await w.createOrg((await w.call("GET", `/v2/orgs/${w.orgId}`)).body.parentWorkspaceId);
+    const otherOrg = await w.createOrg(await w.sim.addParent({ metered: false }));
     const foreign = (
       await w.call("POST", brandsUrl(otherOrg), { name: unique("Foreign"), domain: "f.example" }, w.admin)
     ).body.id as string;

@@ -8,11 +8,14 @@ let world: MarketWorld;
 let otherOrgId: string;
 let otherBrandId: string;
 let otherToken: string;
+let otherParent: string;
 
 beforeAll(async () => {
   world = await startMarketWorld();
   // Org B, its brand and a market, made by B's own member.
-  otherOrgId = await world.createOrg(GOLD_PARENT_WORKSPACE_ID);
+  // Org B has a pool of its own (one org per pool).
+  otherParent = await world.sim.addParent({ title: "Org B parent" });
+  otherOrgId = await world.createOrg(otherParent);
   otherBrandId = await world.createBrand({ orgId: otherOrgId, name: "Other" });
   otherToken = await world.t.token({ sub: "user-b", orgs: [otherOrgId] });
   const created = await world.call(
@@ -34,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   expectNoLeaks(world.responses, {
     bearers: [world.token, otherToken],
-    workspaceIds: [GOLD_PARENT_WORKSPACE_ID],
+    workspaceIds: [GOLD_PARENT_WORKSPACE_ID, otherParent],
   });
   await world.close();
 });
