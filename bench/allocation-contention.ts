@@ -21,7 +21,7 @@ import {
   runRound,
   type ServeProcess,
   startServe,
-} from "../test/reliability/multiProcessWorkload.ts";
+} from "../test/support/multiProcessWorkload.ts";
 import { median, printTable, scratchDatabase } from "./allocation-support.ts";
 
 const { values: args } = parseArgs({

@@ -251,7 +251,12 @@ async function measureComponents(c: Contender): Promise<Record<string, { cpu: nu
   const contenders: Record<string, () => Promise<unknown>> = {
     read: () => api.gateway.users.getResources(api.token, c.subWorkspaceId),
     lock: () => lock.withLock(c.subWorkspaceId, async () => undefined),
-    section: () => guard().writeSection({ prompts: 1 }, (write) => write("bench", async () => undefined)),
+    section: () => {
+      const g = guard() as ReturnType<typeof guard> & { writeSection?: ReturnType<typeof guard>["section"] };
+      // The same section under either revision's name (`writeSection` before the renames of issue 10).
+      const open = g.writeSection ?? g.section;
+      return open({ prompts: 1 }, (write) => write("bench", async () => undefined));
+    },
   };
   const cpu: Record<string, number[]> = { read: [], lock: [], section: [] };
   const wall: Record<string, number[]> = { read: [], lock: [], section: [] };

@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
+import { GATEWAY_PREFIXES } from "../src/gateway/routeTemplate.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
 import { startSimulator } from "../src/simulator/startSimulator.ts";
 
@@ -40,6 +41,9 @@ type Autocannon = (options: {
 // autocannon ships no type declarations; the shape used here is declared above.
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
+const UM = GATEWAY_PREFIXES.um;
+const PE = GATEWAY_PREFIXES.pe;
+
 const { values } = parseArgs({
   options: {
     duration: { type: "string", default: "5" },
@@ -50,8 +54,6 @@ const { values } = parseArgs({
 const duration = Math.min(60, Math.max(1, Number(values.duration)));
 const connections = Math.min(200, Math.max(1, Number(values.connections)));
 
-const UM = "/enterprise/users/api";
-const PE = "/enterprise/projects/api";
 const WS = UNMETERED_PARENT_WORKSPACE_ID;
 const headers = {
   authorization: "Bearer bench-token",

@@ -42,8 +42,9 @@ export interface AllocationTarget {
 }
 
 /**
- * `failFast` is the request path: a "workspace not ready" answer fails at once with workspaceBusy
- * (the edge budget is about 15 s). `settle` is for jobs and the sweep: not-ready is retried up to 3
- * times with 1/2/3 s backoff.
+ * How a transfer takes a "workspace not ready" answer. `failFast` is the request path: it fails at
+ * once with workspaceBusy (the edge budget is about 15 s). `patient` is for jobs and the sweep:
+ * not-ready is retried up to 3 times with 1/2/3 s backoff. (spec/operations.md calls the patient
+ * path the "settle variant", and the top-up metric labels it `settle`.)
  */
-export type TransferPath = "failFast" | "settle";
+export type TransferPath = "failFast" | "patient";

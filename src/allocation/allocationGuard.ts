@@ -27,7 +27,7 @@ export interface GuardContext {
   bearer: string;
   /** A flat-mode brand writes straight into the parent: the pool is its allocation, never guarded. */
   flat: boolean;
-  /** `failFast` (default, request paths) or `settle` (jobs). */
+  /** `failFast` (default, request paths) or `patient` (jobs). */
   path?: TransferPath;
   /** The request's quota-retry budget; pass the same one to every guard of one request. */
   quotaBudget?: QuotaRetryBudget;
@@ -57,9 +57,9 @@ export interface AllocationGuard {
    * whose writes runs under the held lock inside retryOnQuota (sharing the request's budget). One
    * resources read per section, so one per request and sub-workspace (SPEC §7).
    */
-  writeSection<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T>;
-  /** A section of one write: `writeSection(need, (w) => w(callSite, write, need))`. */
-  section<T>(need: Need, callSite: string, write: () => Promise<T>): Promise<T>;
+  section<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T>;
+  /** A section of one write: `section(need, (w) => w(callSite, write, need))`. */
+  singleWrite<T>(callSite: string, need: Need, write: () => Promise<T>): Promise<T>;
   /** §6 on its own (a write whose headroom was ensured by an enclosing section). */
   retryOnQuota<T>(callSite: string, write: () => Promise<T>): Promise<T>;
   /** §7 under the lock; never throws for upstream or lock failures (outcome `error` instead). */
@@ -155,7 +155,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
    * `used + drafted` cannot pass the total the ensure left, so its "re-check with drafted
    * included" (§5) is already done. A 405 anyway (the upstream's own lag) is retryOnQuota's.
    */
-  async function writeSection<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T> {
+  async function section<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T> {
     const current = mode();
     if (current.kind !== "on") {
       await needOf(need);
@@ -214,10 +214,10 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
       return ensureUnderLock(current.target, need);
     },
 
-    writeSection,
+    section,
 
-    section(need, callSite, write) {
-      return writeSection(need, (sectionWrite) => sectionWrite(callSite, write, need));
+    singleWrite(callSite, need, write) {
+      return section(need, (sectionWrite) => sectionWrite(callSite, write, need));
     },
 
     async retryOnQuota(callSite, write) {

@@ -84,10 +84,10 @@ export class AllocationService {
    * release. Building it runs the misconfiguration check, so a request path fails loud before its
    * first upstream call.
    */
-  readonly meteredWriteGuard: MeteredWriteGuardFactory = (context): MeteredWriteGuard => {
+  readonly meteredWrites: MeteredWriteGuardFactory = (context): MeteredWriteGuard => {
     const guard = this.guard({ ...context, requestId: context.requestId ?? null });
     return meteredWriteGuardOf({
-      section: (need, work) => guard.writeSection(need, work),
+      section: (need, work) => guard.section(need, work),
       releaseSurplus: async (floor, reason) => {
         await guard.releaseSurplusBestEffort({ floor, reason });
       },
@@ -95,7 +95,7 @@ export class AllocationService {
   };
 
   /**
-   * §7 for operators (the sweep, the settle variant by default): under the sub-workspace's lock,
+   * §7 for operators (the sweep; the patient transfer path by default): under the sub-workspace's lock,
    * whatever the kill switch says — an operator asked for it explicitly. Never throws for upstream
    * or lock failures: the report carries a typed `errorCode`, absent when the failure is unexpected.
    */
@@ -105,7 +105,7 @@ export class AllocationService {
   ): Promise<ReleaseReport> {
     try {
       return await this.deps.lock.withLock(target.subWorkspaceId, () =>
-        releaseSurplusLocked(this.deps, target, options, options.path ?? "settle"),
+        releaseSurplusLocked(this.deps, target, options, options.path ?? "patient"),
       );
     } catch (error) {
       const errorCode = releaseErrorCodeOf(this.deps.upstream, error);

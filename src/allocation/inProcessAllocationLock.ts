@@ -3,11 +3,11 @@ import { ServiceError } from "../domain/errors.ts";
 import type { LockLease, LockProvider } from "./allocationLock.ts";
 
 /**
- * TEST-ONLY: the original design's lock, a FIFO queue per sub-workspace inside one process. It
- * does nothing across processes, which is exactly what the multi-process test uses it to show
- * (selected with SERENITY_ALLOCATION_LOCK_MODE=in-process, see lockMode.ts). Without a timeout a
- * waiter waits as long as it takes; with one (rebalancing's short tries) it gives up through
- * `clock` and leaves the queue.
+ * TEST-ONLY: a FIFO queue per sub-workspace inside one process, the lock docs/decisions/0001
+ * rejected. It does nothing across processes, which is what the multi-process test uses it to
+ * show (selected with SERENITY_ALLOCATION_LOCK_MODE=in-process, see lockMode.ts). Without a
+ * timeout a waiter waits as long as it takes; with one (rebalancing's short tries) it gives up
+ * through `clock` and leaves the queue.
  */
 export function createInProcessLockProvider(clock: Clock = systemClock): LockProvider {
   /** Per held sub-workspace: the waiters, each woken with the lock handed over to it. */

@@ -10,7 +10,7 @@ import {
   type Units,
   type WorkspaceResources,
 } from "../domain/allocation.ts";
-import { boundedMap } from "../services/boundedMap.ts";
+import { boundedMap } from "../gateway/boundedMap.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
 import { toServiceError } from "./upstreamFailures.ts";
 

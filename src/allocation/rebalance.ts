@@ -10,8 +10,8 @@ import {
   ZERO_UNITS,
 } from "../domain/allocation.ts";
 import { planReclaim } from "../domain/rebalance.ts";
+import { boundedMap } from "../gateway/boundedMap.ts";
 import type { Logger } from "../observability/logger.ts";
-import { boundedMap } from "../services/boundedMap.ts";
 import type { AllocationDeps, AllocationTarget, SiblingSource, SiblingWorkspace } from "./allocationDeps.ts";
 import type { LockLease } from "./allocationLock.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";

@@ -25,11 +25,6 @@ export interface ReleaseOptions {
   reason?: Exclude<LedgerReason, "topUp" | "exact" | "rebalance">;
 }
 
-/** Floors of spec/allocation.md §7. */
-export const RELEASE_FLOOR: Readonly<Units> = { projects: 1, prompts: 100 };
-/** The minimum expressible allocation: a transfer to 0 is ignored upstream. */
-export const DEACTIVATION_FLOOR: Readonly<Units> = { projects: 1, prompts: 1 };
-
 /** How long after a publish upstream's `used` may still read low (SERENITY_PUBLISH_LAG_MS). */
 export const DEFAULT_PUBLISH_LAG_MS = 30_000;
 

@@ -1,41 +1,22 @@
 import { ServiceError } from "../domain/errors.ts";
-import type { AllocationUpstream, UpstreamFailureKind } from "./upstreamPort.ts";
+import { registryErrorOf } from "../gateway/registryErrors.ts";
+import type { AllocationUpstream } from "./upstreamPort.ts";
 
 /** The error codes a release reports so batch callers can tell expected failures from bugs. */
 export type ReleaseErrorCode =
   "orgPoolExhausted" | "brandAiLimit" | "workspaceBusy" | "forbidden" | "gone" | "unavailable";
 
 /**
- * Turns an upstream failure of a resources read or transfer into the registry code a caller
- * sees (generic messages; the classification goes to the log at the throw site). Errors that are
- * not upstream failures (including ServiceErrors) pass through untouched.
+ * Turns an upstream failure of a resources read or transfer into the registry error a caller sees:
+ * the one table (gateway/registryErrors.ts) with allocation's rows. Generic messages only; the
+ * classification goes to the log at the throw site. Errors that are not upstream failures
+ * (including ServiceErrors) pass through untouched.
  */
 export function toServiceError(upstream: AllocationUpstream, error: unknown): unknown {
   if (error instanceof ServiceError) return error;
   const kind = upstream.failureKind(error);
   if (kind === undefined) return error;
-  return new ServiceError(serviceCodeOf(kind), {
-    ...(kind === "unauthorized" ? { message: "Upstream authorization failed." } : {}),
-    details: { upstreamKind: kind },
-    cause: error,
-  });
-}
-
-function serviceCodeOf(kind: UpstreamFailureKind) {
-  switch (kind) {
-    case "poolExhausted":
-      return "orgPoolExhausted" as const;
-    case "workspaceNotReady":
-      return "workspaceBusy" as const;
-    case "unauthorized":
-      return "authenticationRequired" as const;
-    case "forbidden":
-      return "forbidden" as const;
-    case "meteredQuota":
-      return "quotaExceeded" as const;
-    default:
-      return "serenityUpstreamError" as const;
-  }
+  return registryErrorOf(kind, { allocation: true, details: { upstreamKind: kind }, cause: error });
 }
 
 /** The typed release error code of a failure, or `undefined` when it is unexpected. */

@@ -1,12 +1,43 @@
+import type { AllocationService } from "../allocation/allocationService.ts";
+import type { PoolHistory } from "../allocation/poolHistory.ts";
 import type { TokenVerifier } from "../auth/tokenVerifier.ts";
+import type { BrandService } from "../brands/brandService.ts";
+import type { CatalogueService } from "../catalogues/catalogueService.ts";
+import type { JobListing } from "../jobs/jobListing.ts";
+import type { JobService } from "../jobs/jobService.ts";
+import type { MarketService } from "../markets/marketService.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import type { Services } from "../runtime/services.ts";
+import type { OrgService } from "../orgs/orgService.ts";
+import type { PromptService } from "../prompts/promptService.ts";
+import type { ProvisioningService } from "../provisioning/provisioningService.ts";
 
 export interface ReadinessReport {
   ready: boolean;
   checks: Record<string, boolean>;
+}
+
+/** The services the routes call (runtime/services.ts composes them). */
+export interface ApiServices {
+  orgs: OrgService;
+  /** Brands as records: flat create, list, read. */
+  brands: BrandService;
+  /** The endpoints that provision: create a brand with a market, activate, deactivate, async create market. */
+  provisioning: ProvisioningService;
+  /** Jobs: submit, poll, reauth; `jobs.registry` is where job handlers are registered. */
+  jobs: JobService;
+  /** The upstream catalogues (languages, AI models), cached per process. */
+  catalogues: CatalogueService;
+  /** Markets and their models; `markets.createForBrand` is the entry for provisioning. */
+  markets: MarketService;
+  prompts: PromptService;
+  /** Just-in-time allocation: guards, releases, the ledger and the pool view (spec/allocation.md). */
+  allocation: AllocationService;
+  /** The org pool over time, recorded from every fresh pool read. */
+  poolHistory: PoolHistory;
+  /** An org's jobs as a list and one job's lineage as a timeline (the console's Jobs page). */
+  jobListing: JobListing;
 }
 
 /** Everything the HTTP layer needs: services to call, and the edge's own adapters. */
@@ -15,6 +46,6 @@ export interface AppDeps {
   events: EventBus;
   metrics: Metrics;
   verifier: TokenVerifier;
-  services: Services;
+  services: ApiServices;
   readiness: () => Promise<ReadinessReport>;
 }

@@ -1,9 +1,9 @@
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import { atUpstreamEdge } from "../gateway/registryErrors.ts";
 import type { AiModel, Language, Page } from "../gateway/types.ts";
 import type { Logger } from "../observability/logger.ts";
-import { atUpstreamEdge } from "../services/upstreamErrors.ts";
 import { codeForLanguageName, languageNameFor } from "./languageCodes.ts";
 
 /** A catalogue language with its ISO code (null when no code has its English name). */

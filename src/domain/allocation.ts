@@ -35,6 +35,15 @@ export type TransferTargets = Partial<Units>;
 
 export const ZERO_UNITS: Readonly<Units> = { projects: 0, prompts: 0 };
 
+/** What a release keeps at the least (spec/allocation.md §7): one project, one block of prompts. */
+export const RELEASE_FLOOR: Readonly<Units> = { projects: 1, prompts: 100 };
+
+/**
+ * What deactivation keeps (§7 "deactivate"): the minimum expressible allocation, since a transfer
+ * to 0 is ignored upstream.
+ */
+export const DEACTIVATION_FLOOR: Readonly<Units> = { projects: 1, prompts: 1 };
+
 /** Rounds a whole requirement (not a delta) up to a multiple of the block: 101 prompts → 200. */
 export function roundUpToBlock(units: number, block: number): number {
   if (!Number.isInteger(block) || block <= 0) throw new RangeError(`block must be a positive integer`);

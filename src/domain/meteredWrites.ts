@@ -4,8 +4,8 @@ import type { Need, Units } from "./allocation.ts";
  * The seam between the operations that write upstream (markets, prompts, models, generation,
  * deactivation) and just-in-time allocation (spec/allocation.md §5). Every metered upstream write
  * runs inside a `section`, which was told up front the units the whole section needs; every delete
- * that frees units is followed by `releaseSurplus`. The allocation module provides the real guard;
- * `passthroughGuard` is the behaviour with dynamic allocation off.
+ * that frees units is followed by `releaseSurplus`. The allocation module provides the real guard
+ * (the allocation guard); `passthroughGuard` below is the seam with allocation out of the picture.
  *
  * Why sections and not one guard per write: a guard checks headroom with one upstream read of the
  * sub-workspace's resources, and SPEC §7 allows one such read per metered API request. A request
@@ -62,20 +62,34 @@ export interface MeteredWriteGuard {
    */
   section<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T>;
   /** A section of one write: `section(need, (write) => write(callSite, fn, need))`. */
-  write<T>(callSite: string, need: NeedSource, fn: () => Promise<T>): Promise<T>;
+  singleWrite<T>(callSite: string, need: NeedSource, fn: () => Promise<T>): Promise<T>;
   /** Best-effort: lowers the allocation to what usage needs (never throws, never fails a request). */
   releaseSurplus(floor: Units, reason: ReleaseReason): Promise<void>;
 }
 
 export type MeteredWriteGuardFactory = (context: MeteredWriteContext) => MeteredWriteGuard;
 
-/** A guard from its section and release, with `write` as the one-write section. */
+/** A guard from its section and release, with `singleWrite` as the one-write section. */
 export function meteredWriteGuardOf(
   parts: Pick<MeteredWriteGuard, "section" | "releaseSurplus">,
 ): MeteredWriteGuard {
   return {
     section: parts.section,
-    write: (callSite, need, fn) => parts.section(need, (write) => write(callSite, fn, need)),
+    singleWrite: (callSite, need, fn) => parts.section(need, (write) => write(callSite, fn, need)),
     releaseSurplus: parts.releaseSurplus,
   };
 }
+
+/**
+ * The seam with allocation out of the picture: every write simply runs and nothing is released
+ * (the composition root plugs the allocation guard in instead; tests and tools may use this).
+ */
+export const passthroughGuard: MeteredWriteGuard = meteredWriteGuardOf({
+  section: async (need, work) => {
+    await needOf(need); // its reads still run: they decide what the work writes
+    return work((_callSite, fn) => fn());
+  },
+  releaseSurplus: async () => {},
+});
+
+export const passthroughGuardFactory: MeteredWriteGuardFactory = () => passthroughGuard;

@@ -7,9 +7,9 @@
  * most max(1 s, 0.25·t) ≤ max(1 s, 0.25·S) after it. The delays grow geometrically (×1.25 per hop)
  * once past 4 s, so a 10-minute settle budget is covered in about 35 hops.
  *
- * Rejected: the original fixed 5/10/20/40/80 s ladder, which overshoots a 41 s settle by up to
- * 34 s (a workspace ready at 41 s is seen at 75 s), and a fixed 1 s poll, which makes hundreds
- * of hops for a slow settle.
+ * Rejected: a fixed 5/10/20/40/80 s ladder (the previous system's), which overshoots a 41 s
+ * settle by up to 34 s (a workspace ready at 41 s is seen at 75 s), and a fixed 1 s poll, which
+ * makes hundreds of hops for a slow settle.
  */
 export const LADDER_MIN_DELAY_MS = 1_000;
 export const LADDER_MAX_DELAY_MS = 30_000;
@@ -25,19 +25,6 @@ export function pollSchedule(budgetMs: number): number[] {
   const times = [0];
   for (let at = 0; at < budgetMs;) {
     at += nextPollDelayMs(at);
-    times.push(at);
-  }
-  return times;
-}
-
-/** The original design's ladder, kept for the benchmark that compares the two. */
-export const ORIGINAL_LADDER_MS = [5_000, 10_000, 20_000, 40_000, 80_000];
-
-export function originalPollSchedule(budgetMs: number): number[] {
-  const times = [0];
-  let at = 0;
-  for (let hop = 0; at < budgetMs; hop++) {
-    at += ORIGINAL_LADDER_MS[Math.min(hop, ORIGINAL_LADDER_MS.length - 1)]!;
     times.push(at);
   }
   return times;

@@ -6,13 +6,9 @@ import type { z } from "zod";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { EventBus } from "../observability/events.ts";
-import { type Logger, truncateForLog } from "../observability/logger.ts";
-import {
-  classifyAnswer,
-  classifyTransportFailure,
-  statusOfTransportFailure,
-  type TransportFailure,
-} from "./classifyError.ts";
+import type { Logger } from "../observability/logger.ts";
+import { type Attempt, errorOfAttempt, parseAnswer } from "./answers.ts";
+import { classifyAnswer, statusOfTransportFailure } from "./classifyError.ts";
 import { GatewayError, type GatewayErrorKind } from "./errors.ts";
 import { type AttemptOutcome, decideRetry } from "./retryPolicy.ts";
 import { buildPath, type QueryValue } from "./routeTemplate.ts";
@@ -60,10 +56,6 @@ export interface TransportOptions {
   maxRetries: number;
   random: () => number;
 }
-
-type Attempt =
-  | { type: "answer"; status: number; body: string; retryAfter: string | undefined }
-  | { type: TransportFailure; cause: unknown };
 
 /** An exchange the caller abandoned through its signal: not an upstream failure at all. */
 type Exchange = Attempt | { type: "abandoned" };
@@ -135,7 +127,7 @@ export class GatewayTransport {
       const attempt: Attempt =
         answered.type === "answer" ? { ...answered, body: withoutSecret(answered.body, bearer) } : answered;
       if (attempt.type === "answer" && attempt.status >= 200 && attempt.status < 300) {
-        return this.#parse(request, attempt.status, attempt.body);
+        return parseAnswer(request, attempt.status, attempt.body, this.#options.logger);
       }
       const outcome: AttemptOutcome =
         attempt.type === "answer"
@@ -149,7 +141,7 @@ export class GatewayTransport {
         now: this.#options.clock.now(),
         random: this.#options.random,
       });
-      const error = this.#errorOf(request, attempt);
+      const error = errorOfAttempt(request, attempt);
       this.#logFailure(error, retries, decision.retry ? decision.waitMs : undefined);
       if (!decision.retry) throw error;
       // An abort during the wait rejects with the signal's reason: the retry is never sent.
@@ -298,67 +290,6 @@ export class GatewayTransport {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onCallerAbort);
     }
-  }
-
-  #parse<T>(request: GatewayRequest<T>, status: number, body: string): T {
-    const schema = request.response;
-    if (!schema) return undefined as T;
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch (cause) {
-      throw this.#unexpected(request, status, body, "the body is not JSON", cause);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const problems = parsed.error.issues
-        .slice(0, 5)
-        .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.code}`);
-      throw this.#unexpected(request, status, body, problems.join("; "), parsed.error);
-    }
-    return parsed.data;
-  }
-
-  #unexpected(
-    request: GatewayRequest<unknown>,
-    status: number,
-    body: string,
-    problem: string,
-    cause: unknown,
-  ): GatewayError {
-    const error = new GatewayError({
-      kind: "unexpectedResponse",
-      status,
-      method: request.method,
-      route: request.route,
-      gateway: request.gateway,
-      body: truncateForLog(body),
-      cause,
-    });
-    this.#options.logger.warn({ ...error.toLog(), problem }, "gateway response failed validation");
-    return error;
-  }
-
-  #errorOf(request: GatewayRequest<unknown>, attempt: Attempt): GatewayError {
-    const { method, route, gateway } = request;
-    if (attempt.type === "answer") {
-      return new GatewayError({
-        kind: classifyAnswer(attempt),
-        status: attempt.status,
-        method,
-        route,
-        gateway,
-        body: truncateForLog(attempt.body),
-      });
-    }
-    return new GatewayError({
-      kind: classifyTransportFailure(attempt.type),
-      status: statusOfTransportFailure(attempt.type),
-      method,
-      route,
-      gateway,
-      cause: attempt.cause,
-    });
   }
 
   #logFailure(error: GatewayError, retries: number, waitMs: number | undefined): void {

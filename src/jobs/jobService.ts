@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 
 import type { Principal } from "../auth/principal.ts";
-import type { BrandService } from "../brands/brandService.ts";
+import { loadBrandContext } from "../brands/brandContext.ts";
 import type { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db, DbExecutor } from "../db/database.ts";
 import { findJob } from "../db/jobs/findJob.ts";
@@ -28,8 +28,8 @@ export interface JobServiceDeps {
   registry: JobRegistry;
   queue: JobQueue;
   credentials: CredentialStore;
+  /** Tenancy of the brand-scoped poll and reauth. */
   orgs: OrgService;
-  brands: BrandService;
   maxPollHops?: number;
 }
 
@@ -200,7 +200,7 @@ export class JobService {
     jobId: string,
     options: JobLookupOptions,
   ): Promise<JobRow> {
-    await this.#deps.brands.get(principal, orgId, brandId);
+    await loadBrandContext(this.#deps, principal, orgId, brandId);
     const job = await findJob(this.#deps.db, jobId);
     if (!job || !ownedBy(job, orgId, brandId)) throw new ServiceError("notFound");
     if (options.types && !options.types.includes(job.type)) throw new ServiceError("notFound");

@@ -1,17 +1,13 @@
 import { durationMs } from "../config/flags.ts";
-import type { CredentialStore } from "../credentials/credentialStore.ts";
 import { purgeCredentials } from "../db/credentials/purgeCredentials.ts";
-import type { Db, DbExecutor } from "../db/database.ts";
+import type { DbExecutor } from "../db/database.ts";
 import { failStalledJob } from "../db/jobs/failStalledJob.ts";
 import { findStalledJobs } from "../db/jobs/findStalledJobs.ts";
 import { purgeTerminalJobs } from "../db/jobs/purgeTerminalJobs.ts";
 import { tryReconcilerLock } from "../db/jobs/tryReconcilerLock.ts";
 import { purgeWorkerHeartbeats } from "../db/workerHeartbeats/purgeWorkerHeartbeats.ts";
-import type { Clock } from "../domain/clock.ts";
-import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { JobQueue } from "./queue.ts";
-import type { JobRegistry } from "./registry.ts";
+import type { JobSystemDeps } from "./jobSystemDeps.ts";
 
 export const DEFAULT_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** A lease this long past its expiry (or an unleased record this long untouched) is stalled. */
@@ -39,14 +35,7 @@ export interface ReconcileReport {
   steps: Record<string, Record<string, number> | "failed" | "ok">;
 }
 
-export interface JobReconcilerDeps {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  events: EventBus;
-  registry: JobRegistry;
-  queue: JobQueue;
-  credentials: CredentialStore;
+export interface JobReconcilerDeps extends JobSystemDeps {
   /** Defaults read per run: SERENITY_JOB_STALL_GRACE_MS, SERENITY_JOB_RETENTION_MS. */
   stallGraceMs?: number;
   retentionMs?: number;

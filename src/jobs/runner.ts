@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 
-import type { CredentialStore } from "../credentials/credentialStore.ts";
-import type { Db } from "../db/database.ts";
 import { claimJobLease } from "../db/jobs/claimJobLease.ts";
 import { completeJob } from "../db/jobs/completeJob.ts";
 import { failJob } from "../db/jobs/failJob.ts";
@@ -9,27 +7,17 @@ import { failUnleasedJob } from "../db/jobs/failUnleasedJob.ts";
 import { findJob } from "../db/jobs/findJob.ts";
 import type { JobRecordError, JobRow } from "../db/jobs/insertJob.ts";
 import { releaseJobLease } from "../db/jobs/releaseJobLease.ts";
-import type { Clock } from "../domain/clock.ts";
-import type { EventBus, ServiceEvents } from "../observability/events.ts";
-import type { Logger } from "../observability/logger.ts";
+import type { ServiceEvents } from "../observability/events.ts";
 import { defaultRetryDelayMs } from "./backoff.ts";
 import { classifyJobFailure } from "./classifyFailure.ts";
 import { createJobContext } from "./context.ts";
 import type { AnyJobHandler, JobResult } from "./handler.ts";
 import { JobError, LeaseLostError } from "./jobError.ts";
-import type { JobQueue, QueueMessage } from "./queue.ts";
-import type { JobRegistry } from "./registry.ts";
+import type { JobSystemDeps } from "./jobSystemDeps.ts";
+import type { QueueMessage } from "./queue.ts";
 import { scrubError } from "./scrubError.ts";
 
-export interface JobRunnerDeps {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  events: EventBus;
-  registry: JobRegistry;
-  queue: JobQueue;
-  credentials: CredentialStore;
-}
+export type JobRunnerDeps = JobSystemDeps;
 
 /** How one delivery ended, as the runner saw it. */
 export type DeliveryOutcome =

@@ -1,27 +1,13 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 
-import type { CredentialStore } from "../credentials/credentialStore.ts";
-import type { Db } from "../db/database.ts";
 import { deleteWorkerHeartbeat } from "../db/workerHeartbeats/deleteWorkerHeartbeat.ts";
 import { upsertWorkerHeartbeat } from "../db/workerHeartbeats/upsertWorkerHeartbeat.ts";
-import type { Clock } from "../domain/clock.ts";
-import type { EventBus } from "../observability/events.ts";
-import type { Logger } from "../observability/logger.ts";
-import type { JobQueue } from "./queue.ts";
+import type { JobSystemDeps } from "./jobSystemDeps.ts";
 import { JobReconciler, type ReconcileStep } from "./reconciler.ts";
-import type { JobRegistry } from "./registry.ts";
 import { JobRunner } from "./runner.ts";
 
-export interface JobWorkerDeps {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  events: EventBus;
-  registry: JobRegistry;
-  queue: JobQueue;
-  credentials: CredentialStore;
-}
+export type JobWorkerDeps = JobSystemDeps;
 
 export interface JobWorkerOptions {
   workerId?: string;

@@ -12,17 +12,18 @@ import { reserveMarket } from "../db/markets/reserveMarket.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
+import { countryName, geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import type { OperationContext } from "../domain/operationContext.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
-import { addModels, planModelChange, removeModels } from "../models/reconcileProjectModels.ts";
+import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
 import type { Logger } from "../observability/logger.ts";
-import { atUpstreamEdge, upstreamFailure } from "../services/upstreamErrors.ts";
 import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
 import { describeMarket } from "./describeMarket.ts";
-import { countryName, geoTargetIdFor } from "./geoTarget.ts";
 import { rememberModels } from "./knownModels.ts";
 import type { CreateMarketInput, Market } from "./market.ts";
-import { resolveWriteTarget } from "./writeTarget.ts";
+import { addModels, planModelChange, removeModels } from "./projectModels.ts";
+import { meteredWriteGuardFor, resolveWriteTarget } from "./writeTarget.ts";
 
 export interface CreateMarketDeps {
   db: Db;
@@ -35,7 +36,7 @@ export interface CreateMarketDeps {
 }
 
 /**
- * Create market (spec/api.md §3, issue 4): validate, reserve the slice in our table, then upstream
+ * Create market (spec/api.md §3): validate, reserve the slice in our table, then upstream
  * create project → PATCH primary_url (non-fatal) → read the project's models → add/remove models →
  * publish, and only then mark the reservation ready. Any failure rolls back: the project is deleted
  * best-effort and the reservation released, so a retry starts clean.
@@ -48,7 +49,7 @@ export interface CreateMarketDeps {
  */
 export async function createMarketForBrand(
   deps: CreateMarketDeps,
-  ctx: { bearer: string; requestId: string | undefined; reservationKey?: string },
+  ctx: OperationContext,
   brand: BrandRow,
   org: OrgRow,
   input: CreateMarketInput,
@@ -90,14 +91,10 @@ export async function createMarketForBrand(
     return atUpstreamEdge(log, "describeMarket", () => describeMarket(projects, ctx.bearer, row));
   }
   const reservation = reserved.row;
-  const guard = deps.meteredWrites({
+  const guard = meteredWriteGuardFor(deps.meteredWrites, target, {
     orgId: org.id,
     brandId: brand.id,
-    subWorkspaceId: target.subWorkspaceId,
-    parentWorkspaceId: target.parentWorkspaceId,
-    flat: target.flat,
-    bearer: ctx.bearer,
-    requestId: ctx.requestId,
+    operation: ctx,
   });
 
   let projectId: string | undefined;

@@ -33,3 +33,10 @@ export interface CreateMarketInput {
   primaryUrl?: string | null;
   modelIds?: string[];
 }
+
+/** Where a market's project lives, and who acts on it. */
+export interface ProjectRef {
+  bearer: string;
+  workspaceId: string;
+  projectId: string;
+}

@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/principal.ts";
+import { type BrandContext, loadBrandContext } from "../brands/brandContext.ts";
 import type { CatalogueModel, CatalogueService } from "../catalogues/catalogueService.ts";
-import { asyncProvisioningEnabled } from "../config/flags.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
@@ -8,11 +8,21 @@ import { findMarket } from "../db/markets/findMarket.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import type { MarketRow } from "../db/markets/marketRow.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import { RELEASE_FLOOR } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import type { OperationContext } from "../domain/operationContext.ts";
+import { boundedMap } from "../gateway/boundedMap.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { OrgService } from "../orgs/orgService.ts";
+import { createMarketForBrand } from "./createMarket.ts";
+import { describeMarket } from "./describeMarket.ts";
+import { forgetModels, rememberModels } from "./knownModels.ts";
+import { type CreateMarketInput, type Market } from "./market.ts";
 import {
   addModels,
   modelAddUnits,
@@ -21,19 +31,8 @@ import {
   planModelChange,
   projectTextCount,
   removeModels,
-} from "../models/reconcileProjectModels.ts";
-import type { Logger } from "../observability/logger.ts";
-import type { OrgService } from "../orgs/orgService.ts";
-import type { AcceptedProvisioning, AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
-import { boundedMap } from "../services/boundedMap.ts";
-import { atUpstreamEdge, upstreamFailure } from "../services/upstreamErrors.ts";
-import { type BrandContext, loadBrandContext } from "./brandContext.ts";
-import { createMarketForBrand } from "./createMarket.ts";
-import { describeMarket } from "./describeMarket.ts";
-import { geoTargetIdFor } from "./geoTarget.ts";
-import { forgetModels, rememberModels } from "./knownModels.ts";
-import { type CreateMarketInput, type Market } from "./market.ts";
-import { marketWriteTarget, type WriteTarget } from "./writeTarget.ts";
+} from "./projectModels.ts";
+import { marketWriteTarget, meteredWriteGuardFor } from "./writeTarget.ts";
 
 export interface MarketServiceDeps {
   db: Db;
@@ -45,27 +44,10 @@ export interface MarketServiceDeps {
   meteredWrites: MeteredWriteGuardFactory;
   /** A `creating` reservation untouched this long is abandoned and may be reclaimed; default 10 min. */
   staleReservationMs?: number;
-  /** The asynchronous producers (`async: true`); without them `async: true` runs the sync path. */
-  asyncProvisioning?: AsyncProvisioning;
-  /** Where the master switch SERENITY_ASYNC_PROVISIONING is read; default process.env. */
-  env?: Record<string, string | undefined>;
-}
-
-/** The caller of an internal operation: whose bearer goes upstream, and the request it serves. */
-export interface OperationContext {
-  bearer: string;
-  requestId: string | undefined;
-  /**
-   * Set by a caller that may run the same create again (a job, delivered at least once): the
-   * owner of the slice reservation, stable across its redeliveries (see createMarketForBrand).
-   */
-  reservationKey?: string;
 }
 
 /** Upstream reads in flight per list request. */
 const LIST_CONCURRENCY = 4;
-/** What a delete may give back: the floor that release keeps (spec/allocation.md §7). */
-const RELEASE_FLOOR = { projects: 1, prompts: 100 };
 const DEFAULT_STALE_RESERVATION_MS = 10 * 60_000;
 
 /** Markets (country × language slices of a brand, one upstream project each) and their models. */
@@ -86,68 +68,6 @@ export class MarketService {
   ): Promise<Market> {
     const { org, brand } = await this.#context(principal, orgId, brandId);
     return this.createForBrand({ bearer: principal.bearer, requestId: ctx.requestId }, brand, org, input);
-  }
-
-  /**
-   * `POST …/serenity/markets` as asked (spec/provisioning.md §6). With `async: true` (and the
-   * master switch on), a brand with its sub-workspace gets a provisioning job that polls the
-   * pointer (fast path) and chains `create-market` → accepted; a flat-looking brand whose
-   * provisioning is pending or failed → `semrushProvisioningIncomplete`; a flat brand (no
-   * provisioning history) has nothing to provision and is served synchronously.
-   */
-  async createRequested(
-    principal: Principal,
-    orgId: string,
-    brandId: string,
-    input: CreateMarketInput & { async?: boolean },
-    ctx: { requestId: string | undefined },
-  ): Promise<{ done: Market } | { accepted: AcceptedProvisioning }> {
-    const { async: wantsAsync, ...market } = input;
-    const provisioning = this.deps.asyncProvisioning;
-    if (!wantsAsync || !provisioning || !asyncProvisioningEnabled(this.deps.env)) {
-      return { done: await this.create(principal, orgId, brandId, market, ctx) };
-    }
-    const { org, brand } = await this.#context(principal, orgId, brandId);
-    if (brand.subWorkspaceId === null) {
-      if (brand.provisioningStatus !== null) throw new ServiceError("semrushProvisioningIncomplete");
-      return {
-        done: await this.createForBrand(
-          { bearer: principal.bearer, requestId: ctx.requestId },
-          brand,
-          org,
-          market,
-        ),
-      };
-    }
-    if (brand.subWorkspaceId === org.parentWorkspaceId) throw new ServiceError("workspaceMisconfigured");
-    // The slice exists already: say so now rather than from a job.
-    const geoTargetId = geoTargetIdFor(market.market.toUpperCase());
-    if (geoTargetId === undefined) {
-      throw new ServiceError("invalidRequest", {
-        message: "market must be an ISO 3166-1 alpha-2 country code",
-      });
-    }
-    if (!brand.domain && !market.primaryUrl && !brand.primaryUrl) {
-      throw new ServiceError("invalidRequest", {
-        message: "The brand needs a domain or a primary URL to create a market",
-      });
-    }
-    if (
-      await findMarket(this.deps.db, {
-        brandId,
-        geoTargetId,
-        languageCode: market.languageCode.toLowerCase(),
-      })
-    ) {
-      throw new ServiceError("marketExists");
-    }
-    const accepted = await provisioning.createMarket(
-      { sub: principal.sub, bearer: principal.bearer, requestId: ctx.requestId },
-      brand,
-      org.parentWorkspaceId ?? "",
-      market,
-    );
-    return { accepted };
   }
 
   /**
@@ -212,10 +132,7 @@ export class MarketService {
       await this.#deleteProject(log, operation.bearer, row.workspaceId, row.projectId);
     }
     await deleteMarketRow(this.deps.db, row.id);
-    await this.#releaseSurplus(
-      log,
-      this.#guard(context, marketWriteTarget(row.workspaceId, context.org), operation),
-    );
+    await this.#releaseSurplus(log, this.#guard(context, row.workspaceId, operation));
   }
 
   /** `PUT …/markets/:geoTargetId/:languageCode/models`: the project tracks exactly `modelIds`. */
@@ -237,7 +154,7 @@ export class MarketService {
     const row = await this.readyMarket(brandId, geoTargetId, languageCode);
     const gateway = this.deps.gateway;
     const models: CatalogueModel[] = await this.deps.catalogue.resolveModels(principal.bearer, modelIds);
-    const guard = this.#guard(context, marketWriteTarget(row.workspaceId, context.org), operation);
+    const guard = this.#guard(context, row.workspaceId, operation);
     const ref = { bearer: principal.bearer, workspaceId: row.workspaceId, projectId: row.projectId! };
     const known = { db: this.deps.db, clock: this.deps.clock, logger: log };
     // Forgotten before the change, so one that fails half-way leaves no stale set behind.
@@ -305,15 +222,12 @@ export class MarketService {
     }
   }
 
-  #guard(context: BrandContext, target: WriteTarget, operation: OperationContext): MeteredWriteGuard {
-    return this.deps.meteredWrites({
+  /** The guard of the workspace a market's project lives in (flat when that is the org's parent). */
+  #guard(context: BrandContext, workspaceId: string, operation: OperationContext): MeteredWriteGuard {
+    return meteredWriteGuardFor(this.deps.meteredWrites, marketWriteTarget(workspaceId, context.org), {
       orgId: context.org.id,
       brandId: context.brand.id,
-      subWorkspaceId: target.subWorkspaceId,
-      parentWorkspaceId: target.parentWorkspaceId,
-      flat: target.flat,
-      bearer: operation.bearer,
-      requestId: operation.requestId,
+      operation,
     });
   }
 

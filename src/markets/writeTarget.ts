@@ -1,6 +1,8 @@
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { ServiceError } from "../domain/errors.ts";
+import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import type { OperationContext } from "../domain/operationContext.ts";
 
 /** Where a brand's market writes go (spec/api.md §3, SPEC §2 "flat mode"). */
 export interface WriteTarget {
@@ -50,4 +52,24 @@ export function marketWriteTarget(workspaceId: string, org: Pick<OrgRow, "parent
     subWorkspaceId: flat ? null : workspaceId,
     parentWorkspaceId: org.parentWorkspaceId,
   };
+}
+
+/**
+ * The metered-write guard of a brand's writes into `target`, built once per request and workspace
+ * (building it runs the allocation setup check, so a misconfiguration fails before any write).
+ */
+export function meteredWriteGuardFor(
+  meteredWrites: MeteredWriteGuardFactory,
+  target: WriteTarget,
+  who: { orgId: string; brandId: string; operation: Pick<OperationContext, "bearer" | "requestId"> },
+): MeteredWriteGuard {
+  return meteredWrites({
+    orgId: who.orgId,
+    brandId: who.brandId,
+    subWorkspaceId: target.subWorkspaceId,
+    parentWorkspaceId: target.parentWorkspaceId,
+    flat: target.flat,
+    bearer: who.operation.bearer,
+    requestId: who.operation.requestId,
+  });
 }

@@ -1,9 +1,8 @@
 import type { AllocationService } from "../allocation/allocationService.ts";
 import type { PoolBrandView, PoolDimension } from "../allocation/poolView.ts";
-import { RELEASE_FLOOR } from "../allocation/releaseSurplus.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { listOrgs } from "../db/orgs/listOrgs.ts";
-import { DIMENSIONS, planRelease, type Units } from "../domain/allocation.ts";
+import { DIMENSIONS, planRelease, RELEASE_FLOOR, type Units } from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
 
@@ -19,14 +18,8 @@ export interface AuditDeps {
   allocation: Pick<AllocationService, "samplePool">;
 }
 
-export interface AuditBrand {
-  brandId: string;
-  name: string;
-  subWorkspaceId: string;
-  projects: PoolDimension | null;
-  prompts: PoolDimension | null;
-  /** `total − roundUpToBlock(used + drafted)` per dimension; null when the read failed. */
-  stranded: Units | null;
+/** A brand of the pool view (stranded units included), with what a sweep would give back. */
+export interface AuditBrand extends Omit<PoolBrandView, "error"> {
   /** What a sweep with the default floor would give back; null when the read failed. */
   sweepReturns: Units | null;
   error?: string;

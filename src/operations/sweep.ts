@@ -5,14 +5,14 @@ import type { ReleaseReport } from "../allocation/releaseSurplus.ts";
 import type { ReleaseErrorCode } from "../allocation/upstreamFailures.ts";
 import { type BrandSubWorkspaceRow, listBrandSubWorkspaces } from "../db/brands/listBrandSubWorkspaces.ts";
 import type { DbExecutor } from "../db/database.ts";
-import { type Dimension, DIMENSIONS, type Units } from "../domain/allocation.ts";
+import { type Dimension, DIMENSIONS, RELEASE_FLOOR, type Units } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { Logger } from "../observability/logger.ts";
 import { emptyCheckpoint, readCheckpoint, type SweepCheckpoint, writeCheckpoint } from "./checkpoint.ts";
 
 /**
  * `serenity sweep` (spec/operations.md §1): lowers every carved sub-workspace to what its usage
- * needs through the same release as the request path (settle variant, ledger reason `sweep`).
+ * needs through the same release as the request path (the patient transfer path, ledger reason `sweep`).
  */
 
 export const SWEEP_OUTCOMES = [
@@ -44,7 +44,7 @@ export const UNEXPECTED_ERROR = "unexpected";
 export const SWEEP_DEFAULTS = {
   rateLimitMs: 300,
   maxConsecutiveErrors: 5,
-  floor: { projects: 1, prompts: 100 } as Units,
+  floor: RELEASE_FLOOR as Units,
 };
 
 export interface SweepDeps {
@@ -185,7 +185,7 @@ export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<
           requestId: `sweep-${runId}`,
           bearer: options.bearer,
         },
-        { floor, dryRun, reason: "sweep", path: "settle" },
+        { floor, dryRun, reason: "sweep", path: "patient" },
       );
       item = itemOf(row, report);
     } catch (error) {

@@ -4,10 +4,10 @@ import type { MeteredWriteGuard, SectionWrite } from "../domain/meteredWrites.ts
 import { isGatewayError } from "../gateway/errors.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
+import { upstreamFailure } from "../gateway/registryErrors.ts";
 import { forgetModels, type KnownFactsDeps, readAndRememberModels } from "../markets/knownModels.ts";
-import type { ProjectRef } from "../models/reconcileProjectModels.ts";
+import type { ProjectRef } from "../markets/market.ts";
 import type { Logger } from "../observability/logger.ts";
-import { upstreamFailure } from "../services/upstreamErrors.ts";
 import type { BulkItemOutcome } from "./bulkOutcome.ts";
 import { forgetTags, type KnownMarketFacts, rememberTags } from "./knownTags.ts";
 import { resolveTagIds, tagKey, type TagPath } from "./tagTaxonomy.ts";
@@ -40,10 +40,11 @@ const MAX_PROMPT_PAGES = 200;
  * a request writing several projects of one sub-workspace needs one guarded section for all of
  * them (one lock, one resources read — SPEC §7):
  *
- * `prepareProjectPrompts` (the section's need: it runs alongside the lock and the guard's read):
+ * `prepareProjectPrompts` (the section's need: it runs alongside the lock and the guard's read,
+ *  and makes no metered write):
  *  1. read the project's texts (drafts included); take its model set and tag ids from what
- *     Serenity knows about the market, reading upstream (and creating missing tags) only for what
- *     is not known;
+ *     Serenity knows about the market, reading upstream (and creating the taxonomy tags the
+ *     project lacks, an unmetered upstream write) only for what is not known;
  *  2. texts already there are `existed` without being sent again; the rest are `fresh`, and the
  *     section must cover `units` = fresh texts × models.
  *

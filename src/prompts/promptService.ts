@@ -1,19 +1,20 @@
 import type { Principal } from "../auth/principal.ts";
+import { type BrandContext, loadBrandContext } from "../brands/brandContext.ts";
 import type { Db } from "../db/database.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import type { MarketRow } from "../db/markets/marketRow.ts";
+import { RELEASE_FLOOR } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import { boundedMap } from "../gateway/boundedMap.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
-import { type BrandContext, loadBrandContext } from "../markets/brandContext.ts";
+import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
 import type { MarketService } from "../markets/marketService.ts";
-import { marketWriteTarget } from "../markets/writeTarget.ts";
+import { marketWriteTarget, meteredWriteGuardFor } from "../markets/writeTarget.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
-import { boundedMap } from "../services/boundedMap.ts";
-import { atUpstreamEdge, upstreamFailure } from "../services/upstreamErrors.ts";
 import { type BulkItemOutcome, type BulkPromptItem, MAX_BULK_PROMPTS } from "./bulkOutcome.ts";
 import {
   failUnwritten,
@@ -63,7 +64,6 @@ export interface PromptListQuery {
 
 /** Projects written in parallel by one bulk request. */
 const PROJECT_CONCURRENCY = 4;
-const RELEASE_FLOOR = { projects: 1, prompts: 100 };
 
 function sliceKey(geoTargetId: number, languageCode: string): string {
   return `${geoTargetId}:${languageCode.toLowerCase()}`;
@@ -244,7 +244,7 @@ export class PromptService {
     const guard = this.#guard(context, row.workspaceId, principal.bearer, ctx.requestId);
     await atUpstreamEdge(log, "deletePrompts", async () => {
       await gateway.projects.deletePrompts(principal.bearer, row.workspaceId, row.projectId!, input.ids);
-      await guard.write("publish", {}, () =>
+      await guard.singleWrite("publish", {}, () =>
         gateway.projects.publishProject(principal.bearer, row.workspaceId, row.projectId!),
       );
     });
@@ -262,15 +262,10 @@ export class PromptService {
     bearer: string,
     requestId: string | undefined,
   ): MeteredWriteGuard {
-    const target = marketWriteTarget(workspaceId, context.org);
-    return this.deps.meteredWrites({
+    return meteredWriteGuardFor(this.deps.meteredWrites, marketWriteTarget(workspaceId, context.org), {
       orgId: context.org.id,
       brandId: context.brand.id,
-      subWorkspaceId: target.subWorkspaceId,
-      parentWorkspaceId: target.parentWorkspaceId,
-      flat: target.flat,
-      bearer,
-      requestId,
+      operation: { bearer, requestId },
     });
   }
 

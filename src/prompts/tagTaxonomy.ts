@@ -1,5 +1,5 @@
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
-import type { ProjectRef } from "../models/reconcileProjectModels.ts";
+import type { ProjectRef } from "../markets/market.ts";
 
 /**
  * Our taxonomy on the upstream's generic tag tree (spec/gateway.md §4): root dimensions with value

@@ -7,10 +7,9 @@ import { recordProvisioningJobId } from "../db/brands/recordProvisioningJobId.ts
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
-import type { SubmitJobInput } from "../jobs/jobService.ts";
+import type { JobService } from "../jobs/jobService.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
-import { provisioningStaleMs } from "./attemptRules.ts";
 import { applyConcurrencyGuard } from "./concurrencyGuard.ts";
 import {
   ACTIVATE_BRAND_JOB,
@@ -19,14 +18,15 @@ import {
   PROVISION_WORKSPACE_JOB,
   type ProvisionWorkspaceMetadata,
 } from "./provisioningJobTypes.ts";
+import type { AcceptedProvisioning } from "./provisioningRequests.ts";
+import { provisioningStaleMs } from "./provisioningSettings.ts";
 
 export interface AsyncProvisioningDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
   events: EventBus;
-  /** `JobService.submit` (bound late: the job service is composed after the brand service). */
-  submitJob(input: SubmitJobInput): Promise<{ jobId: string; created: boolean }>;
+  jobs: Pick<JobService, "submit">;
   env?: Record<string, string | undefined>;
 }
 
@@ -35,12 +35,6 @@ export interface AsyncCaller {
   sub: string;
   bearer: string;
   requestId: string | undefined;
-}
-
-export interface AcceptedProvisioning {
-  jobId: string;
-  /** The brand as the attempt left it (pending, with its job id). */
-  brand: BrandRow;
 }
 
 /**
@@ -122,7 +116,7 @@ export class AsyncProvisioning {
     };
     let jobId: string;
     try {
-      ({ jobId } = await this.deps.submitJob({
+      ({ jobId } = await this.deps.jobs.submit({
         type: PROVISION_WORKSPACE_JOB,
         orgId: brand.orgId,
         brandId: brand.id,

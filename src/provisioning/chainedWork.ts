@@ -1,5 +1,3 @@
-import { createActivationMarkets } from "../brands/activationMarkets.ts";
-import type { ActivationResult } from "../brands/brandService.ts";
 import { findBrandById } from "../db/brands/findBrandById.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
@@ -13,6 +11,8 @@ import type { JobContext } from "../jobs/handler.ts";
 import type { CreateMarketInput, Market } from "../markets/market.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";
+import { createActivationMarkets } from "./activationMarkets.ts";
+import type { ActivationResult } from "./provisioningRequests.ts";
 
 /**
  * The work a provisioning job chains after its promote (spec/provisioning.md §6): create one

@@ -3,9 +3,9 @@ import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { DbExecutor } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
+import { concurrencyVerdict } from "../domain/provisioningAttempt.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
-import { concurrencyVerdict } from "./attemptRules.ts";
 
 /**
  * The concurrency guard of spec/provisioning.md §4, applied: run before T1 by every producer and

@@ -5,11 +5,13 @@ import { markBrandPending } from "../db/brands/markBrandPending.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { deleteMarketsOfBrand } from "../db/markets/deleteMarketsOfBrand.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import { DEACTIVATION_FLOOR } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import { upstreamFailure } from "../gateway/registryErrors.ts";
+import { marketWriteTarget, meteredWriteGuardFor } from "../markets/writeTarget.ts";
 import type { Logger } from "../observability/logger.ts";
-import { upstreamFailure } from "../services/upstreamErrors.ts";
 import type { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
 
 export interface DeactivationDeps {
@@ -19,9 +21,6 @@ export interface DeactivationDeps {
   lifecycle: WorkspaceLifecycle;
   meteredWrites: MeteredWriteGuardFactory;
 }
-
-/** What deactivation keeps of a sub-workspace's allocation (spec/allocation.md §7 "deactivate"). */
-export const DEACTIVATE_FLOOR = { projects: 1, prompts: 1 };
 
 /**
  * Deactivate, in the order of spec/provisioning.md §6:
@@ -60,14 +59,10 @@ export async function deactivateBrand(
     // Built before the first upstream write: building it validates the allocation setup, so with
     // dynamic allocation on and no parent workspace the request fails loud (allocationMisconfigured)
     // before any project is deleted, not halfway through (spec/allocation.md §2).
-    const guard = deps.meteredWrites({
+    const guard = meteredWriteGuardFor(deps.meteredWrites, marketWriteTarget(pointer, org), {
       orgId: org.id,
       brandId: brand.id,
-      subWorkspaceId: pointer,
-      parentWorkspaceId: org.parentWorkspaceId,
-      flat: false,
-      bearer,
-      requestId: request.requestId,
+      operation: request,
     });
     let deleted: number;
     try {
@@ -75,7 +70,7 @@ export async function deactivateBrand(
     } catch (error) {
       throw upstreamFailure(error, log, "deactivate.deleteProjects");
     }
-    await guard.releaseSurplus(DEACTIVATE_FLOOR, "deactivate");
+    await guard.releaseSurplus(DEACTIVATION_FLOOR, "deactivate");
     await deleteMarketsOfBrand(deps.db, brand.id, { workspaceId: pointer });
     const cleared = await clearSubWorkspacePointer(deps.db, {
       brandId: brand.id,

@@ -1,26 +1,25 @@
 import { failProvisioningAttempt } from "../db/brands/failProvisioningAttempt.ts";
 import { findBrandById } from "../db/brands/findBrandById.ts";
-import { findClaimedWorkspaces } from "../db/brands/findClaimedWorkspaces.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import { promoteProvisioningReady } from "../db/brands/promoteProvisioningReady.ts";
-import { recordProvisioningCandidate } from "../db/brands/recordProvisioningCandidate.ts";
 import { recordProvisioningJobId } from "../db/brands/recordProvisioningJobId.ts";
 import type { Db } from "../db/database.ts";
 import { findJob } from "../db/jobs/findJob.ts";
-import { ServiceError } from "../domain/errors.ts";
-import { nextPollDelayMs } from "../domain/requeueLadder.ts";
-import type { GatewayClient } from "../gateway/gatewayClient.ts";
-import type { JobContext, JobResult } from "../jobs/handler.ts";
-import { JobError, LeaseLostError } from "../jobs/jobError.ts";
-import type { EventBus, ServiceEvents } from "../observability/events.ts";
-import type { Logger } from "../observability/logger.ts";
 import {
   PROVISIONING_ERROR_SENTENCES,
   type ProvisioningFailureReason,
-  provisionSettleBudgetMs,
-} from "./attemptRules.ts";
+} from "../domain/provisioningAttempt.ts";
+import { nextPollDelayMs } from "../domain/requeueLadder.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { JobContext } from "../jobs/handler.ts";
+import { JobError, LeaseLostError } from "../jobs/jobError.ts";
+import type { EventBus, ServiceEvents } from "../observability/events.ts";
+import type { Logger } from "../observability/logger.ts";
+import { chooseCandidate, OwnedCandidate } from "./attemptCandidate.ts";
+import { DeliveryFence } from "./deliveryFence.ts";
 import { asJobFailure, isReauthFailure } from "./provisioningJobErrors.ts";
-import { type ProvisionWorkspaceMetadata, supersededResult } from "./provisioningJobTypes.ts";
+import type { ProvisionWorkspaceMetadata } from "./provisioningJobTypes.ts";
+import { provisionSettleBudgetMs } from "./provisioningSettings.ts";
 import { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
 
 export interface ProvisioningHopDeps {
@@ -38,6 +37,17 @@ export interface ProvisioningHopDeps {
 /** Three tries in all: the first, then one after each delay. */
 const CHAIN_RETRY_DELAYS_MS = [200, 400] as const;
 
+/**
+ * How a hop ended: handed on to its next hop or its chained job, or done — the brand provisioned
+ * with nothing to chain, or the attempt no longer this hop's to work on. The job turns it into the
+ * record's result (jobResults.ts).
+ */
+export type HopOutcome =
+  | { kind: "requeued"; requeuedJobId: string }
+  | { kind: "chained"; chainedJobId: string }
+  | { kind: "provisioned" }
+  | { kind: "superseded" };
+
 /** Thrown by a hop after it settled the attempt itself: the catch-all must not touch it again. */
 class SettledFailure extends JobError {}
 
@@ -50,15 +60,14 @@ class SettledFailure extends JobError {}
  * never overwrite a newer attempt. Cleanup only ever empties a candidate this attempt created
  * itself (`freshlyCreated` in the metadata), never an adopted one, never a promoted one.
  *
- * The attempt id does not tell two deliveries of the same hop apart: after the handler timeout
- * (plus a grace) the runner releases the lease while this copy may still run. So every gateway
- * call carries the job's abort signal (a timed-out hop stops talking upstream), and T4, T5 and
- * the cleanup first check that this delivery still holds its lease.
+ * The attempt id does not tell two deliveries of the same hop apart, so every gateway call
+ * carries the job's abort signal (a timed-out hop stops talking upstream), and T4, T5 and the
+ * cleanup first check that this delivery still holds its lease (DeliveryFence).
  */
 export async function runProvisioningHop(
   deps: ProvisioningHopDeps,
   ctx: JobContext<ProvisionWorkspaceMetadata>,
-): Promise<JobResult> {
+): Promise<HopOutcome> {
   const hop = new Hop(deps, ctx);
   return hop.run();
 }
@@ -68,9 +77,10 @@ class Hop {
   readonly #ctx: JobContext<ProvisionWorkspaceMetadata>;
   readonly #log: Logger;
   readonly #lifecycle: WorkspaceLifecycle;
-  #bearer: string | undefined;
+  readonly #fence: DeliveryFence;
   /** The candidate this attempt created itself, if any: the only workspace cleanup may empty. */
-  #owned: string | undefined;
+  readonly #owned: OwnedCandidate;
+  #bearer: string | undefined;
   #promoted = false;
   #handedOff = false;
 
@@ -86,11 +96,21 @@ class Hop {
       logger: this.#log,
       signal: ctx.signal,
     });
+    this.#fence = new DeliveryFence(ctx, this.#log);
     const { candidateWorkspaceId, freshlyCreated } = ctx.metadata;
-    if (candidateWorkspaceId && freshlyCreated) this.#owned = candidateWorkspaceId;
+    this.#owned = new OwnedCandidate(
+      {
+        db: deps.db,
+        lifecycle: this.#lifecycle,
+        log: this.#log,
+        fence: this.#fence,
+        token: () => this.#token(),
+      },
+      candidateWorkspaceId && freshlyCreated ? candidateWorkspaceId : undefined,
+    );
   }
 
-  async run(): Promise<JobResult> {
+  async run(): Promise<HopOutcome> {
     try {
       return await this.#run();
     } catch (error) {
@@ -102,7 +122,7 @@ class Hop {
     }
   }
 
-  async #run(): Promise<JobResult> {
+  async #run(): Promise<HopOutcome> {
     const { db } = this.#deps;
     const metadata = this.#ctx.metadata;
 
@@ -136,11 +156,18 @@ class Hop {
     }
 
     // 3. Candidate.
-    const candidate = await this.#candidate(brand);
-    if (!candidate) return this.#standDown("superseded");
+    const candidate = await chooseCandidate(
+      { db, lifecycle: this.#lifecycle, log: this.#log, owned: this.#owned, token: () => this.#token() },
+      this.#ctx,
+      brand,
+    );
+    if (!candidate) {
+      await this.#cleanup();
+      return this.#standDown("superseded");
+    }
 
     // 4. Poll once.
-    const state = await this.#lifecycle.pollOnce(await this.#token(), candidate);
+    const state = await this.#lifecycle.readState(await this.#token(), candidate);
     if (state === "ready") return this.#promote(candidate);
     if (state === "terminal") {
       await this.#fail("upstreamFailed", "subworkspaceCreationFailed", { cleanup: false });
@@ -148,75 +175,20 @@ class Hop {
     return this.#notReady();
   }
 
-  async #earlierHandOff(): Promise<JobResult | undefined> {
+  async #earlierHandOff(): Promise<HopOutcome | undefined> {
     const nextJobId = this.#ctx.job.nextJobId;
     if (!nextJobId) return undefined;
     const next = await findJob(this.#deps.db, nextJobId);
     this.#handedOff = true;
     this.#log.info({ nextJobId }, "hop already handed off; completing it");
-    return next?.type === this.#ctx.job.type ? { requeuedJobId: nextJobId } : { chainedJobId: nextJobId };
+    return next?.type === this.#ctx.job.type
+      ? { kind: "requeued", requeuedJobId: nextJobId }
+      : { kind: "chained", chainedJobId: nextJobId };
   }
 
-  /**
-   * The workspace this attempt waits for: the one the metadata carries; else one a previous
-   * delivery of this hop recorded (T2) before dying — provenance unknown, so never cleaned up;
-   * else the brand's canonical pointer (the fast path of createMarket/activate, not owned); else
-   * create or adopt one. Then T2, unless the row already holds it. `undefined` = lost: stand down.
-   */
-  async #candidate(brand: BrandRow): Promise<string | undefined> {
-    const { db } = this.#deps;
+  async #promote(candidate: string): Promise<HopOutcome> {
     const metadata = this.#ctx.metadata;
-    let candidate = metadata.candidateWorkspaceId;
-    if (!candidate) {
-      let freshlyCreated = false;
-      if (brand.provisioningCandidateWorkspaceId) {
-        candidate = brand.provisioningCandidateWorkspaceId;
-        this.#log.info(
-          { workspaceId: candidate },
-          "resuming with the candidate an earlier delivery recorded",
-        );
-      } else if (brand.subWorkspaceId) {
-        candidate = brand.subWorkspaceId;
-      } else {
-        if (!metadata.parentWorkspaceId) throw new ServiceError("configurationError");
-        const handle = await this.#lifecycle.createOrAdopt(
-          await this.#token(),
-          metadata.parentWorkspaceId,
-          metadata.title,
-          metadata.brandId,
-        );
-        candidate = handle.workspaceId;
-        freshlyCreated = handle.freshlyCreated;
-        if (freshlyCreated) this.#owned = candidate;
-      }
-      // Checkpoint before T2: a redelivery after a crash here knows what it created.
-      await this.#ctx.saveCheckpoint({
-        candidateWorkspaceId: candidate,
-        freshlyCreated,
-        createdAtMs: this.#ctx.clock.now().getTime(),
-      });
-    }
-    if (brand.provisioningCandidateWorkspaceId === candidate) return candidate;
-    if (brand.provisioningCandidateWorkspaceId === null) {
-      const recorded = await recordProvisioningCandidate(db, {
-        brandId: metadata.brandId,
-        attemptId: metadata.attemptId,
-        candidateWorkspaceId: candidate,
-        now: this.#ctx.clock.now(),
-      });
-      if (recorded) return candidate;
-    }
-    this.#log.info(
-      { workspaceId: candidate },
-      "another delivery recorded the candidate first; standing down",
-    );
-    await this.#cleanup();
-    return undefined;
-  }
-
-  async #promote(candidate: string): Promise<JobResult> {
-    const metadata = this.#ctx.metadata;
-    await this.#assertStillOurs();
+    await this.#fence.assert();
     const promoted = await promoteProvisioningReady(this.#deps.db, {
       brandId: metadata.brandId,
       attemptId: metadata.attemptId,
@@ -230,7 +202,7 @@ class Hop {
     }
     if (promoted.outcome === "superseded") {
       // Another brand already points at this workspace: it is theirs, never clean it up.
-      this.#owned = undefined;
+      this.#owned.disown();
       this.#log.warn({ workspaceId: candidate }, "the candidate is another brand's workspace");
       const failed = await this.#failAttempt("claimedElsewhere");
       return this.#standDown(failed ? "superseded" : undefined);
@@ -250,18 +222,18 @@ class Hop {
    * job FAILS (never report success for work that will not run) while the brand stays ready —
    * a promoted workspace is never cleaned up.
    */
-  async #afterPromote(brand: BrandRow): Promise<JobResult> {
+  async #afterPromote(brand: BrandRow): Promise<HopOutcome> {
     const chained = this.#ctx.metadata.chained;
-    if (!chained) return { status: 200, body: { brandId: brand.id, provisioning: "ready" } };
+    if (!chained) return { kind: "provisioned" };
     const delays = this.#deps.chainRetryDelaysMs ?? CHAIN_RETRY_DELAYS_MS;
     for (let attempt = 0; ; attempt++) {
       try {
-        const result = await this.#ctx.chain({
+        const { chainedJobId } = await this.#ctx.chain({
           type: chained.type,
           metadata: { ...chained.metadata, brandId: brand.id, workspaceId: brand.subWorkspaceId },
         });
         this.#handedOff = true;
-        return result;
+        return { kind: "chained", chainedJobId };
       } catch (error) {
         if (error instanceof LeaseLostError) throw error;
         this.#log.warn({ err: error, attempt: attempt + 1 }, "could not enqueue the chained job");
@@ -273,7 +245,7 @@ class Hop {
     }
   }
 
-  async #notReady(): Promise<JobResult> {
+  async #notReady(): Promise<HopOutcome> {
     const metadata = this.#ctx.metadata;
     const now = this.#ctx.clock.now().getTime();
     const createdAtMs = this.#ctx.metadata.createdAtMs ?? now;
@@ -297,7 +269,7 @@ class Hop {
       jobId: requeuedJobId,
       now: this.#ctx.clock.now(),
     }).catch((error: unknown) => this.#log.warn({ err: error }, "could not record the requeued job id"));
-    return { requeuedJobId };
+    return { kind: "requeued", requeuedJobId };
   }
 
   /**
@@ -347,81 +319,19 @@ class Hop {
 
   async #failAttempt(reason: ProvisioningFailureReason): Promise<BrandRow | undefined> {
     const { brandId, attemptId } = this.#ctx.metadata;
-    await this.#assertStillOurs();
+    await this.#fence.assert();
     return failProvisioningAttempt(this.#deps.db, { brandId, attemptId, reason, now: this.#ctx.clock.now() });
   }
 
-  /**
-   * Empties the candidate this attempt created, unless promoted or handed on, or claimed by now —
-   * by any brand, this one included: after a cancel, a newer attempt of the same brand may have
-   * adopted the very workspace (it is titled with the brand name) and promoted it. Never throws.
-   */
+  /** §5 cleanup of the owned candidate, unless it was promoted or a hand-off already went out. */
   async #cleanup(): Promise<void> {
-    const workspaceId = this.#owned;
-    if (!workspaceId || this.#promoted || this.#handedOff) return;
-    if (await this.#claimedNow(workspaceId)) {
-      this.#log.info({ workspaceId }, "the owned candidate is claimed by now; left as it is");
-      this.#owned = undefined;
-      return;
-    }
-    if (!(await this.#stillOurs())) {
-      // A newer delivery of this hop owns the attempt's work now, this candidate included.
-      this.#log.info({ workspaceId }, "the hop's lease is gone; cleanup left to the delivery holding it");
-      return;
-    }
-    let bearer: string;
-    try {
-      bearer = await this.#token();
-    } catch {
-      this.#log.warn({ workspaceId }, "no credential to empty an owned candidate; left for adoption");
-      return;
-    }
-    const emptied = await this.#lifecycle.emptyWorkspace(bearer, workspaceId);
-    this.#log.info({ workspaceId, emptied }, "cleaned up an owned candidate");
-    this.#owned = undefined;
+    if (this.#promoted || this.#handedOff) return;
+    await this.#owned.cleanUp();
   }
 
-  /**
-   * Throws unless this delivery may still act: its signal has not fired (a timed-out hop is on its
-   * way out; `run` rethrows the signal's reason) and it still holds the job's lease
-   * (`LeaseLostError`). Called right before T4 and T5, which the attempt id alone cannot fence
-   * against a newer delivery of the same hop.
-   */
-  async #assertStillOurs(): Promise<void> {
-    this.#ctx.signal.throwIfAborted();
-    await this.#ctx.assertLeaseHeld();
-  }
-
-  /** `#assertStillOurs` for the cleanup, which never throws: unsure counts as "not ours". */
-  async #stillOurs(): Promise<boolean> {
-    try {
-      await this.#assertStillOurs();
-      return true;
-    } catch (error) {
-      if (!(error instanceof LeaseLostError) && !this.#ctx.signal.aborted) {
-        this.#log.warn({ err: error }, "could not check the job lease; cleanup skipped");
-      }
-      return false;
-    }
-  }
-
-  /** Whether any brand points at the workspace or waits on it as a live candidate; unsure → yes. */
-  async #claimedNow(workspaceId: string): Promise<boolean> {
-    try {
-      const claimed = await findClaimedWorkspaces(this.#deps.db, {
-        workspaceIds: [workspaceId],
-        exceptBrandId: null,
-      });
-      return claimed.has(workspaceId);
-    } catch (error) {
-      this.#log.warn({ err: error, workspaceId }, "could not read workspace claims; cleanup skipped");
-      return true;
-    }
-  }
-
-  #standDown(outcome?: ServiceEvents["provisioning.attempt"]["outcome"]): JobResult {
+  #standDown(outcome?: ServiceEvents["provisioning.attempt"]["outcome"]): HopOutcome {
     if (outcome) this.#emit(outcome);
-    return supersededResult(this.#ctx.metadata.brandId);
+    return { kind: "superseded" };
   }
 
   #emit(outcome: ServiceEvents["provisioning.attempt"]["outcome"]): void {

@@ -1,7 +1,7 @@
 import { ERROR_REGISTRY, ServiceError } from "../domain/errors.ts";
 import { GatewayError } from "../gateway/errors.ts";
+import { serviceErrorForGateway } from "../gateway/registryErrors.ts";
 import { JobError, NEEDS_REAUTH, needsReauth } from "../jobs/jobError.ts";
-import { serviceErrorForGateway } from "../services/upstreamErrors.ts";
 
 /**
  * How provisioning-family jobs report failures on their records: registry codes with their fixed

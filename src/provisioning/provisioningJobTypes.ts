@@ -37,8 +37,3 @@ export const provisionWorkspaceMetadataSchema = z.object({
 });
 
 export type ProvisionWorkspaceMetadata = z.infer<typeof provisionWorkspaceMetadataSchema>;
-
-/** What a job that no longer applies stores as its result (spec/provisioning.md §6). */
-export function supersededResult(brandId: string) {
-  return { status: 207, body: { brandId, status: "superseded" } };
-}

@@ -2,7 +2,7 @@ import { failStaleProvisioningAttempt } from "../db/brands/failStaleProvisioning
 import { findStaleProvisioningAttempts } from "../db/brands/findStaleProvisioningAttempts.ts";
 import type { ReconcileStep } from "../jobs/reconciler.ts";
 import type { EventBus } from "../observability/events.ts";
-import { provisioningStaleMs } from "./attemptRules.ts";
+import { provisioningStaleMs } from "./provisioningSettings.ts";
 
 const BATCH = 500;
 export const STALE_ATTEMPTS_STEP = "provisioning.staleAttempts";

@@ -2,11 +2,17 @@ import { findBrandById } from "../db/brands/findBrandById.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import { recordSyncSubWorkspace } from "../db/brands/recordSyncSubWorkspace.ts";
 import type { DbExecutor } from "../db/database.ts";
+import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
+import type { OperationContext } from "../domain/operationContext.ts";
+import type { ProvisioningFailureReason } from "../domain/provisioningAttempt.ts";
+import { upstreamFailure } from "../gateway/registryErrors.ts";
 import type { Logger } from "../observability/logger.ts";
-import { upstreamFailure } from "../services/upstreamErrors.ts";
+import { type ActivationMarketCreator, createActivationMarkets } from "./activationMarkets.ts";
 import { applyConcurrencyGuard } from "./concurrencyGuard.ts";
+import type { ActivationResult } from "./provisioningRequests.ts";
+import { requireParent } from "./requestRules.ts";
 import type { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
 
 export interface SyncProvisioningDeps {
@@ -75,5 +81,78 @@ export async function provisionSubWorkspaceSync(
     { workspaceId, provisioningStatus: current.provisioningStatus, pointed: current.subWorkspaceId !== null },
     "sync pointer write lost to a concurrent provisioning",
   );
+  throw new ServiceError("semrushProvisioningInProgress");
+}
+
+/** What the synchronous endpoints need beyond the path above. */
+export interface SyncRequestDeps extends SyncProvisioningDeps {
+  markets: ActivationMarketCreator;
+  settleBudgetMs: number;
+  staleMs: number;
+}
+
+/**
+ * Activate, synchronously: a brand without a sub-workspace gets one (create-or-adopt, settle,
+ * guarded pointer write) and becomes `active`; a brand with one just becomes `active`. Requested
+ * markets are then created; an existing slice reports `exists` in the list, any other failure
+ * fails the request (the markets created before it remain, and report `exists` on a retry).
+ */
+export async function activateSync(
+  deps: SyncRequestDeps,
+  request: {
+    operation: OperationContext;
+    org: OrgRow;
+    brand: BrandRow;
+    requested: readonly { market: string; languageCode: string }[];
+  },
+): Promise<ActivationResult> {
+  const { operation, org, brand, requested } = request;
+  const active =
+    brand.subWorkspaceId === null
+      ? await provisionBrandSync(deps, operation, brand, requireParent(org))
+      : await reactivate(deps, brand);
+  const { results } =
+    requested.length > 0
+      ? await createActivationMarkets(deps.markets, operation, active, org, requested)
+      : { results: [] };
+  return { brandId: brand.id, status: "active", markets: results };
+}
+
+/** The fixed sentence a failed synchronous start leaves on the brand it inserted (T7). */
+export function failureReasonOf(error: unknown): ProvisioningFailureReason {
+  if (error instanceof ServiceError) {
+    if (error.code === "subworkspaceCreationTimeout") return "didNotSettle";
+    if (error.code === "subworkspaceCreationFailed") return "upstreamFailed";
+  }
+  return "couldNotStart";
+}
+
+/** The synchronous path above for a request: its bearer, the sync budget, the stale threshold. */
+export function provisionBrandSync(
+  deps: SyncRequestDeps,
+  operation: OperationContext,
+  brand: BrandRow,
+  parentWorkspaceId: string,
+): Promise<BrandRow> {
+  return provisionSubWorkspaceSync(deps, {
+    bearer: operation.bearer,
+    brand,
+    parentWorkspaceId,
+    settleBudgetMs: deps.settleBudgetMs,
+    staleMs: deps.staleMs,
+  });
+}
+
+/**
+ * A brand that already has its workspace just becomes `active` again: the guarded sync write
+ * with the same pointer (it loses while an asynchronous attempt owns the brand → 409).
+ */
+async function reactivate(deps: SyncProvisioningDeps, brand: BrandRow): Promise<BrandRow> {
+  const written = await recordSyncSubWorkspace(deps.db, {
+    brandId: brand.id,
+    subWorkspaceId: brand.subWorkspaceId!,
+    now: deps.clock.now(),
+  });
+  if (written.outcome === "recorded") return written.brand;
   throw new ServiceError("semrushProvisioningInProgress");
 }

@@ -115,7 +115,7 @@ export class WorkspaceLifecycle {
     const { clock } = this.deps;
     const deadline = clock.now().getTime() + budgetMs;
     for (;;) {
-      const state = await this.pollOnce(bearer, workspaceId);
+      const state = await this.readState(bearer, workspaceId);
       if (state === "ready") return;
       if (state === "terminal") {
         throw new ServiceError("subworkspaceCreationFailed", { details: { workspaceId } });
@@ -129,10 +129,10 @@ export class WorkspaceLifecycle {
   }
 
   /**
-   * One status read, classified (the provisioning job polls once per hop). Transient failures
+   * One status read, classified (the provisioning job reads once per hop). Transient failures
    * (429, 5xx, timeout, "not ready") read as `notReady`; anything else propagates.
    */
-  async pollOnce(bearer: string, workspaceId: string): Promise<SettleState> {
+  async readState(bearer: string, workspaceId: string): Promise<SettleState> {
     try {
       const status = await this.deps.gateway.users.getStatus(bearer, workspaceId, this.#call);
       if (isReadyStatus(status)) return "ready";

@@ -11,8 +11,8 @@ import {
 import { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
-import { resolveDatabase } from "./databaseUrl.ts";
 import type { GatewayOrigins } from "./gatewayOrigins.ts";
+import { resolveDatabase } from "./resolveDatabase.ts";
 import { createServices, type Services } from "./services.ts";
 
 /**

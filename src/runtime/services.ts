@@ -5,6 +5,7 @@ import { createAllocationLock } from "../allocation/createAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
 import { PoolHistory } from "../allocation/poolHistory.ts";
 import { withPublishRecording } from "../allocation/publishRecorder.ts";
+import type { ApiServices } from "../api/appDeps.ts";
 import { BrandService } from "../brands/brandService.ts";
 import { CatalogueService } from "../catalogues/catalogueService.ts";
 import { ephemeralCredentialKey } from "../credentials/credentialKey.ts";
@@ -13,12 +14,6 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
-import {
-  activateBrandJobHandler,
-  activateMarketsJobHandler,
-  createMarketJobHandler,
-} from "../jobs/handlers/chainedProvisioningJobs.ts";
-import { provisionWorkspaceHandler } from "../jobs/handlers/provisionWorkspace.ts";
 import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
@@ -29,26 +24,20 @@ import type { Logger } from "../observability/logger.ts";
 import { OrgService } from "../orgs/orgService.ts";
 import { PromptService } from "../prompts/promptService.ts";
 import { AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
+import {
+  activateBrandJobHandler,
+  activateMarketsJobHandler,
+  createMarketJobHandler,
+} from "../provisioning/chainedJobs.ts";
 import type { ProvisioningHopDeps } from "../provisioning/provisioningHop.ts";
+import { ProvisioningService } from "../provisioning/provisioningService.ts";
+import { provisionWorkspaceHandler } from "../provisioning/provisionWorkspaceJob.ts";
 
-/** The services every entry point (API, worker, CLI) calls. */
-export interface Services {
-  orgs: OrgService;
-  brands: BrandService;
-  /** Jobs: submit, poll, reauth; `jobs.registry` is where job handlers are registered. */
-  jobs: JobService;
-  /** The upstream catalogues (languages, AI models), cached per process. */
-  catalogues: CatalogueService;
-  /** Markets and their models; `markets.createForBrand` is the entry for provisioning. */
-  markets: MarketService;
-  prompts: PromptService;
-  /** Just-in-time allocation: guards, releases, the ledger and the pool view (spec/allocation.md). */
-  allocation: AllocationService;
-  /** The org pool over time, recorded from every fresh pool read. */
-  poolHistory: PoolHistory;
-  /** An org's jobs as a list and one job's lineage as a timeline (the console's Jobs page). */
-  jobListing: JobListing;
-}
+/**
+ * The services every entry point calls: the HTTP layer's set (api/appDeps.ts), which the worker
+ * and the CLI use as well.
+ */
+export type Services = ApiServices;
 
 export interface ServiceDeps {
   db: Db;
@@ -70,94 +59,90 @@ export interface ServiceDeps {
   provisioning?: Pick<ProvisioningHopDeps, "nextPollDelayMs" | "chainRetryDelaysMs" | "env">;
 }
 
+/**
+ * Composes the services from the bottom layer up: each is built after everything it uses, so
+ * nothing is bound late. Job handlers register on the registry once the features they run exist.
+ */
 export function createServices(deps: ServiceDeps): Services {
-  const orgs = new OrgService({ db: deps.db, clock: deps.clock });
+  const { db, clock, events, logger } = deps;
+  const orgs = new OrgService({ db, clock });
+  const brands = new BrandService({ db, clock, orgs });
+  const credentials = new CredentialStore({
+    db,
+    clock,
+    logger,
+    key: deps.credentialKey ?? ephemeralCredentialKey(),
+  });
+  const registry = new JobRegistry();
+  const jobs = new JobService({
+    db,
+    clock,
+    logger,
+    registry,
+    queue: deps.jobQueue ?? createPgBossQueue({ pool: poolOf(db), logger }),
+    credentials,
+    orgs,
+  });
   // Every publish is remembered per workspace: releases stand back while upstream's used lags it.
   const gateway = withPublishRecording(
-    deps.gateway ??
-      createUnconfiguredGatewayClient({ events: deps.events, logger: deps.logger, clock: deps.clock }),
-    { db: deps.db, clock: deps.clock, logger: deps.logger },
+    deps.gateway ?? createUnconfiguredGatewayClient({ events, logger, clock }),
+    { db, clock, logger },
   );
   const poolHistory = new PoolHistory({ db: deps.db, clock: deps.clock, logger: deps.logger, orgs });
   const allocation = new AllocationService({
-    db: deps.db,
-    clock: deps.clock,
-    events: deps.events,
-    logger: deps.logger,
+    db,
+    clock,
+    events,
+    logger,
     upstream: gatewayAllocationUpstream(gateway),
     lock: createAllocationLock(deps),
     orgs,
     history: poolHistory,
   });
-  const meteredWrites = deps.meteredWrites ?? allocation.meteredWriteGuard;
-  const catalogues = new CatalogueService({ gateway, clock: deps.clock, logger: deps.logger });
-  // The producers submit through the job service, which is composed after the brand service.
-  let jobService: JobService | undefined;
-  const asyncProvisioning = new AsyncProvisioning({
-    db: deps.db,
-    clock: deps.clock,
-    logger: deps.logger,
-    events: deps.events,
-    submitJob: (input) => jobService!.submit(input),
-  });
+  const meteredWrites = deps.meteredWrites ?? allocation.meteredWrites;
+  const catalogues = new CatalogueService({ gateway, clock, logger });
   const markets = new MarketService({
-    db: deps.db,
-    clock: deps.clock,
-    logger: deps.logger,
+    db,
+    clock,
+    logger,
     orgs,
     catalogue: catalogues,
     gateway,
     meteredWrites,
-    asyncProvisioning,
   });
-  const brands = new BrandService({
-    db: deps.db,
-    clock: deps.clock,
+  const prompts = new PromptService({ db, clock, logger, orgs, markets, gateway, meteredWrites });
+  const provisioning = new ProvisioningService({
+    db,
+    clock,
+    logger,
     orgs,
-    logger: deps.logger,
-    gateway,
+    brands,
     markets,
+    gateway,
     meteredWrites,
-    asyncProvisioning,
+    producers: new AsyncProvisioning({ db, clock, logger, events, jobs }),
     ...(deps.syncSettleBudgetMs ? { syncSettleBudgetMs: deps.syncSettleBudgetMs } : {}),
   });
-  const credentials = new CredentialStore({
-    db: deps.db,
-    clock: deps.clock,
-    logger: deps.logger,
-    key: deps.credentialKey ?? ephemeralCredentialKey(),
-  });
-  const jobRegistry = new JobRegistry();
-  // Job handlers register here (jobRegistry.registerHandler(…)), so API and worker agree on types.
-  const chainedWork = { db: deps.db, gateway, markets };
-  jobRegistry
-    .registerHandler(
-      provisionWorkspaceHandler({ db: deps.db, gateway, events: deps.events, ...deps.provisioning }),
-    )
+  // Job handlers register here, so API and worker agree on the job types.
+  const chainedWork = { db, gateway, markets };
+  registry
+    .registerHandler(provisionWorkspaceHandler({ db, gateway, events, ...deps.provisioning }))
     .registerHandler(createMarketJobHandler(chainedWork))
     .registerHandler(activateBrandJobHandler(chainedWork))
     .registerHandler(activateMarketsJobHandler(chainedWork));
-  const jobs = (jobService = new JobService({
-    db: deps.db,
-    clock: deps.clock,
-    logger: deps.logger,
-    registry: jobRegistry,
-    queue: deps.jobQueue ?? createPgBossQueue({ pool: poolOf(deps.db), logger: deps.logger }),
-    credentials,
+  const jobListing = new JobListing({ db, clock, orgs, registry });
+  return {
     orgs,
     brands,
-  }));
-  const prompts = new PromptService({
-    db: deps.db,
-    clock: deps.clock,
-    logger: deps.logger,
-    orgs,
+    provisioning,
+    jobs,
+    catalogues,
     markets,
-    gateway,
-    meteredWrites,
-  });
-  const jobListing = new JobListing({ db: deps.db, clock: deps.clock, orgs, registry: jobRegistry });
-  return { orgs, brands, jobs, catalogues, markets, prompts, allocation, poolHistory, jobListing };
+    prompts,
+    allocation,
+    poolHistory,
+    jobListing,
+  };
 }
 
 /** The pg pool behind a Drizzle handle (Drizzle keeps it as `$client`). */

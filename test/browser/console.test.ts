@@ -11,7 +11,7 @@ import {
   signIn,
   WAIT,
   watchForProblems,
-} from "./consoleWorld.ts";
+} from "../support/consoleWorld.ts";
 
 /**
  * The operator console in headless Chromium against `serenity start` (spec/console.md §4): sign in

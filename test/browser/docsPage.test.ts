@@ -2,14 +2,13 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { launchChromium } from "../support/chromium.ts";
 import { type StartedSerenity, startSerenity } from "../support/serenityProcess.ts";
 
 /** The one page we serve, `/docs` (Swagger UI), rendered by a real browser against `serenity start`. */
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 let dataDir: string;
 let server: StartedSerenity;
@@ -18,19 +17,7 @@ let browser: Browser;
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-browser-"));
   server = await startSerenity(dataDir);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

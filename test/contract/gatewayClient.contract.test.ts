@@ -16,8 +16,9 @@ import {
   realGatewayTarget,
   RecordingClock,
   simulatorTarget,
-} from "./support/contractTarget.ts";
-import type { SimControls } from "./support/simControls.ts";
+} from "../support/contractTarget.ts";
+import type { SimControls } from "../support/simControls.ts";
+import { UM } from "../support/simulator.ts";
 
 /**
  * The gateway client's contract (spec/gateway.md §2, §5, §1): one suite, run against the in-process
@@ -31,7 +32,7 @@ const NGINX_405 =
 const UNKNOWN_WORKSPACE = "00000000-0000-4000-8000-00000000dead";
 const UNKNOWN_PROJECT = "00000000-0000-4000-8000-00000000beef";
 
-interface Harness {
+interface ContractWorld {
   target: ContractTarget;
   client: GatewayClient;
   clock: Clock;
@@ -39,10 +40,10 @@ interface Harness {
   quota: boolean[];
 }
 
-async function openHarness(makeTarget: () => Promise<ContractTarget>): Promise<Harness> {
+async function openContractWorld(makeTarget: () => Promise<ContractTarget>): Promise<ContractWorld> {
   const target = await makeTarget();
   const events = new EventBus();
-  const requests: Harness["requests"] = [];
+  const requests: ContractWorld["requests"] = [];
   const quota: boolean[] = [];
   events.on("gateway.request", (e) => requests.push(e));
   events.on("gateway.quotaClassification", (e) => quota.push(e.matched));
@@ -82,7 +83,11 @@ async function poll<T>(
 }
 
 /** A transfer may 422 `workspace not ready` for a while after the status reads `created` (§3). */
-async function transferWhenSettled(h: Harness, ws: string, totals: { projects?: number; prompts?: number }) {
+async function transferWhenSettled(
+  h: ContractWorld,
+  ws: string,
+  totals: { projects?: number; prompts?: number },
+) {
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await h.client.users.transferResources(h.target.token, ws, totals);
@@ -100,7 +105,7 @@ async function transferWhenSettled(h: Harness, ws: string, totals: { projects?: 
 
 function defineEndpointContract(label: string, makeTarget: () => Promise<ContractTarget>): void {
   describe(`gateway client contract: every endpoint (${label})`, () => {
-    let h: Harness;
+    let h: ContractWorld;
     let token: string;
     let parent: string;
     let child: Workspace | undefined;
@@ -115,7 +120,7 @@ function defineEndpointContract(label: string, makeTarget: () => Promise<Contrac
     } = {};
 
     beforeAll(async () => {
-      h = await openHarness(makeTarget);
+      h = await openContractWorld(makeTarget);
       token = h.target.token;
       parent = h.target.parentWorkspaceId;
     });
@@ -430,15 +435,15 @@ if (realGatewayConfigured) defineEndpointContract("real gateway", realGatewayTar
 // ---------------------------------------------------------------------------------------------
 
 describe("gateway client contract: faults, retries and timeouts (simulator)", () => {
-  let h: Harness;
+  let h: ContractWorld;
   let sim: SimControls;
   let token: string;
   let parent: string;
-  const STATUS_PATH = "/enterprise/users/api/v1/workspaces/[^/]+/status$";
-  const CHILD_PATH = "/enterprise/users/api/v2/workspaces/[^/]+/child$";
+  const STATUS_PATH = `${UM}/v1/workspaces/[^/]+/status$`;
+  const CHILD_PATH = `${UM}/v2/workspaces/[^/]+/child$`;
 
   beforeAll(async () => {
-    h = await openHarness(simulatorTarget);
+    h = await openContractWorld(simulatorTarget);
     sim = h.target.sim as SimControls;
     token = h.target.token;
     parent = h.target.parentWorkspaceId;

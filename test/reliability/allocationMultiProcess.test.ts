@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
-import { startTestSimulator, type TestSimulator } from "../support/simulator.ts";
 import {
   DEFAULT_SHAPE,
   prepareOrg,
@@ -13,7 +12,8 @@ import {
   type ServeProcess,
   startServe,
   violationsOf,
-} from "./multiProcessWorkload.ts";
+} from "../support/multiProcessWorkload.ts";
+import { startTestSimulator, type TestSimulator } from "../support/simulator.ts";
 
 /**
  * spec/allocation.md §4 and SPEC §7 "zero self-inflicted quota rejections", across real processes:

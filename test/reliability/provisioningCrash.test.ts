@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { brands, jobs } from "../../src/db/schema.ts";
 import { ManualClock } from "../support/manualClock.ts";
-import { observe, PARENT, startWorkerCrashWorld, type WorkerCrashWorld } from "./workerCrashWorld.ts";
+import {
+  observe,
+  PARENT,
+  startWorkerCrashWorld,
+  type WorkerCrashWorld,
+} from "../support/workerCrashWorld.ts";
 
 /**
  * Crash safety (SPEC §7, spec/provisioning.md §8): 20 brands provision asynchronously while a

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { JobWorker } from "../../src/jobs/worker.ts";
 import { createLogger } from "../../src/observability/logger.ts";
-import { type AsyncWorld, PARENT, startAsyncWorld } from "../integration/provisioning/asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  PARENT,
+  startAsyncProvisioningWorld,
+} from "../support/asyncProvisioningWorld.ts";
 
 /**
  * Exactly-once effects under at-least-once delivery (SPEC §7, spec/provisioning.md §8): the same
@@ -12,11 +16,11 @@ import { type AsyncWorld, PARENT, startAsyncWorld } from "../integration/provisi
  * three runners fetch concurrently, so each record is delivered three times at once. Both must end
  * in the same upstream state (workspaces and projects, ids aside) and the same database state.
  */
-let once: AsyncWorld;
-let thrice: AsyncWorld;
+let once: AsyncProvisioningWorld;
+let thrice: AsyncProvisioningWorld;
 
 beforeAll(async () => {
-  [once, thrice] = await Promise.all([startAsyncWorld(), startAsyncWorld()]);
+  [once, thrice] = await Promise.all([startAsyncProvisioningWorld(), startAsyncProvisioningWorld()]);
   for (const world of [once, thrice]) await world.setSettings({ settleMode: "reads", settleReads: 2 });
   // Every message, from producers and from hand-offs alike, goes out three times.
   const queue = thrice.t.services.jobs.queue;
@@ -33,7 +37,7 @@ afterAll(async () => {
 });
 
 /** The same requests in both worlds: three async brand creates, an async activate, an async market. */
-async function workload(world: AsyncWorld): Promise<void> {
+async function workload(world: AsyncProvisioningWorld): Promise<void> {
   for (const name of ["Dup Alpha", "Dup Beta", "Dup Gamma"]) {
     const created = await world.call("POST", world.brandsUrl(), {
       name,
@@ -54,7 +58,7 @@ async function workload(world: AsyncWorld): Promise<void> {
   expect(activated.status).toBe(202);
 }
 
-async function runToQuiescence(world: AsyncWorld, runners: JobWorker[]): Promise<void> {
+async function runToQuiescence(world: AsyncProvisioningWorld, runners: JobWorker[]): Promise<void> {
   for (let round = 0, idle = 0; idle < 2; round++) {
     if (round > 100) throw new Error("the queue did not drain");
     await world.makeDue();
@@ -63,7 +67,7 @@ async function runToQuiescence(world: AsyncWorld, runners: JobWorker[]): Promise
   }
 }
 
-function extraRunner(world: AsyncWorld): JobWorker {
+function extraRunner(world: AsyncProvisioningWorld): JobWorker {
   const jobs = world.t.services.jobs;
   return new JobWorker(
     {
@@ -80,7 +84,7 @@ function extraRunner(world: AsyncWorld): JobWorker {
 }
 
 /** Upstream and database state with every generated id replaced by what it names. */
-async function observed(world: AsyncWorld) {
+async function observed(world: AsyncProvisioningWorld) {
   const dump = await world.sim.dump();
   const children = dump.workspaces.filter((workspace) => workspace.parent_id === PARENT);
   const titleOf = new Map(children.map((workspace) => [workspace.id, workspace.title]));

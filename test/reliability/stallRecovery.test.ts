@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brands, jobs } from "../../src/db/schema.ts";
 import { DEFAULT_STALL_GRACE_MS } from "../../src/jobs/reconciler.ts";
 import { ManualClock } from "../support/manualClock.ts";
-import { observe, startWorkerCrashWorld, type WorkerCrashWorld } from "./workerCrashWorld.ts";
+import { observe, startWorkerCrashWorld, type WorkerCrashWorld } from "../support/workerCrashWorld.ts";
 
 /**
  * Stall recovery (issue 14, finding 4): a worker SIGKILLed in the middle of a hop leaves a lease

@@ -1,4 +1,5 @@
 import type { Clock } from "../../src/domain/clock.ts";
+import { waitFor } from "./wait.ts";
 
 /**
  * A clock tests move by hand. `sleep` resolves when `advance` passes its deadline, so code that
@@ -60,10 +61,9 @@ export class ManualClock implements Clock {
    * reached its wait on this clock. Polls observed state; the deadline only guards against a hang.
    */
   async untilSleeping(count = 1, deadlineMs = 30_000): Promise<void> {
-    const deadline = Date.now() + deadlineMs;
-    while (this.#sleepers.length < count) {
-      if (Date.now() > deadline) throw new Error(`no ${count} sleeper(s) on the manual clock in time`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await waitFor(() => this.#sleepers.length >= count, {
+      timeoutMs: deadlineMs,
+      what: `${count} sleeper(s) on the manual clock`,
+    });
   }
 }

@@ -1,3 +1,5 @@
+import type { Units } from "../../src/domain/allocation.ts";
+import { GATEWAY_PREFIXES } from "../../src/gateway/routeTemplate.ts";
 import type {
   Call,
   Simulator,
@@ -5,6 +7,10 @@ import type {
   SimulatorOptions,
 } from "../../src/simulator/createSimulator.ts";
 import { startSimulator } from "../../src/simulator/startSimulator.ts";
+
+/** The gateways' path prefixes (spec/gateway.md §1), for raw calls and call-log assertions. */
+export const UM = GATEWAY_PREFIXES.um;
+export const PE = GATEWAY_PREFIXES.pe;
 
 export interface TestSimulator {
   /** The origin of both gateways, e.g. `http://127.0.0.1:41234`. */
@@ -20,6 +26,8 @@ export interface TestSimulator {
   clearCalls(): Promise<void>;
   /** `GET /__sim/dump`. */
   dump(): Promise<SimulatorDump>;
+  /** A workspace's AI allocation (its totals), read from the dump: no upstream call is logged. */
+  totals(workspaceId: string): Promise<Units>;
   /** A new root workspace with its own pool (13 / 800, metered, unless told otherwise). */
   addParent(options?: {
     title?: string;
@@ -60,6 +68,11 @@ export async function startTestSimulator(options: SimulatorOptions = {}): Promis
     calls: () => control<Call[]>("/calls"),
     clearCalls: () => control<void>("/calls", undefined, "DELETE"),
     dump: () => control<SimulatorDump>("/dump"),
+    totals: async (workspaceId) => {
+      const workspace = (await control<SimulatorDump>("/dump")).workspaces.find((w) => w.id === workspaceId);
+      if (!workspace) throw new Error(`the simulator has no workspace ${workspaceId}`);
+      return { projects: workspace.resources.projects.total, prompts: workspace.resources.prompts.total };
+    },
     addParent: async (parent = {}) => (await control<{ id: string }>("/parents", parent)).id,
     control,
   };

@@ -1,26 +1,70 @@
-import { Writable } from "node:stream";
-
 import type { App, AppOptions } from "../../src/api/app.ts";
 import { buildApp } from "../../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../../src/domain/meteredWrites.ts";
 import { createGatewayClient } from "../../src/gateway/gatewayClient.ts";
+import { JobWorker } from "../../src/jobs/worker.ts";
 import { EventBus } from "../../src/observability/events.ts";
-import { createLogger } from "../../src/observability/logger.ts";
+import { createLogger, type Logger } from "../../src/observability/logger.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
 import { createServices, type Services } from "../../src/runtime/services.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { LogCapture } from "./logCapture.ts";
 
 export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-0123456789";
 
-/** Every log line an app under test wrote, parsed, for assertions (redaction, request ids). */
-export class LogCapture extends Writable {
-  readonly lines: string[] = [];
-  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
-    this.lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-    callback();
-  }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely in assertions
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  raw: string;
+}
+
+/**
+ * One route call through the app (no network), its body parsed. Every body is kept in `record`,
+ * for a suite's leak scan; `drive` lets a world run the call its way (a ManualClock pumped while
+ * the code under test sleeps on it).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely in assertions
+export async function callRoute<T = any>(
+  app: App,
+  request: { method: string; url: string; token: string; body?: unknown },
+  options: { record?: string[]; drive?: <R>(work: Promise<R>) => Promise<R> } = {},
+): Promise<Answer<T>> {
+  const sent = app.inject({
+    method: request.method as "GET",
+    url: request.url,
+    headers: { authorization: `Bearer ${request.token}` },
+    ...(request.body === undefined ? {} : { payload: request.body as object }),
+  });
+  const response = await (options.drive ? options.drive(sent) : sent);
+  options.record?.push(response.body);
+  return {
+    status: response.statusCode,
+    body: (response.body ? response.json() : undefined) as T,
+    raw: response.body,
+  };
+}
+
+/**
+ * A job worker on the app's own job system (registry, queue, credential store), driven by hand:
+ * no LISTEN, no reconciler timer.
+ */
+export function workerOf(t: TestApp, logger: Logger): JobWorker {
+  const jobs = t.services.jobs;
+  return new JobWorker(
+    {
+      db: t.db.db,
+      clock: systemClock,
+      logger,
+      events: t.events,
+      registry: jobs.registry,
+      queue: jobs.queue,
+      credentials: jobs.credentials,
+    },
+    { listen: false, reconcileIntervalMs: 0 },
+  );
 }
 
 export interface TestApp {

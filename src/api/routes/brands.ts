@@ -1,6 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
+import { brandView } from "../../brands/brandView.ts";
+import { activationView } from "../../provisioning/activationView.ts";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import {
@@ -14,7 +16,6 @@ import {
   provisioningAccepted,
 } from "../schemas/brands.ts";
 import { brandParams, errorResponses, orgParams } from "../schemas/common.ts";
-import { brandView } from "../views/brandView.ts";
 
 export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -33,7 +34,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       },
     },
     async (request, reply) => {
-      const outcome = await services.brands.createRequested(
+      const outcome = await services.provisioning.createBrand(
         principalOf(request),
         request.params.orgId,
         request.body,
@@ -97,7 +98,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
     async (request, reply) => {
       // Prompt generation is accepted and not started yet.
       const { generatePrompts: _generatePrompts, ...input } = request.body ?? {};
-      const outcome = await services.brands.activateRequested(
+      const outcome = await services.provisioning.activate(
         principalOf(request),
         request.params.orgId,
         request.params.brandId,
@@ -107,7 +108,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       if ("accepted" in outcome) {
         return reply.status(202).send({ jobId: outcome.accepted.jobId, status: "IN_PROGRESS" as const });
       }
-      return reply.status(200).send(outcome.done);
+      return reply.status(200).send(activationView(outcome.done));
     },
   );
 
@@ -123,7 +124,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       },
     },
     async (request) =>
-      services.brands.deactivate(principalOf(request), request.params.orgId, request.params.brandId, {
+      services.provisioning.deactivate(principalOf(request), request.params.orgId, request.params.brandId, {
         requestId: request.id,
       }),
   );

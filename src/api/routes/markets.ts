@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
+import { marketView } from "../../markets/marketView.ts";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { provisioningAccepted } from "../schemas/brands.ts";
@@ -13,7 +14,6 @@ import {
   marketSchema,
   replaceModelsBody,
 } from "../schemas/markets.ts";
-import { marketView } from "../views/marketView.ts";
 
 const MARKETS = "/v2/orgs/:orgId/brands/:brandId/serenity/markets";
 
@@ -38,7 +38,7 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
     async (request, reply) => {
       // Prompt generation is accepted and not started yet.
       const { generatePrompts: _generatePrompts, ...input } = request.body;
-      const outcome = await services.markets.createRequested(
+      const outcome = await services.provisioning.createMarket(
         principalOf(request),
         request.params.orgId,
         request.params.brandId,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { isoTimestamp, uuidParam } from "./common.ts";
+import { isoTimestamp, pageLimit, uuidParam } from "./common.ts";
 
 export const poolDimension = z
   .object({
@@ -34,12 +34,7 @@ export const poolViewSchema = z
 
 export const ledgerQuery = z.strictObject({
   brandId: uuidParam.optional(),
-  limit: z
-    .string()
-    .regex(/^[1-9]\d{0,2}$/, "must be an integer from 1 to 200")
-    .refine((value) => Number(value) <= 200, "must be an integer from 1 to 200")
-    .optional()
-    .transform((value) => (value === undefined ? 50 : Number(value))),
+  limit: pageLimit(),
   before: z
     .string()
     .regex(/^[1-9]\d{0,15}$/, "must be a positive integer")

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { ERROR_CODES } from "../../domain/errors.ts";
 import { MAX_BULK_PROMPTS } from "../../prompts/bulkOutcome.ts";
-import { geoTargetIdNumber } from "./common.ts";
+import { geoTargetIdNumber, pageLimit } from "./common.ts";
 import { languageCodeSchema } from "./markets.ts";
 
 const geoTargetId = geoTargetIdNumber;
@@ -55,12 +55,7 @@ export const promptListQuery = z.strictObject({
     .regex(/^[1-9]\d{0,5}$/, "must be a positive integer")
     .optional()
     .transform((value) => (value === undefined ? 1 : Number(value))),
-  limit: z
-    .string()
-    .regex(/^[1-9]\d{0,2}$/, "must be an integer from 1 to 200")
-    .refine((value) => Number(value) <= 200, "must be an integer from 1 to 200")
-    .optional()
-    .transform((value) => (value === undefined ? 50 : Number(value))),
+  limit: pageLimit(),
 });
 
 export const promptList = z

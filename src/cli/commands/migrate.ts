@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 
 import { runMigrations } from "../../db/migrate.ts";
-import { resolveDatabase } from "../../runtime/databaseUrl.ts";
+import { resolveDatabase } from "../../runtime/resolveDatabase.ts";
 import { bootstrap, fail } from "../bootstrap.ts";
 
 export function registerMigrate(program: Command): void {

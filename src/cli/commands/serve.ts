@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 
-import { startWorker } from "../../jobs/startWorker.ts";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
-import { openServingRuntime } from "../../runtime/servingRuntime.ts";
+import { openRuntimeWithSimulator } from "../../runtime/runtimeWithSimulator.ts";
+import { startWorker } from "../../runtime/startWorker.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
 export function registerServe(program: Command): void {
@@ -12,7 +12,7 @@ export function registerServe(program: Command): void {
     .option("--with-worker", "also run jobs in this process", false)
     .action(async (options: { withWorker: boolean }) => {
       const { config, logger } = bootstrap();
-      const serving = await openServingRuntime(config, logger).catch((error) => fail(logger, error));
+      const serving = await openRuntimeWithSimulator(config, logger).catch((error) => fail(logger, error));
       const { runtime } = serving;
       const worker = options.withWorker ? await startWorker(runtime) : undefined;
       const app = await createApiApp(runtime, { gateway: () => runtime.gateway.reachable() });

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 
 import { signDevToken } from "../../auth/tokenVerifier.ts";
-import { startWorker } from "../../jobs/startWorker.ts";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
-import { openServingRuntime } from "../../runtime/servingRuntime.ts";
+import { openRuntimeWithSimulator } from "../../runtime/runtimeWithSimulator.ts";
+import { startWorker } from "../../runtime/startWorker.ts";
 import { localAuthSecret } from "../../runtime/verifier.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../simulator/seeds.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
@@ -58,7 +58,7 @@ export function registerStart(program: Command): void {
       process.env.SERENITY_DYNAMIC_ALLOCATION ??= "true";
       process.env.SERENITY_ASYNC_PROMPT_GEN ??= "true";
       const { config, logger } = bootstrap();
-      const serving = await openServingRuntime(config, logger).catch((error) => fail(logger, error));
+      const serving = await openRuntimeWithSimulator(config, logger).catch((error) => fail(logger, error));
       const { runtime } = serving;
       const demo: Demo | undefined = serving.simulatorUrl
         ? {

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 
-import { startWorker } from "../../jobs/startWorker.ts";
 import { openRuntime } from "../../runtime/runtime.ts";
+import { startWorker } from "../../runtime/startWorker.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
 function positiveInteger(value: string): number {

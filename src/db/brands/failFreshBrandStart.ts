@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import {
   provisioningErrorSentence,
   type ProvisioningFailureReason,
-} from "../../provisioning/attemptRules.ts";
+} from "../../domain/provisioningAttempt.ts";
 import type { DbExecutor } from "../database.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./insertBrand.ts";

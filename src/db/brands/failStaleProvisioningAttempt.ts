@@ -1,6 +1,6 @@
 import { and, eq, lt } from "drizzle-orm";
 
-import { provisioningErrorSentence } from "../../provisioning/attemptRules.ts";
+import { provisioningErrorSentence } from "../../domain/provisioningAttempt.ts";
 import type { DbExecutor } from "../database.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./insertBrand.ts";

@@ -19,6 +19,7 @@ import { EventBus, type ServiceEvents } from "../../../src/observability/events.
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
+import { nextTurn, waitFor } from "../../support/wait.ts";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -59,22 +60,14 @@ async function drive(
   stepMs: number,
   { sleepers, done = () => false }: { sleepers: number; done?: () => boolean },
 ) {
-  const blocked = async () => {
-    const deadline = Date.now() + 30_000; // a hang guard only
-    while (clock.pendingSleeps < sleepers && !done()) {
-      if (Date.now() > deadline) throw new Error(`never ${sleepers} sleeper(s) on the clock`);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  };
+  const blocked = () =>
+    waitFor(() => clock.pendingSleeps >= sleepers || done(), { what: `${sleepers} sleeper(s) on the clock` });
   for (let spent = 0; spent < totalMs && !done(); spent += stepMs) {
     await blocked();
     clock.advance(stepMs);
   }
   await blocked();
 }
-
-/** Gives other sections a chance to run (if the lock let them in, the order would show it). */
-const yieldToOthers = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 async function lockRow(subWorkspaceId: string) {
   const rows = await db.db.select().from(allocationLocks);
@@ -269,7 +262,7 @@ describe("reentrant sections", () => {
           lock.withLock(ws, async () => {
             order.push(`${name}:start`);
             await lock.withLock(ws, async () => order.push(`${name}:inner`));
-            await yieldToOthers();
+            await nextTurn(); // gives other sections a chance to run (the order would show it)
             order.push(`${name}:end`);
           }),
         ),
@@ -360,7 +353,7 @@ describe("in-process lock (test-only)", () => {
         lock.withLock("ws-1", async () => {
           inside++;
           maxInside = Math.max(maxInside, inside);
-          await yieldToOthers();
+          await nextTurn(); // gives other sections a chance to run (the order would show it)
           inside--;
         }),
       ),

@@ -4,6 +4,7 @@ import { type MeteredWriteGuardFactory, meteredWriteGuardOf } from "../../../src
 import type { Call } from "../../../src/simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID, UNMETERED_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { PE, UM } from "../../support/simulator.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
@@ -30,9 +31,6 @@ import { createTestApp, type TestApp } from "../../support/testApp.ts";
  * Jobs: the chained job paths (create-market, activate-*) reach upstream through
  * MarketService.createForBrand, the same code the synchronous activate paths drive here.
  */
-
-const PE = "/enterprise/projects/api";
-const UM = "/enterprise/users/api";
 
 /** Upstream writes that consume no metered unit, each with why. Everything else that writes is metered. */
 const UNMETERED_WRITES: { method: string; pattern: RegExp; why: string }[] = [
@@ -152,7 +150,7 @@ async function startWorld(
 
 beforeAll(async () => {
   const swappable: MeteredWriteGuardFactory = (context) =>
-    mutableGuard(mutable.t.services.allocation.meteredWriteGuard)(context);
+    mutableGuard(mutable.t.services.allocation.meteredWrites)(context);
   [gold, unmetered, mutable] = await Promise.all([
     startWorld("gold", GOLD_PARENT_WORKSPACE_ID),
     startWorld("unmetered", UNMETERED_PARENT_WORKSPACE_ID),
@@ -416,7 +414,7 @@ describe("choke point: every metered upstream write goes through the guard", () 
       return meteredWriteGuardOf({
         section: (_need, work) =>
           work((callSite, fn, stages) =>
-            callSite === "modelAdd" ? fn() : guard.write(callSite, stages ?? {}, fn),
+            callSite === "modelAdd" ? fn() : guard.singleWrite(callSite, stages ?? {}, fn),
           ),
         releaseSurplus: (floor, reason) => guard.releaseSurplus(floor, reason),
       });
@@ -433,7 +431,8 @@ describe("choke point: every metered upstream write goes through the guard", () 
     mutableGuard = (real) => (context) => {
       const guard = real(context);
       return meteredWriteGuardOf({
-        section: (_need, work) => work((callSite, fn, stages) => guard.write(callSite, stages ?? {}, fn)),
+        section: (_need, work) =>
+          work((callSite, fn, stages) => guard.singleWrite(callSite, stages ?? {}, fn)),
         releaseSurplus: (floor, reason) => guard.releaseSurplus(floor, reason),
       });
     };

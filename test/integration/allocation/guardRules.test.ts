@@ -8,17 +8,17 @@ import { reentrant } from "../../../src/allocation/allocationLock.ts";
 import { AllocationService } from "../../../src/allocation/allocationService.ts";
 import { createDatabaseLockProvider } from "../../../src/allocation/databaseAllocationLock.ts";
 import { createQuotaRetryBudget } from "../../../src/allocation/quotaRetryBudget.ts";
-import { RELEASE_FLOOR } from "../../../src/allocation/releaseSurplus.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
+import { RELEASE_FLOOR } from "../../../src/domain/allocation.ts";
 import { systemClock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import { EventBus, type EventName, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { OrgService } from "../../../src/orgs/orgService.ts";
-import { FakeUpstreamError, InMemoryUpstream } from "../../property/allocation/inMemoryUpstream.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { FakeUpstreamError, InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
+import { LogCapture } from "../../support/logCapture.ts";
 import { ManualClock } from "../../support/manualClock.ts";
-import { LogCapture } from "../../support/testApp.ts";
 
 /**
  * The guard's rules against the in-memory upstream model (fast, exact call counts), with the real
@@ -95,7 +95,7 @@ describe("kill switch and misconfiguration", () => {
     const guard = t.guardFor(ws, { subWorkspaceId: null, parentWorkspaceId: null });
     expect(guard.active).toBe(false);
     expect(await guard.ensure({ prompts: 500 })).toEqual({ toppedUp: false });
-    expect(await guard.section({ projects: 1 }, "projectCreate", async () => "written")).toBe("written");
+    expect(await guard.singleWrite("projectCreate", { projects: 1 }, async () => "written")).toBe("written");
     expect(await guard.releaseSurplus({ floor: RELEASE_FLOOR })).toMatchObject({ outcome: "disabled" });
     expect(t.upstream.calls).toEqual([]);
   });
@@ -105,7 +105,7 @@ describe("kill switch and misconfiguration", () => {
     const ws = t.child();
     let attempts = 0;
     await expectCode(
-      t.guardFor(ws).section({ projects: 1 }, "projectCreate", async () => {
+      t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, async () => {
         attempts++;
         await t.upstream.meteredWrite(ws, { projects: 1 });
       }),
@@ -119,7 +119,7 @@ describe("kill switch and misconfiguration", () => {
   it("flag on, flat brand: never guarded (the pool is its allocation)", async () => {
     const t = setup();
     const guard = t.guardFor(null, { flat: true });
-    expect(await guard.section({ projects: 1 }, "projectCreate", async () => 1)).toBe(1);
+    expect(await guard.singleWrite("projectCreate", { projects: 1 }, async () => 1)).toBe(1);
     expect(t.upstream.calls).toEqual([]);
   });
 
@@ -246,11 +246,11 @@ describe("ensure", () => {
     expect(t.upstream.count("transfer")).toBe(1);
   });
 
-  it("not ready on the settle path → retried with 1/2/3 s backoff through the clock", async () => {
+  it("not ready on the patient path → retried with 1/2/3 s backoff through the clock", async () => {
     const t = setup();
     const ws = t.child();
     t.upstream.failTransfersNotReady(ws, 3);
-    const ensured = t.guardFor(ws, { path: "settle" }).ensure({ projects: 1 });
+    const ensured = t.guardFor(ws, { path: "patient" }).ensure({ projects: 1 });
     for (const wait of [1_000, 2_000, 3_000]) {
       await t.clock.untilSleeping();
       t.clock.advance(wait);
@@ -274,10 +274,10 @@ describe("section and retryOnQuota", () => {
     const ws = t.child();
     const guard = t.guardFor(ws);
     await Promise.all([
-      guard.section({ projects: 1 }, "projectCreate", () => t.upstream.meteredWrite(ws, { projects: 1 })),
+      guard.singleWrite("projectCreate", { projects: 1 }, () => t.upstream.meteredWrite(ws, { projects: 1 })),
       t
         .guardFor(ws)
-        .section({ projects: 1 }, "projectCreate", () => t.upstream.meteredWrite(ws, { projects: 1 })),
+        .singleWrite("projectCreate", { projects: 1 }, () => t.upstream.meteredWrite(ws, { projects: 1 })),
     ]);
     expect(t.upstream.resources(ws).projects).toEqual({ used: 0, drafted: 2, total: 2 });
     expect(t.upstream.calls.map((call) => call.op)).toEqual([
@@ -298,7 +298,7 @@ describe("section and retryOnQuota", () => {
     // Just after a publish, the read still says used = 0: the guard sees room that is not there.
     t.upstream.staleUsedReads(ws, 1);
     let attempts = 0;
-    const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", async () => {
+    const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, async () => {
       attempts++;
       await t.upstream.meteredWrite(ws, { projects: 1 });
       return "ok";
@@ -344,7 +344,7 @@ describe("section and retryOnQuota", () => {
       attempts++;
       throw new FakeUpstreamError("meteredQuota");
     };
-    const first = guard.section({}, "promptCreate", alwaysQuota);
+    const first = guard.singleWrite("promptCreate", {}, alwaysQuota);
     for (let retry = 0; retry < 3; retry++) {
       await t.clock.untilSleeping();
       t.clock.advance(3_000);
@@ -370,7 +370,7 @@ describe("section and retryOnQuota", () => {
     const t = setup();
     const ws = t.child({ projects: 5, prompts: 500 });
     let attempts = 0;
-    const result = t.guardFor(ws).section({}, "modelAdd", async () => {
+    const result = t.guardFor(ws).singleWrite("modelAdd", {}, async () => {
       attempts++;
       throw new FakeUpstreamError(attempts === 1 ? "meteredQuota" : "conflict");
     });
@@ -389,7 +389,7 @@ describe("section and retryOnQuota", () => {
     await expectCode(
       t
         .guardFor(ws)
-        .section({ projects: 1 }, "projectCreate", () => t.upstream.meteredWrite(ws, { projects: 1 })),
+        .singleWrite("projectCreate", { projects: 1 }, () => t.upstream.meteredWrite(ws, { projects: 1 })),
       "orgPoolExhausted",
     );
     expect(t.eventsOf("allocation.quotaRetry")).toEqual([
@@ -401,7 +401,7 @@ describe("section and retryOnQuota", () => {
     const t = setup();
     const ws = t.child({ projects: 5, prompts: 500 });
     await expect(
-      t.guardFor(ws).section({}, "publish", () => Promise.reject(new FakeUpstreamError("gone"))),
+      t.guardFor(ws).singleWrite("publish", {}, () => Promise.reject(new FakeUpstreamError("gone"))),
     ).rejects.toMatchObject({ kind: "gone" });
     expect(t.eventsOf("allocation.quotaRetry")).toEqual([]);
   });
@@ -482,7 +482,7 @@ describe("releaseSurplus", () => {
   });
 });
 
-describe("AllocationService.releaseSurplus (the sweep's settle variant)", () => {
+describe("AllocationService.releaseSurplus (the sweep's patient path)", () => {
   it("retries not-ready with 1/2/3 s backoff, records reason sweep, and ignores the kill switch", async () => {
     const t = setup({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const service = new AllocationService({ ...t.deps, orgs: new OrgService({ db: db.db, clock: t.clock }) });

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { RELEASE_FLOOR } from "../../../src/allocation/releaseSurplus.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
+import { RELEASE_FLOOR } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
+import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
-import { type AllocationHarness, PARENT, startAllocationHarness, TOKEN } from "./simulatorHarness.ts";
 
 /**
  * The guard over real HTTP against the simulator: exact round trips from the simulator's call log,
@@ -14,7 +14,7 @@ import { type AllocationHarness, PARENT, startAllocationHarness, TOKEN } from ".
  */
 
 let db: TestDatabase;
-let h: AllocationHarness | undefined;
+let h: AllocationWorld | undefined;
 beforeAll(async () => {
   db = await createTestDatabase();
 });
@@ -24,8 +24,8 @@ afterEach(async () => {
 });
 afterAll(() => db.destroy());
 
-async function harness(options: Parameters<typeof startAllocationHarness>[1] = {}) {
-  h = await startAllocationHarness(db, options);
+async function world(options: Parameters<typeof startAllocationWorld>[1] = {}) {
+  h = await startAllocationWorld(db, options);
   return h;
 }
 
@@ -46,30 +46,30 @@ const HTML_405 = {
 
 describe("round trips (simulator call log)", () => {
   it("flag off: zero resources reads and zero transfers around a metered write", async () => {
-    const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const t = await world({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     await t.clearCalls();
-    await t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    await t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     await t.guardFor(ws).ensure({ prompts: 1_000 });
     await t.guardFor(ws).releaseSurplusBestEffort({ floor: RELEASE_FLOOR });
     expect(await t.calls()).toEqual([`POST PE/v1/workspaces/${ws}/projects`]);
   });
 
   it("flag off: a metered 405 maps straight to quotaExceeded with no resources read", async () => {
-    const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const t = await world({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
     expect(
-      await codeOf(t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws))),
+      await codeOf(t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws))),
     ).toBe("quotaExceeded");
     expect(await t.calls()).toEqual([`POST PE/v1/workspaces/${ws}/projects`]);
   });
 
   it("hot path: exactly one extra call (the resources read)", async () => {
-    const t = await harness();
+    const t = await world();
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     await t.clearCalls();
-    await t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    await t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     expect(await t.calls()).toEqual([
       `GET UM/v1/workspaces/${ws}/resources`,
       `POST PE/v1/workspaces/${ws}/projects`,
@@ -77,7 +77,7 @@ describe("round trips (simulator call log)", () => {
   });
 
   it("top-up: exactly two extra calls, one transfer carrying both dimensions; never a parent read", async () => {
-    const t = await harness();
+    const t = await world();
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
     expect(await t.guardFor(ws).ensure({ projects: 1, prompts: 1 })).toEqual({
@@ -92,7 +92,7 @@ describe("round trips (simulator call log)", () => {
   });
 
   it("a multi-write section: one read and one transfer for all its writes, the lock held across them", async () => {
-    const t = await harness();
+    const t = await world();
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
     const guard = t.guardFor(ws);
@@ -104,11 +104,11 @@ describe("round trips (simulator call log)", () => {
     const second = new Promise<void>((resolve) => (projectMade = resolve)).then(() =>
       t
         .guardFor(ws)
-        .writeSection({ projects: 1 }, (other) =>
+        .section({ projects: 1 }, (other) =>
           other("projectCreate", () => t.createProject(ws), { projects: 1 }),
         ),
     );
-    await guard.writeSection({ projects: 1, prompts: texts.length }, async (write) => {
+    await guard.section({ projects: 1, prompts: texts.length }, async (write) => {
       projectId = await write("projectCreate", () => t.createProject(ws), { projects: 1 });
       projectMade();
       await write(
@@ -141,10 +141,10 @@ describe("round trips (simulator call log)", () => {
   });
 
   it("flag off: a multi-write section makes zero extra calls", async () => {
-    const t = await harness({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const t = await world({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const ws = await t.newSubWorkspace({ projects: 2, prompts: 100 });
     await t.clearCalls();
-    await t.guardFor(ws).writeSection({ projects: 2 }, async (write) => {
+    await t.guardFor(ws).section({ projects: 2 }, async (write) => {
       await write("projectCreate", () => t.createProject(ws), { projects: 1 });
       await write("projectCreate", () => t.createProject(ws), { projects: 1 });
     });
@@ -155,7 +155,7 @@ describe("round trips (simulator call log)", () => {
   });
 
   it("1 prompt on an empty sub-workspace tops up to 100; 101 → 200", async () => {
-    const t = await harness();
+    const t = await world();
     const one = await t.newSubWorkspace();
     const many = await t.newSubWorkspace();
     await t.guardFor(one).ensure({ prompts: 1 });
@@ -167,7 +167,7 @@ describe("round trips (simulator call log)", () => {
 
 describe("release", () => {
   it("{5, 800} with no usage: dry run makes zero mutating calls and reports {1, 100}; the real run returns {4, 700}", async () => {
-    const t = await harness();
+    const t = await world();
     const ws = await t.newSubWorkspace({ projects: 5, prompts: 800 });
     const parentBefore = await t.totals(PARENT);
     await t.clearCalls();
@@ -197,7 +197,7 @@ describe("release", () => {
 
 describe("rejections", () => {
   it("a ceiling → brandAiLimit with nothing transferred", async () => {
-    const t = await harness({ env: { SERENITY_BRAND_AI_CEILING_PROMPTS: "200" } });
+    const t = await world({ env: { SERENITY_BRAND_AI_CEILING_PROMPTS: "200" } });
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
     expect(await codeOf(t.guardFor(ws).ensure({ prompts: 201 }))).toBe("brandAiLimit");
@@ -206,18 +206,18 @@ describe("rejections", () => {
   });
 
   it("gold pool: three brands each create a market and 100 prompts with 1 model; the fourth's oversized top-up is orgPoolExhausted and the pool is unchanged", async () => {
-    const t = await harness();
+    const t = await world();
     for (let brand = 0; brand < 3; brand++) {
       const ws = await t.newSubWorkspace();
       const projectId = await t
         .guardFor(ws)
-        .section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+        .singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
       const models = await t.client.projects.listProjectAiModels(TOKEN, ws, projectId);
       expect(models).toHaveLength(1);
       const texts = Array.from({ length: 100 }, (_, i) => `prompt ${brand}-${i}`);
       await t
         .guardFor(ws)
-        .section({ prompts: texts.length * models.length }, "promptCreate", () =>
+        .singleWrite("promptCreate", { prompts: texts.length * models.length }, () =>
           t.client.projects.createPrompts(TOKEN, ws, projectId, { texts, createdBy: "test" }),
         );
       expect(await t.totals(ws)).toEqual({ projects: 1, prompts: 100 });
@@ -239,7 +239,7 @@ describe("rejections", () => {
   });
 
   it("a transfer answering 'workspace not ready' fails fast with workspaceBusy", async () => {
-    const t = await harness();
+    const t = await world();
     const ws = await t.newSubWorkspace();
     await t.sim.control("/faults", {
       match: { method: "POST", pathPattern: "/resources/transfer$" },
@@ -255,7 +255,7 @@ describe("rejections", () => {
 describe("retryOnQuota (manual clock, never sleeping)", () => {
   it("recovered: a read lagging after a publish is fixed by re-ensuring, then the write succeeds", async () => {
     const clock = new ManualClock();
-    const t = await harness({ clock });
+    const t = await world({ clock });
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     // The first resources read after the publish still shows the published project as unused.
     t.sim.simulator.updateSettings({ usedLagReads: 1 });
@@ -269,7 +269,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
     await t.clearCalls();
 
-    const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     await clock.untilSleeping();
     clock.advance(3_000);
     expect(await written).toEqual(expect.any(String));
@@ -286,7 +286,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
 
   it("exhausted: the upstream keeps refusing → 3 retries 3 s apart, then quotaExceeded", async () => {
     const clock = new ManualClock();
-    const t = await harness({ clock });
+    const t = await world({ clock });
     const ws = await t.newSubWorkspace({ projects: 3, prompts: 100 });
     await t.sim.control("/faults", {
       match: { method: "POST", pathPattern: "/projects$" },
@@ -296,7 +296,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
     await t.clearCalls();
 
-    const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     for (let retry = 0; retry < 3; retry++) {
       await clock.untilSleeping();
       clock.advance(3_000);
@@ -308,7 +308,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
 
   it("abandoned: a non-quota failure on the retry propagates", async () => {
     const clock = new ManualClock();
-    const t = await harness({ clock });
+    const t = await world({ clock });
     const ws = await t.newSubWorkspace({ projects: 3, prompts: 100 });
     await t.sim.control("/faults", {
       match: { method: "POST", pathPattern: "/projects$" },
@@ -322,7 +322,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     });
     const quotaRetries: ServiceEvents["allocation.quotaRetry"][] = [];
     t.events.on("allocation.quotaRetry", (event) => quotaRetries.push(event));
-    const written = t.guardFor(ws).section({ projects: 1 }, "projectCreate", () => t.createProject(ws));
+    const written = t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
     await clock.untilSleeping();
     clock.advance(3_000);
     await expect(written).rejects.toMatchObject({ kind: "conflict" });

@@ -9,9 +9,9 @@ import { recordPublish } from "../../../src/db/allocation/recordPublish.ts";
 import { DIMENSIONS, type Units } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
+import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
-import { type AllocationHarness, PARENT, startAllocationHarness, TOKEN } from "./simulatorHarness.ts";
 
 /**
  * Near exhaustion (spec/allocation.md §11) over real HTTP against the simulator (gold pool 13 /
@@ -21,7 +21,7 @@ import { type AllocationHarness, PARENT, startAllocationHarness, TOKEN } from ".
  */
 
 let db: TestDatabase;
-let h: AllocationHarness | undefined;
+let h: AllocationWorld | undefined;
 beforeAll(async () => {
   db = await createTestDatabase();
 });
@@ -32,13 +32,13 @@ afterEach(async () => {
 afterAll(() => db.destroy());
 
 /** The lock runs on a manual clock with a long lease, so only its poll waits ever sleep briefly. */
-async function harness(options: Parameters<typeof startAllocationHarness>[1] = {}) {
-  h = await startAllocationHarness(db, options);
+async function harness(options: Parameters<typeof startAllocationWorld>[1] = {}) {
+  h = await startAllocationWorld(db, options);
   return h;
 }
 
 /** A carved sub-workspace with `used` units already consumed (set on the simulator). */
-async function subWorkspace(t: AllocationHarness, total: Partial<Units>, used: Partial<Units> = {}) {
+async function subWorkspace(t: AllocationWorld, total: Partial<Units>, used: Partial<Units> = {}) {
   const ws = await t.newSubWorkspace(total);
   const usage = Object.fromEntries(
     Object.entries(used).map(([dimension, units]) => [dimension, { used: units }]),
@@ -48,7 +48,7 @@ async function subWorkspace(t: AllocationHarness, total: Partial<Units>, used: P
 }
 
 /** Carves what is left of the pool into a filler sub-workspace, leaving `free` units in the parent. */
-async function drainPool(t: AllocationHarness, free: Partial<Units> = {}): Promise<void> {
+async function drainPool(t: AllocationWorld, free: Partial<Units> = {}): Promise<void> {
   const parent = await t.client.users.getResources(TOKEN, PARENT);
   const carve: Partial<Units> = {};
   for (const dimension of DIMENSIONS) {
@@ -58,7 +58,7 @@ async function drainPool(t: AllocationHarness, free: Partial<Units> = {}): Promi
 }
 
 /** `parent.total + Σ child totals` per dimension: what no transfer may change. */
-async function poolSum(t: AllocationHarness): Promise<Units> {
+async function poolSum(t: AllocationWorld): Promise<Units> {
   const dump = await t.sim.dump();
   const sum = { projects: 0, prompts: 0 };
   for (const workspace of dump.workspaces) {
@@ -68,13 +68,13 @@ async function poolSum(t: AllocationHarness): Promise<Units> {
   return sum;
 }
 
-function siblingsOf(t: AllocationHarness, ids: string[]): Map<string, SiblingWorkspace> {
+function siblingsOf(t: AllocationWorld, ids: string[]): Map<string, SiblingWorkspace> {
   const siblings = new Map(ids.map((id) => [id, { brandId: randomUUID(), subWorkspaceId: id }]));
   t.deps.siblings = async (orgId) => (orgId === t.orgId ? [...siblings.values()] : []);
   return siblings;
 }
 
-function collect<K extends keyof ServiceEvents>(t: AllocationHarness, name: K): ServiceEvents[K][] {
+function collect<K extends keyof ServiceEvents>(t: AllocationWorld, name: K): ServiceEvents[K][] {
   const seen: ServiceEvents[K][] = [];
   t.events.on(name, (event) => seen.push(event));
   return seen;
@@ -89,7 +89,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   return (error as ServiceError).code;
 }
 
-async function ledgerOf(t: AllocationHarness) {
+async function ledgerOf(t: AllocationWorld) {
   const rows = await listLedgerEntries(db.db, t.orgId, { limit: 200 });
   return rows.reverse().map((row) => ({
     ws: row.subWorkspaceId,

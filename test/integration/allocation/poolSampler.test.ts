@@ -6,14 +6,15 @@ import { PoolSampler } from "../../../src/allocation/poolSampler.ts";
 import { loadConfig } from "../../../src/config/env.ts";
 import { brands, jobs, orgs } from "../../../src/db/schema.ts";
 import { createGatewayClient, type GatewayClient } from "../../../src/gateway/index.ts";
-import { startWorker } from "../../../src/jobs/startWorker.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { openRuntime, type Runtime } from "../../../src/runtime/runtime.ts";
+import { startWorker } from "../../../src/runtime/startWorker.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { LogCapture } from "../../support/logCapture.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { LogCapture } from "../../support/testApp.ts";
+import { nextTurn, waitFor } from "../../support/wait.ts";
 
 /**
  * The pool sampler (spec/allocation.md §8): every org with a pool and brands is read with the most
@@ -214,16 +215,13 @@ describe("pool sampler", () => {
       const expected = (await parentFreeRatio()).projects;
       expect(expected).toBeLessThan(before!);
       // Polling the timer's effect (its cadence is real time by design); the deadline guards a hang.
-      const deadline = Date.now() + 30_000;
-      while ((await gauge(sampled)).projects !== expected && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect((await gauge(sampled)).projects).toBe(expected);
+      await waitFor(async () => (await gauge(sampled)).projects === expected, { what: "a sampled gauge" });
     } finally {
       await worker.stop();
     }
     await sim.clearCalls();
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Three sampling periods with the sampler stopped: nothing may read upstream any more.
+    await nextTurn(150);
     expect(await sim.calls()).toEqual([]);
   });
 });

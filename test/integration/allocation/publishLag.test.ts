@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-import { RELEASE_FLOOR } from "../../../src/allocation/releaseSurplus.ts";
 import { brands } from "../../../src/db/schema.ts";
+import { RELEASE_FLOOR } from "../../../src/domain/allocation.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { createTestApp, type TestApp } from "../../support/testApp.ts";
+import { callRoute, createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
  * A release right after a publish (spec/allocation.md §7, spec/gateway.md §3: upstream's `used`
@@ -43,16 +43,8 @@ afterAll(async () => {
   await sim.close();
 });
 
-async function call(method: string, url: string, body?: unknown, bearer = token) {
-  const response = await t.app.inject({
-    method: method as "GET",
-    url,
-    headers: { authorization: `Bearer ${bearer}` },
-    ...(body === undefined ? {} : { payload: body as object }),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely
-  return { status: response.statusCode, body: (response.body ? response.json() : undefined) as any };
-}
+const call = (method: string, url: string, body?: unknown, bearer = token) =>
+  callRoute(t.app, { method, url, body, token: bearer });
 
 async function resources(workspaceId: string) {
   return (await sim.dump()).workspaces.find((workspace) => workspace.id === workspaceId)!.resources;

@@ -8,7 +8,7 @@ import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { createTestApp, type TestApp } from "../../support/testApp.ts";
+import { callRoute, createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
  * Release wiring with dynamic allocation on (spec/allocation.md §7), through the API against the
@@ -55,21 +55,8 @@ async function createOrg(parentWorkspaceId: string | null): Promise<string> {
   return org.body.id as string;
 }
 
-async function call(method: string, url: string, body?: unknown, bearer = token) {
-  const response = await t.app.inject({
-    method: method as "GET",
-    url,
-    headers: { authorization: `Bearer ${bearer}` },
-    ...(body === undefined ? {} : { payload: body as object }),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are read loosely
-  return { status: response.statusCode, body: (response.body ? response.json() : undefined) as any };
-}
-
-async function totals(workspaceId: string): Promise<Units> {
-  const workspace = (await sim.dump()).workspaces.find((w) => w.id === workspaceId)!;
-  return { projects: workspace.resources.projects.total, prompts: workspace.resources.prompts.total };
-}
+const call = (method: string, url: string, body?: unknown, bearer = token) =>
+  callRoute(t.app, { method, url, body, token: bearer });
 
 async function usage(workspaceId: string): Promise<Units> {
   const { projects, prompts } = (await sim.dump()).workspaces.find((w) => w.id === workspaceId)!.resources;
@@ -115,11 +102,11 @@ async function expectRelease(
   operation: () => Promise<{ status: number }>,
   expected: { status: number; reason: string; before: Units; after: Units },
 ) {
-  const parentBefore = await totals(PARENT);
+  const parentBefore = await sim.totals(PARENT);
   const rowsBefore = await ledgerCount();
-  expect(await totals(subWorkspaceId)).toEqual(expected.before);
+  expect(await sim.totals(subWorkspaceId)).toEqual(expected.before);
   expect((await operation()).status).toBe(expected.status);
-  expect(await totals(subWorkspaceId)).toEqual(expected.after);
+  expect(await sim.totals(subWorkspaceId)).toEqual(expected.after);
   expect(await ledgerCount()).toBe(rowsBefore + 1);
   expect(await latestLedgerEntry()).toMatchObject({
     reason: expected.reason,
@@ -129,7 +116,7 @@ async function expectRelease(
     subWorkspaceId,
     errorCode: null,
   });
-  expect(await totals(PARENT)).toEqual({
+  expect(await sim.totals(PARENT)).toEqual({
     projects: parentBefore.projects + expected.before.projects - expected.after.projects,
     prompts: parentBefore.prompts + expected.before.prompts - expected.after.prompts,
   });
@@ -153,7 +140,7 @@ describe("releases with the flag on (one brand's life)", () => {
     expect(market.status).toBe(201);
     expect((await bulk(2250, "fr", texts("fr", 150))).status).toBe(201);
     expect((await bulk(2840, "en", texts("en", 80))).status).toBe(201);
-    expect(await totals(subWorkspaceId)).toEqual({ projects: 2, prompts: 300 });
+    expect(await sim.totals(subWorkspaceId)).toEqual({ projects: 2, prompts: 300 });
     expect(await usage(subWorkspaceId)).toEqual({ projects: 2, prompts: 230 });
   });
 
@@ -185,13 +172,13 @@ describe("releases with the flag on (one brand's life)", () => {
     const rowsBefore = await ledgerCount();
     const swapped = await call("PUT", `${marketsUrl()}/2840/en/models`, { modelIds: ["perplexity"] });
     expect(swapped.status).toBe(200);
-    expect(await totals(subWorkspaceId)).toEqual({ projects: 1, prompts: 100 });
+    expect(await sim.totals(subWorkspaceId)).toEqual({ projects: 1, prompts: 100 });
     expect(await ledgerCount()).toBe(rowsBefore);
   });
 
   it("prompt delete: released to what the remaining texts need, never under the floor", async () => {
     expect((await bulk(2840, "en", texts("more", 150))).status).toBe(201);
-    expect(await totals(subWorkspaceId)).toEqual({ projects: 1, prompts: 300 });
+    expect(await sim.totals(subWorkspaceId)).toEqual({ projects: 1, prompts: 300 });
     const page = await call(
       "GET",
       `${promptsUrl()}?geoTargetId=2840&languageCode=en&limit=200&includeDrafts=true`,

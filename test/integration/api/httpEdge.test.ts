@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { HTTP_TIMEOUTS } from "../../../src/api/app.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /**
  * The HTTP edge under hostile clients: a body that never finishes is cut (408, socket closed) and
@@ -33,15 +34,6 @@ afterAll(async () => {
 const admin = { sub: "admin", orgIds: [], isAdmin: true, bearer: "" };
 
 const openFds = () => readdirSync("/proc/self/fd").length;
-
-/** Resolves when `check` holds; the deadline only guards against a hang. */
-async function until(check: () => boolean, deadlineMs = 60_000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not reached in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("slow request bodies", () => {
   it("the defaults bound headers to 10 s and a whole request to 30 s", async () => {
@@ -77,12 +69,12 @@ describe("slow request bodies", () => {
       );
       return socket;
     });
-    await until(() => connected === sockets.length);
+    await waitFor(() => connected === sockets.length, { timeoutMs: 60_000 });
     expect(openFds()).toBeGreaterThanOrEqual(baseline + sockets.length);
     // The server, not the client, ends them: none of these sockets is ever closed by us.
-    await until(() => closed === sockets.length);
+    await waitFor(() => closed === sockets.length, { timeoutMs: 60_000 });
     expect(answers.every((answer) => answer.startsWith("HTTP/1.1 408"))).toBe(true);
-    await until(() => openFds() <= baseline);
+    await waitFor(() => openFds() <= baseline, { timeoutMs: 60_000 });
     // Nothing was created from a half body.
     expect(await t.services.orgs.list(admin)).toEqual([]);
   });

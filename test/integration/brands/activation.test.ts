@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { passthroughGuard } from "../../../src/markets/passthroughGuard.ts";
-import { type ProvisioningWorld, pumping, useProvisioningWorld } from "./provisioningWorld.ts";
+import { passthroughGuard } from "../../../src/domain/meteredWrites.ts";
+import { type ProvisioningWorld, pumping, useProvisioningWorld } from "../../support/provisioningWorld.ts";
+import { nextTurn } from "../../support/wait.ts";
 
 let w: ProvisioningWorld;
 useProvisioningWorld((world) => (w = world));
@@ -119,7 +120,7 @@ describe("activate", () => {
         }
         w.clock.advance(250);
       }
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await nextTurn(1);
     }
     const response = await request;
     expect(started).toBe(true);

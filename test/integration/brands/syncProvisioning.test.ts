@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { type ProvisioningWorld, useProvisioningWorld } from "./provisioningWorld.ts";
+import { type ProvisioningWorld, useProvisioningWorld } from "../../support/provisioningWorld.ts";
 
 let w: ProvisioningWorld;
 useProvisioningWorld((world) => (w = world));

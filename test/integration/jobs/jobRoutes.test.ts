@@ -5,13 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { insertJob, type JobRow } from "../../../src/db/jobs/insertJob.ts";
 import { credentials, jobs } from "../../../src/db/schema.ts";
-import { systemClock } from "../../../src/domain/clock.ts";
 import { defineJobHandler } from "../../../src/jobs/handler.ts";
 import { needsReauth } from "../../../src/jobs/jobError.ts";
-import { JobWorker } from "../../../src/jobs/worker.ts";
+import type { JobWorker } from "../../../src/jobs/worker.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
-import { createTestApp, type TestApp } from "../../support/testApp.ts";
-import { eventually } from "./jobHarness.ts";
+import { createTestApp, type TestApp, workerOf } from "../../support/testApp.ts";
+import { waitFor } from "../../support/wait.ts";
 
 let t: TestApp;
 let admin: string;
@@ -71,19 +70,7 @@ beforeAll(async () => {
         },
       }),
     );
-  const jobs = t.services.jobs;
-  worker = new JobWorker(
-    {
-      db: t.db.db,
-      clock: systemClock,
-      logger: createLogger({ level: "debug", destination: t.logs }),
-      events: t.events,
-      registry: jobs.registry,
-      queue: jobs.queue,
-      credentials: jobs.credentials,
-    },
-    { listen: false, reconcileIntervalMs: 0 },
-  );
+  worker = workerOf(t, createLogger({ level: "debug", destination: t.logs }));
   admin = await t.token({ sub: "admin-1", admin: true });
   const org = async (name: string) =>
     (await t.app.inject({ method: "POST", url: "/v2/orgs", headers: auth(admin), payload: { name } })).json()
@@ -358,7 +345,7 @@ describe("POST …/serenity/jobs/:jobId/reauth", () => {
     );
     expect(messages.rows[0]?.n).toBe(1);
     acceptedToken = responses[0]!.statusCode === 202 ? first : second;
-    await eventually(async () => {
+    await waitFor(async () => {
       await worker.drain();
       return (await poll(jobId)).json().status === "COMPLETED";
     });

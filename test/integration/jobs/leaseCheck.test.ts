@@ -9,14 +9,15 @@ import { isJobLeaseHeld } from "../../../src/db/jobs/isJobLeaseHeld.ts";
 import { defineJobHandler, type JobContext } from "../../../src/jobs/handler.ts";
 import { LeaseLostError } from "../../../src/jobs/jobError.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { createJobHarness, deferred, type JobHarness } from "./jobHarness.ts";
+import { createJobWorld, deferred, type JobWorld } from "../../support/jobWorld.ts";
+import { nextTurn } from "../../support/wait.ts";
 
 /**
  * `ctx.assertLeaseHeld()`: one read that tells a handler whether its delivery still owns the job
  * (IN_PROGRESS, its own lease token, unexpired by the job clock). Driven by the ManualClock.
  */
 let db: TestDatabase;
-let h: JobHarness;
+let h: JobWorld;
 
 /** Each case parks its handler here; the test lets it go on and reads what the check said. */
 interface Gate {
@@ -49,7 +50,7 @@ const checked = defineJobHandler({
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  h = await createJobHarness(db, [checked]);
+  h = await createJobWorld(db, [checked]);
 });
 afterAll(async () => {
   await h.close();
@@ -78,9 +79,6 @@ async function start(name: string) {
   await entry.started.promise;
   return { id, entry, round };
 }
-
-/** Lets queued microtasks and I/O callbacks run (the runner reacts to an abort asynchronously). */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe("ctx.assertLeaseHeld", () => {
   it("passes while the delivery holds an unexpired lease", async () => {
@@ -133,7 +131,7 @@ describe("ctx.assertLeaseHeld", () => {
   it("throws in a late copy whose lease the runner released after the timeout's grace", async () => {
     const { id, entry, round } = await start("released");
     h.clock.advance(5_000); // the handler timeout: its signal fires, it carries on regardless
-    await settle();
+    await nextTurn(20); // the runner reacts to the abort asynchronously
     h.clock.advance(5_000); // the grace (5 s here) ends: the runner stops waiting, releases the lease
     await round;
     expect(await h.job(id)).toMatchObject({ status: "IN_PROGRESS", leaseToken: null });

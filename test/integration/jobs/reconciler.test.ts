@@ -11,10 +11,10 @@ import { jobs } from "../../../src/db/schema.ts";
 import { defineJobHandler } from "../../../src/jobs/handler.ts";
 import { JobReconciler } from "../../../src/jobs/reconciler.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { createJobHarness, type JobHarness } from "./jobHarness.ts";
+import { createJobWorld, type JobWorld } from "../../support/jobWorld.ts";
 
 let db: TestDatabase;
-let h: JobHarness;
+let h: JobWorld;
 const ORG = randomUUID();
 let runs = 0;
 
@@ -32,7 +32,7 @@ const steady = defineJobHandler({
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  h = await createJobHarness(db, [steady]);
+  h = await createJobWorld(db, [steady]);
 });
 afterAll(async () => {
   await h.close();

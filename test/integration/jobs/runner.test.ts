@@ -12,10 +12,10 @@ import { saveJobCheckpoint } from "../../../src/db/jobs/saveJobCheckpoint.ts";
 import { defineJobHandler, type JobContext } from "../../../src/jobs/handler.ts";
 import { JobError } from "../../../src/jobs/jobError.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { createJobHarness, deferred, type JobHarness } from "./jobHarness.ts";
+import { createJobWorld, deferred, type JobWorld } from "../../support/jobWorld.ts";
 
 let db: TestDatabase;
-let h: JobHarness;
+let h: JobWorld;
 const ORG = randomUUID();
 const BRAND = randomUUID();
 
@@ -52,7 +52,7 @@ const follower = defineJobHandler({
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  h = await createJobHarness(db, [scripted, follower]);
+  h = await createJobWorld(db, [scripted, follower]);
 });
 afterAll(async () => {
   await h.close();

@@ -7,16 +7,16 @@ import { credentials, jobs } from "../../../src/db/schema.ts";
 import { defineJobHandler } from "../../../src/jobs/handler.ts";
 import { JobService } from "../../../src/jobs/jobService.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { createJobHarness, type JobHarness } from "./jobHarness.ts";
+import { createJobWorld, type JobWorld } from "../../support/jobWorld.ts";
 
 let db: TestDatabase;
-let h: JobHarness;
+let h: JobWorld;
 let service: JobService;
 const ORG = randomUUID();
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  h = await createJobHarness(db, [
+  h = await createJobWorld(db, [
     defineJobHandler({
       type: "echo",
       publicType: "echo",
@@ -37,7 +37,6 @@ beforeAll(async () => {
     credentials: h.credentials,
     // Submit and the heartbeat read never touch tenancy.
     orgs: undefined as never,
-    brands: undefined as never,
   });
 });
 afterAll(async () => {

@@ -7,10 +7,11 @@ import { workerHeartbeats } from "../../../src/db/schema.ts";
 import { defineJobHandler } from "../../../src/jobs/handler.ts";
 import { createPgBossQueue } from "../../../src/jobs/queue.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { createJobHarness, deferred, eventually, type JobHarness } from "./jobHarness.ts";
+import { createJobWorld, deferred, type JobWorld } from "../../support/jobWorld.ts";
+import { waitFor } from "../../support/wait.ts";
 
 let db: TestDatabase;
-let h: JobHarness;
+let h: JobWorld;
 const ORG = randomUUID();
 const release = deferred();
 let concurrent = 0;
@@ -47,7 +48,7 @@ const stubborn = defineJobHandler({
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  h = await createJobHarness(db, [quick, stubborn]);
+  h = await createJobWorld(db, [quick, stubborn]);
 });
 afterAll(async () => {
   await h.close();
@@ -82,7 +83,7 @@ describe("the worker loop", () => {
 
     const ids = await Promise.all(Array.from({ length: 40 }, (_, n) => insert("quick", { n })));
     for (const id of ids) await h.queue.enqueue(id);
-    await eventually(async () => {
+    await waitFor(async () => {
       const states = await Promise.all(ids.map((id) => h.job(id).then((row) => row.status)));
       return states.every((status) => status === "COMPLETED");
     });
@@ -98,11 +99,11 @@ describe("the worker loop", () => {
     // An idle wait far longer than the test's own deadline: only a NOTIFY can wake the loop in time.
     const worker = h.worker({ listen: true, idleWaitMs: 10 * 60_000 });
     await worker.start();
-    await eventually(() => worker.idle, 30_000);
+    await waitFor(() => worker.idle);
     const otherProcessQueue = createPgBossQueue({ pool: db.pool, logger: h.logger });
     const id = await insert("quick", { n: -1 });
     await otherProcessQueue.enqueue(id);
-    await eventually(async () => (await h.job(id)).status === "COMPLETED", 60_000);
+    await waitFor(async () => (await h.job(id)).status === "COMPLETED", { timeoutMs: 60_000 });
     await worker.stop();
   });
 
@@ -111,7 +112,7 @@ describe("the worker loop", () => {
     await worker.start();
     const id = await insert("stubborn");
     await h.queue.enqueue(id);
-    await eventually(async () => (await h.job(id)).leaseToken !== null);
+    await waitFor(async () => (await h.job(id)).leaseToken !== null);
     expect(worker.inFlight).toBe(1);
     await worker.stop();
     const row = await h.job(id);

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { markets } from "../../../src/db/schema.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { callShape, expectNoLeaks, type MarketsWorld, PE, startMarketsWorld } from "./harness.ts";
+import { callShape, expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
+import { PE } from "../../support/simulator.ts";
 
-let world: MarketsWorld;
+let world: MarketWorld;
 
 beforeAll(async () => {
-  world = await startMarketsWorld();
+  world = await startMarketWorld();
 });
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import {
   needOf,
 } from "../../../src/domain/meteredWrites.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { expectNoLeaks, type MarketsWorld, startMarketsWorld } from "./harness.ts";
+import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
 
 /**
  * The seam to allocation (spec/allocation.md §5): every metered upstream write goes through a
@@ -31,7 +31,7 @@ interface Recorded {
   context: MeteredWriteContext;
 }
 
-let world: MarketsWorld;
+let world: MarketWorld;
 const recorded: Recorded[] = [];
 
 const recordingGuards: MeteredWriteGuardFactory = (context) =>
@@ -65,7 +65,7 @@ const sections = () =>
 const allWrites = () => recorded.flatMap((r) => r.writes ?? []);
 
 beforeAll(async () => {
-  world = await startMarketsWorld({ meteredWrites: recordingGuards });
+  world = await startMarketWorld({ meteredWrites: recordingGuards });
 });
 
 afterAll(async () => {

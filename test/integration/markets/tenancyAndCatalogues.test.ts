@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { expectNoLeaks, type MarketsWorld, PE, startMarketsWorld } from "./harness.ts";
+import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
+import { PE } from "../../support/simulator.ts";
 
-let world: MarketsWorld;
+let world: MarketWorld;
 let otherOrgId: string;
 let otherBrandId: string;
 let otherToken: string;
 let otherParent: string;
 
 beforeAll(async () => {
-  world = await startMarketsWorld();
+  world = await startMarketWorld();
   // Org B, its brand and a market, made by B's own member.
   // Org B has a pool of its own (one org per pool).
   otherParent = await world.sim.addParent({ title: "Org B parent" });

@@ -16,8 +16,7 @@ import {
   startOperatorWorld,
   THREE_CARVED_BRANDS,
   TOKEN,
-  totals,
-} from "./operatorWorld.ts";
+} from "../../support/operatorWorld.ts";
 
 /**
  * `serenity audit` (spec/operations.md §2) on a known setup, and both operator commands as real
@@ -169,7 +168,7 @@ describe("serenity sweep / audit (CLI)", () => {
     expect(real.code, real.stderr).toBe(0);
     expect(real.stdout).toMatch(/released\s+2/);
     expect(real.stdout).toMatch(new RegExp(`${PARENT}\\s+5\\s+200`));
-    expect(await totals(world, PARENT)).toEqual({ projects: 9, prompts: 400 });
+    expect(await world.sim.totals(PARENT)).toEqual({ projects: 9, prompts: 400 });
     expect((await ledgerOf(world, orgId)).map((row) => row.reason)).toEqual(["sweep", "sweep"]);
   });
 

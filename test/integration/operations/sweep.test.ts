@@ -15,8 +15,7 @@ import {
   startOperatorWorld,
   THREE_CARVED_BRANDS,
   TOKEN,
-  totals,
-} from "./operatorWorld.ts";
+} from "../../support/operatorWorld.ts";
 
 /**
  * `serenity sweep` as a service (spec/operations.md §1) on the real runtime: the release goes over
@@ -92,24 +91,24 @@ describe("serenity sweep (service)", () => {
     });
     expect(byBrand[c.brandId]).toMatchObject({ returned: { projects: 0, prompts: 0 } });
     expect(report.returnedByPool).toEqual({ [PARENT]: { projects: 5, prompts: 200 } });
-    expect(await totals(world, a.subWorkspaceId)).toEqual({ projects: 5, prompts: 300 });
+    expect(await world.sim.totals(a.subWorkspaceId)).toEqual({ projects: 5, prompts: 300 });
     expect(await ledgerOf(world, orgId)).toEqual([]);
     await expect(readFile(checkpointFile, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("a real sweep releases to the floor, returns the units to the pool and writes sweep ledger rows", async () => {
     const { orgId, a, b, c, checkpointFile } = await setup();
-    const poolBefore = await totals(world, PARENT);
+    const poolBefore = await world.sim.totals(PARENT);
 
     const report = await sweep({ orgIds: [orgId], checkpointFile });
 
     expect(report.counts).toMatchObject({ released: 2, nothingToRelease: 1, error: 0 });
     expect(report.aborted).toBe(false);
     expect(report.unexpectedErrors).toBe(0);
-    expect(await totals(world, a.subWorkspaceId)).toEqual({ projects: 1, prompts: 200 });
-    expect(await totals(world, b.subWorkspaceId)).toEqual({ projects: 2, prompts: 100 });
-    expect(await totals(world, c.subWorkspaceId)).toEqual({ projects: 1, prompts: 100 });
-    expect(await totals(world, PARENT)).toEqual({
+    expect(await world.sim.totals(a.subWorkspaceId)).toEqual({ projects: 1, prompts: 200 });
+    expect(await world.sim.totals(b.subWorkspaceId)).toEqual({ projects: 2, prompts: 100 });
+    expect(await world.sim.totals(c.subWorkspaceId)).toEqual({ projects: 1, prompts: 100 });
+    expect(await world.sim.totals(PARENT)).toEqual({
       projects: poolBefore.projects + 5,
       prompts: poolBefore.prompts + 200,
     });
@@ -151,7 +150,7 @@ describe("serenity sweep (service)", () => {
 
     const retried = await sweep({ orgIds: [orgId], checkpointFile, rateLimitMs: 0, retryFailed: true });
     expect(retried.items.map((item) => [item.brandId, item.outcome])).toEqual([[b.brandId, "released"]]);
-    expect(await totals(world, b.subWorkspaceId)).toEqual({ projects: 2, prompts: 100 });
+    expect(await world.sim.totals(b.subWorkspaceId)).toEqual({ projects: 2, prompts: 100 });
     expect(JSON.parse(await readFile(checkpointFile, "utf8"))).toMatchObject({ failed: {} });
     expect((await ledgerOf(world, orgId)).length).toBe(2);
   });
@@ -197,7 +196,7 @@ describe("serenity sweep (service)", () => {
     expect(report.unexpectedErrors).toBe(2);
     expect(report.notVisited).toBe(1);
     expect(report.items.map((item) => item.brandId)).not.toContain(c.brandId);
-    expect(await totals(world, c.subWorkspaceId)).toEqual({ projects: 1, prompts: 100 });
+    expect(await world.sim.totals(c.subWorkspaceId)).toEqual({ projects: 1, prompts: 100 });
   });
 
   it("an unreadable checkpoint is an error unless fresh", async () => {

@@ -2,15 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import type { SimProject } from "../../../src/simulator/store/types.ts";
-import { expectNoLeaks, type MarketsWorld, startMarketsWorld } from "../markets/harness.ts";
+import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
+import { UM } from "../../support/simulator.ts";
+import { callRoute } from "../../support/testApp.ts";
 
-let world: MarketsWorld;
+let world: MarketWorld;
 let us: SimProject;
 let fr: SimProject;
 const subWorkspaceIds: string[] = [];
 
 beforeAll(async () => {
-  world = await startMarketsWorld();
+  world = await startMarketWorld();
   for (const [market, languageCode] of [
     ["US", "en"],
     ["FR", "fr"],
@@ -60,6 +62,21 @@ function publishesOf(calls: { method: string; path: string }[], project: SimProj
   return calls.filter(
     (call) => call.method === "POST" && call.path.endsWith(`/projects/${project.id}/publish`),
   ).length;
+}
+
+/** A brand on its own sub-workspace, allocated one project and no prompt, with a US market (1 model). */
+async function brandWithoutPromptUnits(title: string, name: string) {
+  const subWorkspaceId = await world.createSubWorkspace(title, { projects: 1 });
+  subWorkspaceIds.push(subWorkspaceId);
+  const brandId = await world.createBrand({ name });
+  await world.setBrand(brandId, { subWorkspaceId, provisioningStatus: "ready", status: "active" });
+  const created = await world.call("POST", world.marketsUrl(brandId), {
+    market: "US",
+    languageCode: "en",
+    modelIds: ["gpt-5"],
+  });
+  expect(created.status).toBe(201);
+  return { brandId, subWorkspaceId };
 }
 
 describe("bulk create", () => {
@@ -192,16 +209,7 @@ describe("bulk create", () => {
   });
 
   it("a metered rejection (sub-workspace without prompt units) → 409 quotaExceeded per item", async () => {
-    const subWorkspaceId = await world.createSubWorkspace("No prompts", { projects: 1 });
-    subWorkspaceIds.push(subWorkspaceId);
-    const brandId = await world.createBrand({ name: "Thrifty" });
-    await world.setBrand(brandId, { subWorkspaceId, provisioningStatus: "ready", status: "active" });
-    const created = await world.call("POST", world.marketsUrl(brandId), {
-      market: "US",
-      languageCode: "en",
-      modelIds: ["gpt-5"],
-    });
-    expect(created.status).toBe(201);
+    const { brandId } = await brandWithoutPromptUnits("No prompts", "Thrifty");
     const answer = await world.call("POST", world.promptsUrl(brandId), {
       items: [usItem("one"), usItem("two")],
     });
@@ -210,6 +218,48 @@ describe("bulk create", () => {
       [409, "quotaExceeded"],
       [409, "quotaExceeded"],
     ]);
+  });
+
+  it("with dynamic allocation on, the same brand is topped up just in time: one read, one transfer, then 201s", async () => {
+    const { brandId, subWorkspaceId } = await brandWithoutPromptUnits("Topped up", "Thrifty Plus");
+    const poolBefore = await world.sim.totals(GOLD_PARENT_WORKSPACE_ID);
+    const flag = process.env.SERENITY_DYNAMIC_ALLOCATION;
+    process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
+    try {
+      await world.sim.clearCalls();
+      const answer = await world.call("POST", world.promptsUrl(brandId), {
+        items: [usItem("one"), usItem("two"), usItem("three")],
+      });
+      expect(answer.status).toBe(201);
+      expect(answer.body.items.map((r: Result) => r.status)).toEqual([201, 201, 201]);
+      // One guarded section for the request: its read and its transfer come before the create.
+      const calls = (await world.sim.calls()).map((call) => `${call.method} ${call.path}`);
+      const read = `GET ${UM}/v1/workspaces/${subWorkspaceId}/resources`;
+      const transfer = `POST ${UM}/v2/workspaces/${subWorkspaceId}/resources/transfer`;
+      expect(calls.filter((call) => call === read)).toHaveLength(1);
+      expect(calls.filter((call) => call === transfer)).toHaveLength(1);
+      const firstCreate = calls.findIndex((call) => call.startsWith("POST") && call.endsWith("/aio/prompts"));
+      expect(calls.indexOf(transfer)).toBeLessThan(firstCreate);
+    } finally {
+      process.env.SERENITY_DYNAMIC_ALLOCATION = flag;
+    }
+    // 3 texts × 1 model, rounded up to a block of 100 prompts, taken from the pool.
+    expect(await world.sim.totals(subWorkspaceId)).toEqual({ projects: 1, prompts: 100 });
+    expect(await world.sim.totals(GOLD_PARENT_WORKSPACE_ID)).toEqual({
+      projects: poolBefore.projects,
+      prompts: poolBefore.prompts - 100,
+    });
+    // Read outside the recorded calls: a ledger entry names the sub-workspace by design.
+    const ledger = await callRoute<{ items: unknown[] }>(world.t.app, {
+      method: "GET",
+      url: `/v2/orgs/${world.orgId}/serenity/allocation-ledger?brandId=${brandId}&limit=1`,
+      token: world.token,
+    });
+    expect(ledger.body.items[0]).toMatchObject({
+      reason: "topUp",
+      outcome: "applied",
+      after: { prompts: 100 },
+    });
   });
 
   it.each([

@@ -1,45 +1,43 @@
-import { randomUUID } from "node:crypto";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-
-import { PROVISIONING_ERROR_SENTENCES } from "../../../src/provisioning/attemptRules.ts";
+import { PROVISIONING_ERROR_SENTENCES } from "../../../src/domain/provisioningAttempt.ts";
 import { staleAttemptsStep } from "../../../src/provisioning/staleAttemptsStep.ts";
-import { eventually } from "../jobs/jobHarness.ts";
-import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  pointerOf,
+  useAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
+import { uniqueName } from "../../support/provisioningWorld.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /**
  * The endpoints that provision asynchronously (spec/provisioning.md §6): 202 bodies, the master
  * switch, the races between producers, chained results read through the chain-following poll,
  * deactivate racing a promote in both orders, and the reconciler's stale-attempt step.
  */
-let w: AsyncWorld;
-beforeAll(async () => {
-  w = await startAsyncWorld();
-  const step = staleAttemptsStep({ events: w.t.events });
-  w.worker.reconciler.addStep(step.name, step.step);
-});
-afterAll(async () => {
-  await w.close();
-});
-
-let counter = 0;
-const unique = (name: string) => `${name} ${++counter}-${randomUUID().slice(0, 6)}`;
-const usEn = { market: "US", languageCode: "en" };
-
-beforeEach(async () => {
+let w: AsyncProvisioningWorld;
+beforeEach(() => {
   delete process.env.SERENITY_ASYNC_PROVISIONING;
-  await w.sim.control("/faults", undefined, "DELETE");
-  await w.setSettings({ settleMode: "reads", settleReads: 0 });
-  w.attempts.length = 0;
-  await w.drain();
-  await w.sim.clearCalls();
 });
+useAsyncProvisioningWorld(
+  (world) => {
+    w = world;
+    const step = staleAttemptsStep({ events: w.t.events });
+    w.worker.reconciler.addStep(step.name, step.step);
+  },
+  { settings: { settleMode: "reads", settleReads: 0 } },
+);
+
+const usEn = { market: "US", languageCode: "en" };
 
 const brandUrl = (brandId: string, path = "") => `${w.brandsUrl()}/${brandId}${path}`;
 
 /** A brand with its sub-workspace, made synchronously. */
 async function activeBrand(): Promise<{ brandId: string; workspaceId: string }> {
-  const created = await w.call("POST", w.brandsUrl(), { name: unique("Active"), domain: "brand.example" });
+  const created = await w.call("POST", w.brandsUrl(), {
+    name: uniqueName("Active"),
+    domain: "brand.example",
+  });
   expect(created.status).toBe(201);
   const activated = await w.call("POST", brandUrl(created.body.id, "/serenity/activate"), {});
   expect(activated.status).toBe(200);
@@ -47,7 +45,7 @@ async function activeBrand(): Promise<{ brandId: string; workspaceId: string }> 
 }
 
 async function flatBrand(): Promise<string> {
-  const created = await w.call("POST", w.brandsUrl(), { name: unique("Flat"), domain: "brand.example" });
+  const created = await w.call("POST", w.brandsUrl(), { name: uniqueName("Flat"), domain: "brand.example" });
   expect(created.status).toBe(201);
   return created.body.id;
 }
@@ -207,7 +205,7 @@ describe("the master switch", () => {
     });
     expect(market.status).toBe(201);
     const brand = await w.call("POST", w.brandsUrl(), {
-      name: unique("Switch"),
+      name: uniqueName("Switch"),
       domain: "brand.example",
       semrushMarket: usEn,
       async: true,
@@ -226,7 +224,7 @@ describe("async createBrand", () => {
       throw new Error("queue unavailable (test)");
     };
     try {
-      const name = unique("NoQueue");
+      const name = uniqueName("NoQueue");
       const response = await w.call("POST", w.brandsUrl(), {
         name,
         domain: "brand.example",
@@ -252,7 +250,7 @@ describe("async createBrand", () => {
 describe("deactivate racing a promote", () => {
   it("promote first: the chained create-market stands down; nothing live is left, the brand stays pending", async () => {
     const created = await w.call("POST", w.brandsUrl(), {
-      name: unique("Race"),
+      name: uniqueName("Race"),
       domain: "brand.example",
       semrushMarket: usEn,
       async: true,
@@ -274,7 +272,7 @@ describe("deactivate racing a promote", () => {
   it("deactivate first: the cancelled hop cannot promote; its candidate is emptied, the brand stays pending", async () => {
     await w.setSettings({ settleReads: 2 });
     const created = await w.call("POST", w.brandsUrl(), {
-      name: unique("Race"),
+      name: uniqueName("Race"),
       domain: "brand.example",
       semrushMarket: usEn,
       async: true,
@@ -307,7 +305,7 @@ describe("deactivate racing a promote", () => {
     });
     await w.makeDue();
     const running = w.worker.pollOnce();
-    await eventually(() => w.sim.simulator.faults.size === 0);
+    await waitFor(() => w.sim.simulator.faults.size === 0);
     expect((await w.call("POST", brandUrl(brandId, "/serenity/deactivate"))).status).toBe(200);
     await running;
     await w.drain();

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import type { JobRow } from "../../../src/db/jobs/insertJob.ts";
 import { findMarket } from "../../../src/db/markets/findMarket.ts";
@@ -9,7 +9,13 @@ import { recordReservationProject } from "../../../src/db/markets/recordReservat
 import { reserveMarket } from "../../../src/db/markets/reserveMarket.ts";
 import { jobs, markets } from "../../../src/db/schema.ts";
 import { jobReservationKey } from "../../../src/provisioning/chainedWork.ts";
-import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  pointerOf,
+  useAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
+import { uniqueName } from "../../support/provisioningWorld.ts";
+import { PE } from "../../support/simulator.ts";
 
 /**
  * The market-creating chained jobs under at-least-once delivery (ADR 0007, "Markets under
@@ -18,32 +24,18 @@ import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
  * deleted) instead of failing `marketExists` against itself; a reservation under another key
  * still blocks; a redelivery of a create that already finished answers the same success.
  */
-let w: AsyncWorld;
-beforeAll(async () => {
-  w = await startAsyncWorld();
-});
-afterAll(async () => {
-  await w.close();
-});
+let w: AsyncProvisioningWorld;
+useAsyncProvisioningWorld((world) => (w = world), { settings: { settleMode: "reads", settleReads: 0 } });
 
-let counter = 0;
-const unique = (name: string) => `${name} ${++counter}-${randomUUID().slice(0, 6)}`;
 const US_EN = { market: "US", languageCode: "en" };
 const US = { geoTargetId: 2840, languageCode: "en" };
-const PE = "/enterprise/projects/api";
-
-beforeEach(async () => {
-  await w.sim.control("/faults", undefined, "DELETE");
-  await w.setSettings({ settleMode: "reads", settleReads: 0 });
-  await w.drain();
-});
 
 const brandUrl = (brandId: string, path = "") => `${w.brandsUrl()}/${brandId}${path}`;
 
 /** A brand with its sub-workspace, made synchronously. */
 async function activeBrand(): Promise<{ brandId: string; workspaceId: string }> {
   const created = await w.call("POST", w.brandsUrl(), {
-    name: unique("Redelivered"),
+    name: uniqueName("Redelivered"),
     domain: "brand.example",
   });
   expect(created.status).toBe(201);

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { systemClock } from "../../../src/domain/clock.ts";
 import { defineJobHandler } from "../../../src/jobs/handler.ts";
 import { MAX_POLL_HOPS } from "../../../src/jobs/jobService.ts";
-import { JobWorker } from "../../../src/jobs/worker.ts";
+import type { JobWorker } from "../../../src/jobs/worker.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
-import { createTestApp, type TestApp } from "../../support/testApp.ts";
+import { createTestApp, type TestApp, workerOf } from "../../support/testApp.ts";
 
 /**
  * The chain-following poll past the 10-link walk (ADR 0007): a provisioning-family job that
@@ -56,19 +55,7 @@ beforeAll(async () => {
         },
       }),
     );
-  const jobs = t.services.jobs;
-  worker = new JobWorker(
-    {
-      db: t.db.db,
-      clock: systemClock,
-      logger: createLogger({ level: "silent" }),
-      events: t.events,
-      registry: jobs.registry,
-      queue: jobs.queue,
-      credentials: jobs.credentials,
-    },
-    { listen: false, reconcileIntervalMs: 0 },
-  );
+  worker = workerOf(t, createLogger({ level: "silent" }));
   admin = await t.token({ sub: "admin-1", admin: true });
   const post = async (url: string, payload: object) =>
     (

@@ -1,38 +1,28 @@
 import { randomUUID } from "node:crypto";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
+import { PROVISIONING_ERROR_SENTENCES } from "../../../src/domain/provisioningAttempt.ts";
 import { nextPollDelayMs } from "../../../src/domain/requeueLadder.ts";
-import { PROVISIONING_ERROR_SENTENCES } from "../../../src/provisioning/attemptRules.ts";
-import { UM } from "../brands/provisioningWorld.ts";
-import { type AsyncWorld, PARENT, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  PARENT,
+  pointerOf,
+  useAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
+import { uniqueName } from "../../support/provisioningWorld.ts";
+import { UM } from "../../support/simulator.ts";
 
 /**
  * The `provision-workspace` job, path by path (spec/provisioning.md §5), through the real API,
  * worker, gateway client and simulator. Time is the ManualClock's; queue delays are made due by hand.
  */
-let w: AsyncWorld;
-beforeAll(async () => {
-  w = await startAsyncWorld();
-});
-afterAll(async () => {
-  await w.close();
-});
+let w: AsyncProvisioningWorld;
+useAsyncProvisioningWorld((world) => (w = world), { settings: { settleMode: "reads", settleReads: 0 } });
 
-let counter = 0;
-const unique = (name: string) => `${name} ${++counter}-${randomUUID().slice(0, 6)}`;
 const usEn = { market: "US", languageCode: "en" };
 
-beforeEach(async () => {
-  await w.sim.control("/faults", undefined, "DELETE");
-  await w.setSettings({ settleMode: "reads", settleReads: 0 });
-  w.failEnqueues.value = false;
-  w.attempts.length = 0;
-  await w.drain();
-  await w.sim.clearCalls();
-});
-
-async function createAsync(name = unique("Brand")) {
+async function createAsync(name = uniqueName("Brand")) {
   const response = await w.call("POST", w.brandsUrl(), {
     name,
     domain: "brand.example",
@@ -116,7 +106,7 @@ describe("provision-workspace", () => {
   });
 
   it("a terminal status fails the attempt with its sentence and cleans nothing up", async () => {
-    const name = unique("Doomed");
+    const name = uniqueName("Doomed");
     await w.sim.control("/status", { title: name, status: "creation failed" });
     const { brandId, jobId } = await createAsync(name);
     await w.pollOnce();
@@ -139,7 +129,7 @@ describe("provision-workspace", () => {
   });
 
   it("a settle budget spent empties the owned candidate and fails 'did not settle'", async () => {
-    const name = unique("Zombie");
+    const name = uniqueName("Zombie");
     await w.sim.control("/status", { title: name, notReadyReads: 100_000 });
     const { brandId, jobId } = await createAsync(name);
     await w.pollOnce();

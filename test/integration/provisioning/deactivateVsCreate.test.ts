@@ -1,11 +1,16 @@
 import { randomUUID } from "node:crypto";
 
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 
 import { markBrandPending } from "../../../src/db/brands/markBrandPending.ts";
 import { findMarket } from "../../../src/db/markets/findMarket.ts";
 import { listReadyMarkets } from "../../../src/db/markets/listReadyMarkets.ts";
-import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  pointerOf,
+  useAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /**
  * Deactivate racing a synchronous market create never leaves a live project behind a successful
@@ -15,25 +20,14 @@ import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
  * by an adversarial review: before the fix the create answered 201 and its project outlived the
  * deactivate.
  */
-let w: AsyncWorld;
-beforeAll(async () => {
-  w = await startAsyncWorld();
-});
-afterAll(async () => {
-  await w.close();
-});
+let w: AsyncProvisioningWorld;
+useAsyncProvisioningWorld((world) => (w = world));
 
 const url = (brandId: string, path: string) => `${w.brandsUrl()}/${brandId}${path}`;
 
 /** Waits (polling the simulator's call log, no fixed sleep) until a call matching `wanted` answered. */
-async function answered(wanted: (call: { method: string; path: string }) => boolean): Promise<void> {
-  // The deadline only guards against a hang.
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-    if ((await w.sim.calls()).some(wanted)) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error("the awaited upstream call never came");
-}
+const answered = (wanted: (call: { method: string; path: string }) => boolean) =>
+  waitFor(async () => (await w.sim.calls()).some(wanted), { what: "the awaited upstream call" });
 
 it("a market create whose project lands after deactivate listed the projects fails and undoes its project", async () => {
   await w.setSettings({ settleMode: "reads", settleReads: 0 });

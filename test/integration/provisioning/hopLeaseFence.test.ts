@@ -4,8 +4,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { claimJobLease } from "../../../src/db/jobs/claimJobLease.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
-import { eventually } from "../jobs/jobHarness.ts";
-import { type AsyncWorld, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  startAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
+import { UM } from "../../support/simulator.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /**
  * A late copy of a `provision-workspace` hop: after its timeout (and a grace) the runner lets go
@@ -14,17 +18,17 @@ import { type AsyncWorld, startAsyncWorld } from "./asyncWorld.ts";
  * gateway calls carry the job's abort signal. Real API, worker, gateway client and simulator;
  * the ManualClock; the slow upstream is a simulator delay fault.
  */
-let w: AsyncWorld;
+let w: AsyncProvisioningWorld;
 const finished: ServiceEvents["job.finished"][] = [];
 beforeAll(async () => {
-  w = await startAsyncWorld();
+  w = await startAsyncProvisioningWorld();
   w.t.events.on("job.finished", (event) => finished.push(event));
 });
 afterAll(async () => {
   await w.close();
 });
 
-const STATUS_PATH = "/enterprise/users/api/v1/workspaces/[^/]+/status$";
+const STATUS_PATH = `${UM}/v1/workspaces/[^/]+/status$`;
 const LEASE_TTL_MS = 5 * 60_000;
 
 beforeEach(async () => {
@@ -77,7 +81,7 @@ describe("a hop whose lease was taken over", () => {
     });
     const round = w.pollOnce();
     // T2 recorded the candidate: the hop is now in its (slow) status read.
-    await eventually(async () => (await w.brand(brandId)).provisioningCandidateWorkspaceId !== null);
+    await waitFor(async () => (await w.brand(brandId)).provisioningCandidateWorkspaceId !== null);
     const candidate = (await w.brand(brandId)).provisioningCandidateWorkspaceId!;
     const thief = await takeOver(jobId);
     await round;
@@ -111,7 +115,7 @@ describe("a hop whose lease was taken over", () => {
     });
     await w.makeDue();
     const round = w.pollOnce();
-    await eventually(async () => (await w.job(second!.id)).leaseToken !== null);
+    await waitFor(async () => (await w.job(second!.id)).leaseToken !== null);
     const thief = await takeOver(second!.id);
     await round;
 
@@ -136,9 +140,9 @@ describe("a hop past its timeout", () => {
       times: 1,
     });
     const round = w.pollOnce();
-    await eventually(async () => (await w.brand(brandId)).provisioningCandidateWorkspaceId !== null);
+    await waitFor(async () => (await w.brand(brandId)).provisioningCandidateWorkspaceId !== null);
     // The status read reached the simulator, which holds it for ten minutes.
-    await eventually(() => w.sim.simulator.faults.size === 0);
+    await waitFor(() => w.sim.simulator.faults.size === 0);
     w.clock.advance(4 * 60_000); // the handler timeout: the runner aborts the hop's signal
     // Only the abort can end the round before the test's deadline (the upstream answers in 10 min).
     await round;

@@ -1,8 +1,11 @@
-import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-
-import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
+import {
+  type AsyncProvisioningWorld,
+  pointerOf,
+  useAsyncProvisioningWorld,
+} from "../../support/asyncProvisioningWorld.ts";
+import { uniqueName } from "../../support/provisioningWorld.ts";
 
 /**
  * The cleanup of a cancelled or spent attempt never empties a workspace that is claimed by now —
@@ -11,30 +14,16 @@ import { type AsyncWorld, pointerOf, startAsyncWorld } from "./asyncWorld.ts";
  * attempt's delayed hop must leave it alone. Found by an adversarial review: before the fix the
  * straggler hop deleted the live project of the re-activated brand.
  */
-let w: AsyncWorld;
-beforeAll(async () => {
-  w = await startAsyncWorld();
-});
-afterAll(async () => {
-  await w.close();
-});
+let w: AsyncProvisioningWorld;
+useAsyncProvisioningWorld((world) => (w = world));
 
-let counter = 0;
-const unique = (name: string) => `${name} ${++counter}-${randomUUID().slice(0, 6)}`;
 const usEn = { market: "US", languageCode: "en" };
-
-beforeEach(async () => {
-  await w.sim.control("/faults", undefined, "DELETE");
-  w.failEnqueues.value = false;
-  w.attempts.length = 0;
-  await w.drain();
-});
 
 describe("straggler cleanup", () => {
   it("a cancelled attempt's delayed hop leaves alone the workspace the next attempt adopted and promoted", async () => {
     await w.setSettings({ settleMode: "reads", settleReads: 1 });
     const created = await w.call("POST", w.brandsUrl(), {
-      name: unique("Brand"),
+      name: uniqueName("Brand"),
       domain: "brand.example",
       semrushMarket: usEn,
       async: true,

@@ -15,8 +15,8 @@ import { WorkspaceLifecycle } from "../../../src/provisioning/workspaceLifecycle
 import { UNMETERED_PARENT_WORKSPACE_ID as PARENT } from "../../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
+import { pumping } from "../../support/provisioningWorld.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { pumping } from "../brands/provisioningWorld.ts";
 
 const BEARER = "lifecycle-test-bearer";
 let sim: TestSimulator;

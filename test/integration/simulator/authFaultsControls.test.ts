@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { startSimulator } from "../../../src/simulator/startSimulator.ts";
+import { PE, UM } from "../../support/simulator.ts";
 import {
   call,
   createChild,
   createProject,
   GOLD_PARENT_WORKSPACE_ID as GOLD,
-  PE,
   settle,
   startTestSimulator,
   type TestSimulator,
   TOKEN,
-  totals,
-  UM,
-} from "./gatewayHttp.ts";
+  useSimulatorWorld,
+} from "../../support/simulatorWorld.ts";
 
 let sim: TestSimulator;
-
-beforeAll(async () => {
-  sim = await startTestSimulator({ seed: "gold" });
-});
-afterAll(() => sim.close());
-beforeEach(() => sim.control("/reset", {}));
+useSimulatorWorld((started) => (sim = started));
 
 const resourcesPath = `${UM}/v1/workspaces/${GOLD}/resources`;
 
@@ -241,12 +235,12 @@ describe("call log and controls", () => {
     const after = await sim.dump();
     expect(after.workspaces).toEqual(before.workspaces);
     expect(after.projects).toEqual(before.projects);
-    expect(await totals(sim, child)).toEqual({ projects: 2, prompts: 100 });
+    expect(await sim.totals(child)).toEqual({ projects: 2, prompts: 100 });
   });
 
   it("/quota sets totals and usage; /settings reads back; reset restores seed and settings", async () => {
     await sim.control("/quota", { workspaceId: GOLD, projects: 20, prompts: { total: 900, used: 5 } });
-    expect(await totals(sim, GOLD)).toEqual({ projects: 20, prompts: 900 });
+    expect(await sim.totals(GOLD)).toEqual({ projects: 20, prompts: 900 });
     const settings = await sim.control<Record<string, unknown>>("/settings", {
       settleReads: 0,
       latencyMs: 0,
@@ -254,7 +248,7 @@ describe("call log and controls", () => {
     expect(settings).toMatchObject({ settleMode: "reads", settleReads: 0 });
     await expect(sim.control("/settings", { nonsense: 1 })).rejects.toThrow(/400/);
     await sim.control("/reset", {});
-    expect(await totals(sim, GOLD)).toEqual({ projects: 13, prompts: 800 });
+    expect(await sim.totals(GOLD)).toEqual({ projects: 13, prompts: 800 });
     expect(await sim.control("/settings")).toMatchObject({ settleReads: 2 });
     await expect(sim.control("/quota", { workspaceId: "nope", projects: 1 })).rejects.toThrow(/404/);
   });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { PE } from "../../support/simulator.ts";
 import {
   call,
   GOLD_PARENT_WORKSPACE_ID as GOLD,
-  PE,
   startTestSimulator,
   type TestSimulator,
-} from "./gatewayHttp.ts";
+} from "../../support/simulatorWorld.ts";
 
 let sim: TestSimulator;
 

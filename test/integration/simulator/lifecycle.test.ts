@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
+import { UM } from "../../support/simulator.ts";
 import {
   call,
   createChild,
@@ -8,17 +9,11 @@ import {
   settle,
   startTestSimulator,
   type TestSimulator,
-  totals,
-  UM,
-} from "./gatewayHttp.ts";
+  useSimulatorWorld,
+} from "../../support/simulatorWorld.ts";
 
 let sim: TestSimulator;
-
-beforeAll(async () => {
-  sim = await startTestSimulator({ seed: "gold" });
-});
-afterAll(() => sim.close());
-beforeEach(() => sim.control("/reset", {}));
+useSimulatorWorld((started) => (sim = started));
 
 const status = async (target: TestSimulator, id: string) =>
   (await call(target, "GET", `${UM}/v1/workspaces/${id}/status`)).json().status;
@@ -157,7 +152,7 @@ describe("sub-workspace lifecycle", () => {
     expect(response.contentType).toMatch(/^text\/html/);
     const family = (await call(sim, "GET", `${UM}/v1/workspaces/${GOLD}/family`)).json();
     expect(family.filter((entry: { title: string }) => entry.title === "Timed out")).toHaveLength(1);
-    expect(await totals(sim, GOLD)).toEqual({ projects: 12, prompts: 800 });
+    expect(await sim.totals(GOLD)).toEqual({ projects: 12, prompts: 800 });
     // times: 1 — the next create answers normally.
     const next = await call(sim, "POST", `${UM}/v2/workspaces/${GOLD}/child`, {
       body: { title: "Next", resources: {} },

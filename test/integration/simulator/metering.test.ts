@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { NGINX_405_PAGE } from "../../../src/simulator/http/responses.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
+import { UM } from "../../support/simulator.ts";
 import {
   call,
   createChild,
@@ -16,16 +17,11 @@ import {
   startTestSimulator,
   type TestSimulator,
   transfer,
-  UM,
-} from "./gatewayHttp.ts";
+  useSimulatorWorld,
+} from "../../support/simulatorWorld.ts";
 
 let sim: TestSimulator;
-
-beforeAll(async () => {
-  sim = await startTestSimulator({ seed: "gold" });
-});
-afterAll(() => sim.close());
-beforeEach(() => sim.control("/reset", {}));
+useSimulatorWorld((started) => (sim = started));
 
 async function newProject(workspaceId = GOLD): Promise<string> {
   const response = await createProject(sim, workspaceId);

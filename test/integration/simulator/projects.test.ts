@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
+import { PE } from "../../support/simulator.ts";
 import {
   call,
   createProject,
   createPrompts,
   GOLD_PARENT_WORKSPACE_ID as GOLD,
   patchPrimaryUrl,
-  PE,
   projectPath,
   publish,
-  startTestSimulator,
   type TestSimulator,
-} from "./gatewayHttp.ts";
+  useSimulatorWorld,
+} from "../../support/simulatorWorld.ts";
 
 let sim: TestSimulator;
-
-beforeAll(async () => {
-  sim = await startTestSimulator({ seed: "gold" });
-});
-afterAll(() => sim.close());
-beforeEach(() => sim.control("/reset", {}));
+useSimulatorWorld((started) => (sim = started));
 
 async function newProject(overrides: Record<string, unknown> = {}): Promise<string> {
   const response = await createProject(sim, GOLD, overrides);

@@ -10,7 +10,7 @@ import {
   publish,
   startTestSimulator,
   type TestSimulator,
-} from "./gatewayHttp.ts";
+} from "../../support/simulatorWorld.ts";
 
 let sim: TestSimulator;
 let project: string;

@@ -13,8 +13,9 @@ import type { Clock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
+import { releaseAndEnsureOps } from "../../support/allocationWorkload.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { InMemoryUpstream } from "./inMemoryUpstream.ts";
+import { InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
 
 /**
  * Conservation (SPEC §7, spec/allocation.md §4): random rounds of concurrent ensure, release,
@@ -65,25 +66,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       prompts: fc.integer({ min: 0, max: 200 }),
     }),
   },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("release" as const),
-      ws: wsArb,
-      floor: fc.constantFrom({ projects: 1, prompts: 100 }, { projects: 1, prompts: 1 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("ensure" as const),
-      ws: wsArb,
-      need: fc.record({
-        projects: fc.integer({ min: 0, max: 2 }),
-        prompts: fc.integer({ min: 0, max: 150 }),
-      }),
-    }),
-  },
+  ...releaseAndEnsureOps(wsArb),
 );
 /** Rounds of operations; the operations of one round run concurrently. */
 const workloadArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 6 });
@@ -159,15 +142,15 @@ async function runWorkload(
     const ws = CHILDREN[op.ws]!;
     switch (op.kind) {
       case "createProject":
-        return guard(op.ws).section({ projects: 1 }, "projectCreate", () =>
+        return guard(op.ws).singleWrite("projectCreate", { projects: 1 }, () =>
           upstream.meteredWrite(ws, { projects: 1 }),
         );
       case "createPrompts":
-        return guard(op.ws).section({ prompts: op.units }, "promptCreate", () =>
+        return guard(op.ws).singleWrite("promptCreate", { prompts: op.units }, () =>
           upstream.meteredWrite(ws, { prompts: op.units }),
         );
       case "publish":
-        return guard(op.ws).section({}, "publish", () => upstream.publish(ws));
+        return guard(op.ws).singleWrite("publish", {}, () => upstream.publish(ws));
       case "delete":
         await upstream.deleteUnits(ws, { projects: op.projects, prompts: op.prompts });
         return guard(op.ws).releaseSurplusBestEffort({ floor: { projects: 1, prompts: 100 } });

@@ -4,12 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAllocationGuard } from "../../../src/allocation/allocationGuard.ts";
 import { DIMENSIONS, type Need, type TransferTargets, type Units } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
-import {
-  type AllocationHarness,
-  PARENT,
-  startAllocationHarness,
-  TOKEN,
-} from "../../integration/allocation/simulatorHarness.ts";
+import { releaseAndEnsureOps } from "../../support/allocationWorkload.ts";
+import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 
 /**
@@ -40,33 +36,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("deleteProject" as const), ws: wsArb }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("release" as const),
-      ws: wsArb,
-      floor: fc.constantFrom({ projects: 1, prompts: 100 }, { projects: 1, prompts: 1 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("ensure" as const),
-      ws: wsArb,
-      need: fc.record({
-        projects: fc.integer({ min: 0, max: 2 }),
-        prompts: fc.integer({ min: 0, max: 150 }),
-      }),
-    }),
-  },
+  ...releaseAndEnsureOps(wsArb),
 );
 const workloadArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 4 });
 
 let db: TestDatabase;
-let h: AllocationHarness;
+let h: AllocationWorld;
 beforeAll(async () => {
   db = await createTestDatabase();
-  h = await startAllocationHarness(db);
+  h = await startAllocationWorld(db);
 });
 afterAll(async () => {
   await h.close();
@@ -126,7 +104,7 @@ describe("allocation conservation against the simulator", () => {
           const ws = subs[op.ws]!;
           switch (op.kind) {
             case "createProject": {
-              const id = await guard(op.ws).section({ projects: 1 }, "projectCreate", () =>
+              const id = await guard(op.ws).singleWrite("projectCreate", { projects: 1 }, () =>
                 h.createProject(ws),
               );
               projects[op.ws]!.push(id);
@@ -137,7 +115,7 @@ describe("allocation conservation against the simulator", () => {
               if (!projectId) return undefined;
               const texts = Array.from({ length: op.texts }, () => `text ${++textCounter}`);
               // Every project has one model here, so the need is texts × 1.
-              return guard(op.ws).section({ prompts: texts.length }, "promptCreate", () =>
+              return guard(op.ws).singleWrite("promptCreate", { prompts: texts.length }, () =>
                 h.client.projects.createPrompts(TOKEN, ws, projectId, { texts, createdBy: "property" }),
               );
             }

@@ -1,14 +1,20 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import {
-  firstPollAtOrAfter,
-  nextPollDelayMs,
-  originalPollSchedule,
-  pollSchedule,
-} from "../../../src/domain/requeueLadder.ts";
+import { firstPollAtOrAfter, nextPollDelayMs, pollSchedule } from "../../../src/domain/requeueLadder.ts";
 
 const BUDGET_MS = 10 * 60_000;
+
+/** The poll times of the previous system's fixed 5/10/20/40/80 s ladder (the rejected design). */
+function originalPollSchedule(budgetMs: number): number[] {
+  const ladder = [5_000, 10_000, 20_000, 40_000, 80_000];
+  const times = [0];
+  for (let hop = 0, at = 0; at < budgetMs; hop++) {
+    at += ladder[Math.min(hop, ladder.length - 1)]!;
+    times.push(at);
+  }
+  return times;
+}
 
 describe("the requeue ladder", () => {
   it("sees any settle time within max(1 s, 25 %) of it", () => {

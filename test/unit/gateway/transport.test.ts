@@ -5,8 +5,8 @@ import { GatewayError } from "../../../src/gateway/errors.ts";
 import { createGatewayClient, type GatewayClient } from "../../../src/gateway/gatewayClient.ts";
 import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
-import { LogCapture } from "../../support/testApp.ts";
-import { reply, type ScriptedUpstream, startScriptedUpstream } from "./scriptedUpstream.ts";
+import { LogCapture } from "../../support/logCapture.ts";
+import { reply, type ScriptedUpstream, startScriptedUpstream } from "../../support/scriptedUpstream.ts";
 
 /** A clock whose sleeps resolve at once and are recorded: the retry waits, without waiting. */
 class RecordingClock implements Clock {

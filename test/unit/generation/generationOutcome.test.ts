@@ -8,33 +8,10 @@ import {
   outcomeOfResponse,
 } from "../../../src/generation/generationOutcome.ts";
 import { GeneratorError, type GeneratorFailureKind } from "../../../src/generation/generatorError.ts";
-import { instrumentGenerator } from "../../../src/generation/instrumentedGenerator.ts";
-import type { PromptGenerator } from "../../../src/generation/promptGenerator.ts";
-import type { GenerationResponse, ShipSummary } from "../../../src/generation/wire.ts";
-import { EventBus } from "../../../src/observability/events.ts";
-import { createMetrics } from "../../../src/observability/metrics.ts";
-import { DRS_CONTRACT } from "./generationFixtures.ts";
+import { generationResponse } from "../../support/generationFixtures.ts";
 
-const PROMPTS = [{ prompt: "Quelle creme hydratante choisir ?", category: "solution" }];
-
-function response(summary: Partial<ShipSummary>, prompts = PROMPTS): GenerationResponse {
-  return {
-    prompts,
-    language_evidence: [],
-    ship_summary: {
-      generated: 1,
-      hard_validated: 1,
-      guardrail_dropped: 0,
-      language_rejected: 0,
-      quality_downranked: 0,
-      final_count: prompts.length,
-      verdict: "ship",
-      error_category: null,
-      reason: "ok",
-      ...summary,
-    },
-  };
-}
+const response = generationResponse;
+const PROMPTS = response({}).prompts;
 
 describe("generation outcome (spec/generation.md §3)", () => {
   it("maps each verdict to the job's outcome", () => {
@@ -129,52 +106,5 @@ describe("generation outcome (spec/generation.md §3)", () => {
     for (const kind of ["timeout", "transport", "server_error", "unparseable", "misconfigured"] as const) {
       expect(isGenuineFailure({ error: new GeneratorError(kind, "x") })).toBe(true);
     }
-  });
-});
-
-describe("generation metrics", () => {
-  it("observe every call's duration and count genuine failures only, per generator", async () => {
-    const events = new EventBus();
-    const { registry } = createMetrics(events);
-    const answers: (GenerationResponse | GeneratorError)[] = [
-      response({}),
-      response({ verdict: "held" }),
-      response({ verdict: "gate_error", error_category: "retryable" }),
-      new GeneratorError("aborted", "x"),
-      new GeneratorError("timeout", "x"),
-      response({ verdict: "gate_error", error_category: "terminal" }),
-    ];
-    let index = 0;
-    const fake: PromptGenerator = {
-      name: "drs",
-      async generate() {
-        const answer = answers[index++]!;
-        if (answer instanceof GeneratorError) throw answer;
-        return answer;
-      },
-    };
-    const generator = instrumentGenerator(fake, events);
-    const calls: string[] = [];
-    events.on("generation.call", (event) => calls.push(`${event.outcome}:${event.genuineFailure}`));
-    for (let call = 0; call < answers.length; call += 1) {
-      await generator.generate(DRS_CONTRACT.request).catch((error: unknown) => {
-        expect(error).toBe(answers[call]);
-      });
-    }
-    expect(calls).toEqual([
-      "ship:false",
-      "held:false",
-      "gate_error:false",
-      "error:false",
-      "error:true",
-      "gate_error:true",
-    ]);
-    const failures = await registry.getSingleMetric("serenity_generation_failures_total")!.get();
-    expect(failures.values).toEqual([{ labels: { generator: "drs" }, value: 2 }]);
-    const duration = await registry.getSingleMetric("serenity_generation_duration_seconds")!.get();
-    const count = duration.values.find(
-      (v) => (v as { metricName?: string }).metricName === "serenity_generation_duration_seconds_count",
-    );
-    expect(count).toMatchObject({ labels: { generator: "drs" }, value: 6 });
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * The layers of `src/`, written once: `npm run lint` enforces them (with zero import cycles), and
+ * README "Where things are" lists the folders in this order.
+ *
+ * From the ground up. A file may import the files of its own folder and those of any folder on a
+ * LOWER layer — never a folder of its own layer, never one above. A folder that is on no layer
+ * fails the check until it is given one, so every new folder is placed on purpose.
+ */
+export const LAYERS = [
+  ["config", "domain"], // boot settings and per-use flags; pure rules and types
+  ["observability", "auth"], // logs, events, metrics; principals and tokens
+  ["db", "gateway", "simulator"], // one module per guarded SQL operation; the upstream client; its stand-in
+  ["credentials", "orgs"], // sealed upstream credentials; tenants and tenancy
+  ["brands", "catalogues"], // brand records, brand tenancy and views; the upstream catalogues
+  ["jobs", "allocation"], // the job system; just-in-time allocation
+  ["markets"], // markets, their projects and models
+  ["prompts"], // prompts of a brand's markets
+  ["generation"], // generated monitoring prompts (producer, job)
+  ["provisioning"], // sub-workspaces, the provisioning job and the endpoints that provision
+  ["operations"], // operator runs: sweep, audit
+  ["api"], // the HTTP layer
+  ["runtime"], // the composition root
+  ["cli"], // the `serenity` command
+];
+
+const alternatives = (folders) => `(${folders.join("|")})`;
+const placed = LAYERS.flat();
+
+/** For each folder: every folder on its own layer or above, itself excepted. */
+const notBelow = (layer, folder) =>
+  LAYERS.slice(layer)
+    .flat()
+    .filter((other) => other !== folder);
+
+export default {
+  forbidden: [
+    {
+      name: "no-cycle",
+      comment: "Files that import each other in a loop, directly or through others.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    ...LAYERS.flatMap((folders, layer) =>
+      folders.map((folder) => ({
+        name: `layer:${folder}`,
+        comment: `src/${folder}/ may only import folders on a lower layer (.dependency-cruiser.mjs LAYERS).`,
+        severity: "error",
+        from: { path: `^src/${folder}/` },
+        to: { path: `^src/${alternatives(notBelow(layer, folder))}/` },
+      })),
+    ),
+    {
+      name: "layer:unplaced",
+      comment: "Every folder of src/ is on a layer: add a new one to LAYERS in .dependency-cruiser.mjs.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: `^src/(?!${alternatives(placed)}/)` },
+    },
+  ],
+  options: {
+    // Type-only imports count: a cycle of types is still a cycle of ideas.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/db/migrations/" },
+  },
+};

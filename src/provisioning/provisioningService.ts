@@ -1,0 +1,262 @@
+import type { Principal } from "../auth/principal.ts";
+import { loadBrandContext } from "../brands/brandContext.ts";
+import { type Brand, type BrandService, insertNewBrand } from "../brands/brandService.ts";
+import { asyncProvisioningEnabled, type FlagSource } from "../config/flags.ts";
+import { failFreshBrandStart } from "../db/brands/failFreshBrandStart.ts";
+import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { Db } from "../db/database.ts";
+import { findMarket } from "../db/markets/findMarket.ts";
+import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
+import { geoTargetIdFor } from "../domain/geoTarget.ts";
+import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import type { OperationContext } from "../domain/operationContext.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { Market } from "../markets/market.ts";
+import type { MarketService } from "../markets/marketService.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { OrgService } from "../orgs/orgService.ts";
+import type { AsyncProvisioning } from "./asyncProvisioning.ts";
+import { deactivateBrand } from "./deactivation.ts";
+import type {
+  ActivateInput,
+  ActivationResult,
+  CreateBrandInput,
+  CreateMarketRequest,
+  Requested,
+} from "./provisioningRequests.ts";
+import { DEFAULT_SYNC_SETTLE_BUDGET_MS, provisioningStaleMs } from "./provisioningSettings.ts";
+import {
+  checkActivation,
+  checkCreateWithMarket,
+  requireMarketTarget,
+  requireParent,
+} from "./requestRules.ts";
+import {
+  activateSync,
+  failureReasonOf,
+  provisionBrandSync,
+  type SyncRequestDeps,
+} from "./syncProvisioning.ts";
+import { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
+
+export interface ProvisioningServiceDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  orgs: OrgService;
+  brands: Pick<BrandService, "createFlat">;
+  markets: Pick<MarketService, "create" | "createForBrand">;
+  gateway: GatewayClient;
+  /** The metered-write seam (deactivate's release). */
+  meteredWrites: MeteredWriteGuardFactory;
+  /** The asynchronous producers (`async: true`). */
+  producers: AsyncProvisioning;
+  /** `SERENITY_SYNC_SETTLE_BUDGET_MS` (config.syncSettleBudgetMs); default 10 s. */
+  syncSettleBudgetMs?: number;
+  /** Between status reads of a synchronous settle; default 250 ms. */
+  settlePollIntervalMs?: number;
+  /** Where per-use settings are read (the async master switch, the stale threshold); default process.env. */
+  env?: FlagSource;
+}
+
+/**
+ * The endpoints that provision (spec/provisioning.md §6–§7): create a brand with its first market,
+ * activate, deactivate, and create a market asynchronously. Each checks tenancy and its request
+ * rules first (requestRules.ts), then runs the synchronous path (syncProvisioning.ts) or, with
+ * `async: true` and the master switch on, a producer (asyncProvisioning.ts) → 202.
+ */
+export class ProvisioningService {
+  constructor(private readonly deps: ProvisioningServiceDeps) {}
+
+  /**
+   * `POST /orgs/:orgId/brands`. Without `semrushMarket`, a flat brand. With it, the brand is
+   * inserted `pending` and given its sub-workspace, synchronously or by a job that chains
+   * `create-market`. When provisioning fails for the row just inserted, T7 marks it `failed` with
+   * a fixed sentence instead of leaving it flat-looking: a flat brand would write into the org's
+   * shared parent, which is never what a `semrushMarket` caller asked for (`activate` retries it,
+   * adopting the workspace a timed-out settle left behind).
+   */
+  async createBrand(
+    principal: Principal,
+    orgId: string,
+    input: CreateBrandInput,
+    ctx: { requestId: string | undefined },
+  ): Promise<Requested<Brand>> {
+    const market = input.semrushMarket;
+    if (!market) return { done: await this.deps.brands.createFlat(principal, orgId, input) };
+    const org = await this.deps.orgs.getAccessible(principal, orgId);
+    const parentWorkspaceId = checkCreateWithMarket(org, { ...input, semrushMarket: market });
+    const operation = this.#operation(principal, ctx);
+    const initialMarket = {
+      market: market.market,
+      languageCode: market.languageCode,
+      primaryUrl: input.primaryUrl ?? null,
+      ...(market.modelIds ? { modelIds: market.modelIds } : {}),
+    };
+    const inserted = await insertNewBrand(this.deps, orgId, input);
+    if (input.async && this.#asyncOn()) {
+      const accepted = await this.#startFresh(inserted, () =>
+        this.deps.producers.createBrand(
+          { sub: principal.sub, ...operation },
+          inserted,
+          parentWorkspaceId,
+          initialMarket,
+        ),
+      );
+      return { accepted };
+    }
+    const sync = this.#sync(operation);
+    const brand = await this.#startFresh(inserted, () =>
+      provisionBrandSync(sync, operation, inserted, parentWorkspaceId),
+    );
+    // A failure of the initial market itself (the brand is active by now) is reported as is: the
+    // brand keeps its workspace, and the market can be created again through the markets endpoint.
+    await this.deps.markets.createForBrand(operation, brand, org, initialMarket);
+    return { done: brand };
+  }
+
+  /**
+   * `POST …/serenity/activate`: the brand gets its workspace (or, having one, becomes `active`
+   * again), then the requested markets are created. With `async: true` a provisioning job does it
+   * (the fast path confirms a workspace the brand has) and chains the market creation.
+   */
+  async activate(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    input: ActivateInput,
+    ctx: { requestId: string | undefined },
+  ): Promise<Requested<ActivationResult>> {
+    const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
+    const requested = input.markets ?? [];
+    checkActivation(org, brand, requested);
+    const operation = this.#operation(principal, ctx);
+    if (input.async && this.#asyncOn()) {
+      // The fast path polls the pointer and never creates: it needs no parent.
+      const parentWorkspaceId =
+        brand.subWorkspaceId === null ? requireParent(org) : (org.parentWorkspaceId ?? "");
+      return {
+        accepted: await this.deps.producers.activate(
+          { sub: principal.sub, ...operation },
+          brand,
+          parentWorkspaceId,
+          requested,
+        ),
+      };
+    }
+    return { done: await activateSync(this.#sync(operation), { operation, org, brand, requested }) };
+  }
+
+  /** `POST …/serenity/deactivate` (spec/provisioning.md §6 order; see deactivation.ts). */
+  async deactivate(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    ctx: { requestId: string | undefined },
+  ): Promise<{ brandId: string; status: "pending" }> {
+    const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
+    await deactivateBrand(
+      { ...this.deps, lifecycle: this.#lifecycle() },
+      { ...this.#operation(principal, ctx), brand, org },
+    );
+    return { brandId: brand.id, status: "pending" };
+  }
+
+  /**
+   * `POST …/serenity/markets` as asked. With `async: true` (and the master switch on), a brand
+   * with its sub-workspace gets a provisioning job that polls the pointer (fast path) and chains
+   * `create-market`; a flat-looking brand whose provisioning is pending or failed →
+   * `semrushProvisioningIncomplete`; a flat brand (no provisioning history) has nothing to
+   * provision and is served synchronously. Otherwise the markets endpoint's own create.
+   */
+  async createMarket(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    input: CreateMarketRequest,
+    ctx: { requestId: string | undefined },
+  ): Promise<Requested<Market>> {
+    const { async: wantsAsync, ...market } = input;
+    if (!wantsAsync || !this.#asyncOn()) {
+      return { done: await this.deps.markets.create(principal, orgId, brandId, market, ctx) };
+    }
+    const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
+    const operation = this.#operation(principal, ctx);
+    if (brand.subWorkspaceId === null) {
+      if (brand.provisioningStatus !== null) throw new ServiceError("semrushProvisioningIncomplete");
+      return { done: await this.deps.markets.createForBrand(operation, brand, org, market) };
+    }
+    if (brand.subWorkspaceId === org.parentWorkspaceId) throw new ServiceError("workspaceMisconfigured");
+    // Say now what a job would only find out later.
+    const geoTargetId = geoTargetIdFor(market.market.toUpperCase());
+    if (geoTargetId === undefined) {
+      throw new ServiceError("invalidRequest", {
+        message: "market must be an ISO 3166-1 alpha-2 country code",
+      });
+    }
+    requireMarketTarget({ domain: brand.domain, primaryUrl: market.primaryUrl || brand.primaryUrl });
+    const languageCode = market.languageCode.toLowerCase();
+    if (await findMarket(this.deps.db, { brandId: brand.id, geoTargetId, languageCode })) {
+      throw new ServiceError("marketExists");
+    }
+    return {
+      accepted: await this.deps.producers.createMarket(
+        { sub: principal.sub, ...operation },
+        brand,
+        org.parentWorkspaceId ?? "",
+        market,
+      ),
+    };
+  }
+
+  #asyncOn(): boolean {
+    return asyncProvisioningEnabled(this.deps.env);
+  }
+
+  #operation(principal: Principal, ctx: { requestId: string | undefined }): OperationContext {
+    return { bearer: principal.bearer, requestId: ctx.requestId };
+  }
+
+  /**
+   * Starts provisioning the brand this very request inserted; when that throws, T7 fails the row
+   * (by id alone) so it never looks flat — unless a concurrent attempt that found the row owns it
+   * now (`semrushProvisioningInProgress`): T7 must not touch it then.
+   */
+  async #startFresh<T>(inserted: BrandRow, start: () => Promise<T>): Promise<T> {
+    try {
+      return await start();
+    } catch (error) {
+      if (!(error instanceof ServiceError && error.code === "semrushProvisioningInProgress")) {
+        await failFreshBrandStart(this.deps.db, {
+          brandId: inserted.id,
+          reason: failureReasonOf(error),
+          now: this.deps.clock.now(),
+        });
+      }
+      throw error;
+    }
+  }
+
+  #sync(operation: OperationContext): SyncRequestDeps {
+    return {
+      db: this.deps.db,
+      clock: this.deps.clock,
+      logger: this.deps.logger.child({ requestId: operation.requestId }),
+      lifecycle: this.#lifecycle(),
+      markets: this.deps.markets,
+      settleBudgetMs: this.deps.syncSettleBudgetMs ?? DEFAULT_SYNC_SETTLE_BUDGET_MS,
+      staleMs: provisioningStaleMs(this.deps.env),
+    };
+  }
+
+  #lifecycle(): WorkspaceLifecycle {
+    return new WorkspaceLifecycle({
+      db: this.deps.db,
+      clock: this.deps.clock,
+      gateway: this.deps.gateway,
+      logger: this.deps.logger,
+      ...(this.deps.settlePollIntervalMs ? { pollIntervalMs: this.deps.settlePollIntervalMs } : {}),
+    });
+  }
+}

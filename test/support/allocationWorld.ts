@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+
+import type { AllocationDeps } from "../../src/allocation/allocationDeps.ts";
+import { createAllocationGuard, type GuardContext } from "../../src/allocation/allocationGuard.ts";
+import { reentrant } from "../../src/allocation/allocationLock.ts";
+import { createDatabaseLockProvider } from "../../src/allocation/databaseAllocationLock.ts";
+import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
+import type { Units } from "../../src/domain/allocation.ts";
+import { type Clock, systemClock } from "../../src/domain/clock.ts";
+import { createGatewayClient, type GatewayClient } from "../../src/gateway/index.ts";
+import { EventBus } from "../../src/observability/events.ts";
+import { createLogger } from "../../src/observability/logger.ts";
+import type { SimulatorSettings } from "../../src/simulator/createSimulator.ts";
+import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import type { TestDatabase } from "./database.ts";
+import { LogCapture } from "./logCapture.ts";
+import { startTestSimulator, type TestSimulator } from "./simulator.ts";
+import { UM } from "./simulator.ts";
+
+export const TOKEN = "allocation-test-token";
+export const PARENT = GOLD_PARENT_WORKSPACE_ID;
+
+/**
+ * The allocation guard wired for real: the gateway client over real HTTP against the in-process
+ * simulator (gold pool, 13 / 800), the database lock and ledger. `calls()` reads the simulator's call
+ * log, the instrument for "exactly N upstream calls" assertions.
+ */
+export interface AllocationWorld {
+  sim: TestSimulator;
+  client: GatewayClient;
+  deps: AllocationDeps;
+  env: Record<string, string>;
+  events: EventBus;
+  logs: LogCapture;
+  orgId: string;
+  guardFor(
+    subWorkspaceId: string | null,
+    extra?: Partial<GuardContext>,
+  ): ReturnType<typeof createAllocationGuard>;
+  /** A settled sub-workspace of the gold parent carved with `totals` (taken from the pool). */
+  newSubWorkspace(totals?: Partial<Units>): Promise<string>;
+  totals(workspaceId: string): Promise<Units>;
+  /** A metered project create in the workspace; resolves with the project id. */
+  createProject(workspaceId: string): Promise<string>;
+  /** The simulator's call log as `METHOD path` lines, minus control routes. */
+  calls(): Promise<string[]>;
+  clearCalls(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startAllocationWorld(
+  db: TestDatabase,
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    settings?: Partial<SimulatorSettings>;
+    /** The lock's own clock and lease length (default: the system clock, 6 s). */
+    lock?: { clock?: Clock; ttlMs?: number };
+  } = {},
+): Promise<AllocationWorld> {
+  const clock = options.clock ?? systemClock;
+  const sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0, ...options.settings } });
+  const events = new EventBus();
+  const logs = new LogCapture();
+  const logger = createLogger({ level: "debug", destination: logs });
+  const client = createGatewayClient({ projectsBaseUrl: sim.url, usersBaseUrl: sim.url, events, logger });
+  const env: Record<string, string> = { SERENITY_DYNAMIC_ALLOCATION: "true", ...options.env };
+  // The lock waits on real contention (system clock); the guard's retry waits use `clock`.
+  const lock = reentrant(
+    createDatabaseLockProvider({
+      db: db.db,
+      clock: options.lock?.clock ?? systemClock,
+      ttlMs: options.lock?.ttlMs,
+      events,
+      logger,
+      env,
+    }),
+  );
+  const deps: AllocationDeps = {
+    db: db.db,
+    clock,
+    events,
+    logger,
+    upstream: gatewayAllocationUpstream(client),
+    lock,
+    env,
+  };
+  const orgId = randomUUID();
+  let counter = 0;
+
+  return {
+    sim,
+    client,
+    deps,
+    env,
+    events,
+    logs,
+    orgId,
+    guardFor: (subWorkspaceId, extra = {}) =>
+      createAllocationGuard(deps, {
+        orgId,
+        brandId: randomUUID(),
+        subWorkspaceId,
+        parentWorkspaceId: PARENT,
+        requestId: `req-${randomUUID()}`,
+        bearer: TOKEN,
+        flat: false,
+        ...extra,
+      }),
+    async newSubWorkspace(totals = {}) {
+      const resources = Object.fromEntries(Object.entries(totals).filter(([, value]) => value !== 0));
+      const workspace = await client.users.createSubWorkspace(TOKEN, PARENT, {
+        title: `brand-${++counter}-${randomUUID().slice(0, 8)}`,
+        resources,
+      });
+      await client.users.getStatus(TOKEN, workspace.id);
+      return workspace.id;
+    },
+    totals: (workspaceId) => sim.totals(workspaceId),
+    async createProject(workspaceId) {
+      const project = await client.projects.createProject(TOKEN, workspaceId, {
+        name: `market-${++counter}`,
+        brandNameDisplay: "Brand",
+        brandNames: ["Brand"],
+        domain: "brand.example",
+        countryCode: "FR",
+        locationId: 2250,
+        locationName: "France",
+        languageId: 1,
+      });
+      return project.id;
+    },
+    async calls() {
+      return (await sim.calls())
+        .filter((call) => !call.path.startsWith("/__sim"))
+        .map(
+          (call) => `${call.method} ${call.path.replace(UM, "UM").replace("/enterprise/projects/api", "PE")}`,
+        );
+    },
+    clearCalls: () => sim.clearCalls(),
+    async close() {
+      await client.close();
+      await sim.close();
+    },
+  };
+}

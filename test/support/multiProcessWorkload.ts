@@ -1,0 +1,638 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+import { signDevToken } from "../../src/auth/tokenVerifier.ts";
+import { BLOCK, DIMENSIONS, roundUpToBlock, type Units } from "../../src/domain/allocation.ts";
+import type { SimulatorDump } from "../../src/simulator/createSimulator.ts";
+import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import { UM } from "./simulator.ts";
+
+/**
+ * The multi-process allocation workload (spec/allocation.md §4, SPEC §7 "zero self-inflicted quota
+ * rejections"): several `serenity serve` child processes on one database and one simulator, many
+ * concurrent metered writes to ONE brand split across them, then the upstream's state read back
+ * from the simulator's dump and call log. Shared by test/reliability/allocationMultiProcess.test.ts
+ * and bench/allocation-contention.ts, so the benchmark measures exactly what the test proves.
+ */
+
+export const AUTH_SECRET = "multi-process-test-secret-0123456789abcdef";
+const SERENITY_BIN = path.resolve("bin/serenity.mjs");
+
+/** One `serenity serve` child process. */
+export interface ServeProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface ServeOptions {
+  databaseUrl: string;
+  simulatorUrl: string;
+  /** Extra environment (e.g. SERENITY_ALLOCATION_LOCK_MODE=in-process). */
+  env?: Record<string, string>;
+}
+
+/**
+ * `node bin/serenity.mjs serve` with PORT=0; resolves with the URL of its "serenity API listening"
+ * log line. Each process gets its own data dir (generated secrets), the shared auth secret (so one
+ * token works on all of them) and dynamic allocation on.
+ */
+export async function startServe(options: ServeOptions): Promise<ServeProcess> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-serve-"));
+  const child = spawn(process.execPath, [SERENITY_BIN, "serve"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl,
+      SEMRUSH_PROJECTS_BASE_URL: options.simulatorUrl,
+      SEMRUSH_USERS_BASE_URL: options.simulatorUrl,
+      SERENITY_DYNAMIC_ALLOCATION: "true",
+      SERENITY_AUTH_SECRET: AUTH_SECRET,
+      SERENITY_DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not start in 45 s:\n${stdout.slice(-2000)}\n${stderr}`)),
+      45_000,
+    );
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      for (const line of stdout.split("\n")) {
+        if (!line.includes("serenity API listening")) continue;
+        try {
+          const parsed = JSON.parse(line) as { url?: string };
+          if (parsed.url) {
+            clearTimeout(timer);
+            resolve(parsed.url);
+            return;
+          }
+        } catch {
+          // a partial line: wait for the rest
+        }
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited early (${code}):\n${stdout.slice(-2000)}\n${stderr}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => stdout + stderr,
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(killer);
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** JSON over HTTP with a bearer; the body parsed when there is one. */
+export async function api<T = unknown>(
+  baseUrl: string,
+  token: string,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+async function simControl<T = unknown>(simulatorUrl: string, route: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${simulatorUrl}/__sim${route}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`simulator ${route} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+/**
+ * The org of the gold pool (created through the process's API the first time; one org per pool,
+ * so later callers on the same database share it) and a member token.
+ */
+export async function prepareOrg(baseUrl: string): Promise<{ orgId: string; token: string }> {
+  const admin = await signDevToken(AUTH_SECRET, { sub: "mp-admin", admin: true });
+  const listed = await api<{ items: { id: string; parentWorkspaceId: string | null }[] }>(
+    baseUrl,
+    admin,
+    "GET",
+    "/v2/orgs",
+  );
+  let orgId = listed.body.items.find((org) => org.parentWorkspaceId === GOLD_PARENT_WORKSPACE_ID)?.id;
+  if (!orgId) {
+    const org = await api<{ id: string }>(baseUrl, admin, "POST", "/v2/orgs", {
+      name: "Multi-process org",
+      parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
+    });
+    if (org.status !== 201) throw new Error(`org create answered ${org.status}`);
+    orgId = org.body.id;
+  }
+  return { orgId, token: await signDevToken(AUTH_SECRET, { sub: "mp-user", orgs: [orgId] }) };
+}
+
+export interface WorkloadShape {
+  /** Concurrent bulk prompt requests, round-robin over the processes. */
+  writes: number;
+  /** New texts per request (one model on the market, so units = texts). */
+  textsPerWrite: number;
+  /** Simulator latency while the writes run (the race window). */
+  latencyMs: number;
+}
+
+export const DEFAULT_SHAPE: WorkloadShape = { writes: 16, textsPerWrite: 40, latencyMs: 5 };
+
+export interface RoundReport {
+  subWorkspaceId: string;
+  /** Items answered 201. */
+  created: number;
+  /** Items (or whole requests) that failed, by error code (or `http <status>`). */
+  failures: Record<string, number>;
+  quotaExceeded: number;
+  /** Metered writes the upstream refused with a 405 (whether or not retryOnQuota recovered them). */
+  refused405: number;
+  /**
+   * retryOnQuota outcomes during the round, summed over the processes' /metrics: `recovered` means
+   * a write was refused and only the 405 safety net (a 3 s wait) saved it.
+   */
+  quotaRetries: Record<"recovered" | "exhausted" | "abandoned", number>;
+  /** Transfers sent during the writes. */
+  transfers: number;
+  /** pool.total + Σ child totals, before and after. */
+  poolBefore: Units;
+  poolAfter: Units;
+  /** The brand's sub-workspace at the end. */
+  child: Record<"projects" | "prompts", { used: number; drafted: number; total: number }>;
+  /** `roundUpToBlock(used + drafted)` per dimension. */
+  expectedTotals: Units;
+  elapsedMs: number;
+}
+
+/** Everything that breaks the §4 guarantee in a round (empty = the guarantee held). */
+export function violationsOf(report: RoundReport, shape: WorkloadShape): string[] {
+  const violations: string[] = [];
+  if (report.quotaExceeded > 0) violations.push(`${report.quotaExceeded} quotaExceeded`);
+  const otherFailures = Object.entries(report.failures).filter(([code]) => code !== "quotaExceeded");
+  for (const [code, count] of otherFailures) violations.push(`${count} failed with ${code}`);
+  if (report.created !== shape.writes * shape.textsPerWrite)
+    violations.push(`${report.created} of ${shape.writes * shape.textsPerWrite} prompts created`);
+  if (report.refused405 > 0) violations.push(`${report.refused405} metered writes refused 405 upstream`);
+  for (const dimension of DIMENSIONS) {
+    if (report.poolAfter[dimension] !== report.poolBefore[dimension])
+      violations.push(
+        `${dimension}: pool+children ${report.poolBefore[dimension]} → ${report.poolAfter[dimension]}`,
+      );
+    if (report.child[dimension].total !== report.expectedTotals[dimension])
+      violations.push(
+        `${dimension}: allocation ${report.child[dimension].total} ≠ roundUpToBlock(used + drafted) ${report.expectedTotals[dimension]}`,
+      );
+  }
+  return violations;
+}
+
+function poolSum(dump: SimulatorDump): Units {
+  const sum = { projects: 0, prompts: 0 };
+  for (const workspace of dump.workspaces) {
+    if (workspace.id !== GOLD_PARENT_WORKSPACE_ID && workspace.parent_id !== GOLD_PARENT_WORKSPACE_ID)
+      continue;
+    for (const dimension of DIMENSIONS) sum[dimension] += workspace.resources[dimension].total;
+  }
+  return sum;
+}
+
+/** `serenity_allocation_quota_retries_total` by outcome, summed over every call site and process. */
+async function quotaRetryTotals(
+  processes: readonly ServeProcess[],
+): Promise<Record<"recovered" | "exhausted" | "abandoned", number>> {
+  const totals = { recovered: 0, exhausted: 0, abandoned: 0 };
+  for (const process of processes) {
+    const text = await (await fetch(`${process.url}/metrics`)).text();
+    for (const line of text.split("\n")) {
+      const match = /^serenity_allocation_quota_retries_total\{[^}]*outcome="(\w+)"[^}]*\} (\d+)/.exec(line);
+      if (match && match[1]! in totals) totals[match[1] as keyof typeof totals] += Number(match[2]);
+    }
+  }
+  return totals;
+}
+
+const METERED = [
+  /\/v1\/workspaces\/[^/]+\/projects$/,
+  /\/v3\/workspaces\/[^/]+\/projects\/[^/]+\/aio\/prompts$/,
+  /\/ai_models$/,
+  /\/publish$/,
+];
+
+/**
+ * One round: reset the simulator to the gold pool, create a brand with a sub-workspace and a US/en
+ * market tracking one model (through the first process), then fire `shape.writes` concurrent bulk
+ * prompt creates of distinct texts, round-robin over `processes`.
+ */
+export async function runRound(
+  simulatorUrl: string,
+  processes: readonly ServeProcess[],
+  org: { orgId: string; token: string },
+  shape: WorkloadShape,
+  label: string,
+): Promise<RoundReport> {
+  await simControl(simulatorUrl, "/reset", {});
+  const brand = await api<{ id: string; subWorkspaceId?: string }>(
+    processes[0]!.url,
+    org.token,
+    "POST",
+    `/v2/orgs/${org.orgId}/brands`,
+    {
+      name: `Brand ${label}`,
+      domain: "brand.example",
+      semrushMarket: { market: "US", languageCode: "en", modelIds: ["search-gpt"] },
+    },
+  );
+  if (brand.status !== 201)
+    throw new Error(`brand create answered ${brand.status}: ${JSON.stringify(brand.body)}`);
+  const before = await simControl<SimulatorDump>(simulatorUrl, "/dump");
+  const child = before.workspaces.find((workspace) => workspace.parent_id === GOLD_PARENT_WORKSPACE_ID);
+  if (!child) throw new Error("no sub-workspace was created");
+  await simControl(simulatorUrl, "/settings", { latencyMs: shape.latencyMs });
+  await fetch(`${simulatorUrl}/__sim/calls`, { method: "DELETE" });
+
+  const retriesBefore = await quotaRetryTotals(processes);
+  const started = Date.now();
+  const answers = await Promise.all(
+    Array.from({ length: shape.writes }, (_, write) =>
+      api<{ items?: { status: number; error?: { code: string } }[]; error?: string }>(
+        processes[write % processes.length]!.url,
+        org.token,
+        "POST",
+        `/v2/orgs/${org.orgId}/brands/${brand.body.id}/serenity/prompts`,
+        {
+          items: Array.from({ length: shape.textsPerWrite }, (_, text) => ({
+            text: `${label} write ${write} prompt ${text}`,
+            geoTargetId: 2840,
+            languageCode: "en",
+          })),
+        },
+      ),
+    ),
+  );
+  const elapsedMs = Date.now() - started;
+  const retriesAfter = await quotaRetryTotals(processes);
+  await simControl(simulatorUrl, "/settings", { latencyMs: 0 });
+
+  const failures: Record<string, number> = {};
+  let created = 0;
+  for (const answer of answers) {
+    if (!answer.body?.items) {
+      const code = answer.body?.error ?? `http ${answer.status}`;
+      failures[code] = (failures[code] ?? 0) + shape.textsPerWrite;
+      continue;
+    }
+    for (const item of answer.body.items) {
+      if (item.status === 201) created++;
+      else {
+        const code = item.error?.code ?? `status ${item.status}`;
+        failures[code] = (failures[code] ?? 0) + 1;
+      }
+    }
+  }
+  const calls = await simControl<{ method: string; path: string; status: number }[]>(simulatorUrl, "/calls");
+  const refused405 = calls.filter(
+    (call) =>
+      call.method === "POST" && call.status === 405 && METERED.some((pattern) => pattern.test(call.path)),
+  ).length;
+  const transfers = calls.filter(
+    (call) => call.method === "POST" && call.path.startsWith(UM) && call.path.endsWith("/resources/transfer"),
+  ).length;
+  const after = await simControl<SimulatorDump>(simulatorUrl, "/dump");
+  const finalChild = after.workspaces.find((workspace) => workspace.id === child.id)!.resources;
+  const expectedTotals = {
+    projects: roundUpToBlock(finalChild.projects.used + finalChild.projects.drafted, BLOCK.projects),
+    prompts: roundUpToBlock(finalChild.prompts.used + finalChild.prompts.drafted, BLOCK.prompts),
+  };
+  return {
+    subWorkspaceId: child.id,
+    created,
+    failures,
+    quotaExceeded: failures.quotaExceeded ?? 0,
+    refused405,
+    quotaRetries: {
+      recovered: retriesAfter.recovered - retriesBefore.recovered,
+      exhausted: retriesAfter.exhausted - retriesBefore.exhausted,
+      abandoned: retriesAfter.abandoned - retriesBefore.abandoned,
+    },
+    transfers,
+    poolBefore: poolSum(before),
+    poolAfter: poolSum(after),
+    child: finalChild,
+    expectedTotals,
+    elapsedMs,
+  };
+}
+
+/** The rebalancing round's shape: a hungry brand's writes against a sibling's, from two processes. */
+export interface RebalanceShape {
+  /** The sibling's allocation at the start (prompts), all of it slack: the pool itself is dry. */
+  siblingSlack: number;
+  /** The hungry brand's writes (sequential, from the first process), new texts each. */
+  hungryWrites: number[];
+  /** The sibling's own writes (sequential, from the second process), new texts each. */
+  siblingWrites: number[];
+  latencyMs: number;
+}
+
+/**
+ * Demand (290) above the sibling's slack (240), so the sibling's headroom is thin for most of the
+ * round and a lowering that raced one of its writes would show as a 405.
+ */
+export const REBALANCE_SHAPE: RebalanceShape = {
+  siblingSlack: 240,
+  hungryWrites: [20, 20, 20, 20, 20, 20],
+  siblingWrites: [40, 40, 40, 40],
+  latencyMs: 10,
+};
+
+export interface RebalanceReport {
+  hungry: string;
+  sibling: string;
+  /** Items answered 201, per brand. */
+  created: { hungry: number; sibling: number };
+  failures: Record<string, number>;
+  refused405: number;
+  /** Rebalancing's transfers lowering the sibling, from the ledger (`rebalance` rows, applied). */
+  siblingLowered: number;
+  poolBefore: Units;
+  poolAfter: Units;
+  /** Every sub-workspace of the pool at the end. */
+  children: Record<string, Record<"projects" | "prompts", { used: number; drafted: number; total: number }>>;
+}
+
+/**
+ * Rebalancing racing a sibling's own writes across processes (spec/allocation.md §11): two brands
+ * with a market each; the pool is made dry and the sibling holds `siblingSlack` prompts it does
+ * not use yet. The hungry brand's writes (first process) can only be served by reclaiming the
+ * sibling's slack, while the sibling writes into that same allocation from the second process.
+ * After both sequences, the hungry brand writes once more (the sibling idle), so at least one
+ * rebalance certainly happens.
+ */
+export async function runRebalanceRound(
+  simulatorUrl: string,
+  processes: readonly ServeProcess[],
+  org: { orgId: string; token: string },
+  shape: RebalanceShape,
+  label: string,
+): Promise<RebalanceReport> {
+  await simControl(simulatorUrl, "/reset", {});
+  const brandOf = async (name: string, market: { market: string; languageCode: string }) => {
+    const created = await api<{ id: string; subWorkspaceId: string }>(
+      processes[0]!.url,
+      org.token,
+      "POST",
+      `/v2/orgs/${org.orgId}/brands`,
+      {
+        name: `${name} ${label}`,
+        domain: `${name.toLowerCase()}.example`,
+        semrushMarket: { ...market, modelIds: ["search-gpt"] },
+      },
+    );
+    if (created.status !== 201) throw new Error(`brand create answered ${created.status}`);
+    return created.body;
+  };
+  const hungry = await brandOf("Hungry", { market: "US", languageCode: "en" });
+  const sibling = await brandOf("Sibling", { market: "US", languageCode: "en" });
+  // The pool dry, the sibling's allocation all slack (set directly; the sums are read after).
+  await simControl(simulatorUrl, "/quota", { workspaceId: GOLD_PARENT_WORKSPACE_ID, prompts: 0 });
+  await simControl(simulatorUrl, "/quota", {
+    workspaceId: sibling.subWorkspaceId,
+    prompts: { total: shape.siblingSlack },
+  });
+  const before = await simControl<SimulatorDump>(simulatorUrl, "/dump");
+  await simControl(simulatorUrl, "/settings", { latencyMs: shape.latencyMs });
+  await fetch(`${simulatorUrl}/__sim/calls`, { method: "DELETE" });
+
+  const failures: Record<string, number> = {};
+  const created = { hungry: 0, sibling: 0 };
+  const write = async (
+    process: ServeProcess,
+    brandId: string,
+    who: "hungry" | "sibling",
+    n: number,
+    tag: string,
+  ) => {
+    const answer = await api<{ items?: { status: number; error?: { code: string } }[]; error?: string }>(
+      process.url,
+      org.token,
+      "POST",
+      `/v2/orgs/${org.orgId}/brands/${brandId}/serenity/prompts`,
+      {
+        items: Array.from({ length: n }, (_, text) => ({
+          text: `${label} ${who} ${tag} prompt ${text}`,
+          geoTargetId: 2840,
+          languageCode: "en",
+        })),
+      },
+    );
+    if (!answer.body?.items) {
+      const code = answer.body?.error ?? `http ${answer.status}`;
+      failures[code] = (failures[code] ?? 0) + n;
+      return;
+    }
+    for (const item of answer.body.items) {
+      if (item.status === 201) created[who]++;
+      else {
+        const code = item.error?.code ?? `status ${item.status}`;
+        failures[code] = (failures[code] ?? 0) + 1;
+      }
+    }
+  };
+  const sequence = async (
+    process: ServeProcess,
+    brandId: string,
+    who: "hungry" | "sibling",
+    sizes: number[],
+  ) => {
+    for (const [index, n] of sizes.entries()) await write(process, brandId, who, n, `w${index}`);
+  };
+  await Promise.all([
+    sequence(processes[0]!, hungry.id, "hungry", shape.hungryWrites),
+    sequence(processes[1 % processes.length]!, sibling.id, "sibling", shape.siblingWrites),
+  ]);
+  await write(processes[0]!, hungry.id, "hungry", 10, "last");
+  await simControl(simulatorUrl, "/settings", { latencyMs: 0 });
+
+  const calls = await simControl<{ method: string; path: string; status: number }[]>(simulatorUrl, "/calls");
+  const refused405 = calls.filter(
+    (call) =>
+      call.method === "POST" && call.status === 405 && METERED.some((pattern) => pattern.test(call.path)),
+  ).length;
+  const ledger = await api<{ items: { subWorkspaceId: string; reason: string; outcome: string }[] }>(
+    processes[0]!.url,
+    org.token,
+    "GET",
+    `/v2/orgs/${org.orgId}/serenity/allocation-ledger?limit=200`,
+  );
+  const after = await simControl<SimulatorDump>(simulatorUrl, "/dump");
+  const children: RebalanceReport["children"] = {};
+  for (const workspace of after.workspaces) {
+    if (workspace.parent_id === GOLD_PARENT_WORKSPACE_ID) children[workspace.id] = workspace.resources;
+  }
+  return {
+    hungry: hungry.subWorkspaceId,
+    sibling: sibling.subWorkspaceId,
+    created,
+    failures,
+    refused405,
+    siblingLowered: ledger.body.items.filter(
+      (row) =>
+        row.subWorkspaceId === sibling.subWorkspaceId &&
+        row.reason === "rebalance" &&
+        row.outcome === "applied",
+    ).length,
+    poolBefore: poolSum(before),
+    poolAfter: poolSum(after),
+    children,
+  };
+}
+
+export interface InFlightReport {
+  /** The sibling's write (started first, its create held upstream): items created / failed. */
+  sibling: { created: number; failures: Record<string, number> };
+  /** The hungry brand's write, sent while the sibling's create was held. */
+  hungry: { created: number; failures: Record<string, number> };
+  refused405: number;
+  poolBefore: Units;
+  poolAfter: Units;
+  children: RebalanceReport["children"];
+}
+
+/**
+ * The race rebalancing must never win: a sibling's metered write is in flight (its prompt create
+ * held `holdMs` upstream) when a hungry brand, from the other process, needs the very slack that
+ * write is about to stage. Lowering the sibling without its lock would turn the sibling's create
+ * into a 405; under the sibling's lock, the hungry brand skips (or waits for) the sibling instead.
+ */
+export async function runRebalanceInFlightRound(
+  simulatorUrl: string,
+  processes: readonly ServeProcess[],
+  org: { orgId: string; token: string },
+  label: string,
+  holdMs = 3_000,
+): Promise<InFlightReport> {
+  await simControl(simulatorUrl, "/reset", {});
+  const brandOf = async (name: string) => {
+    const created = await api<{ id: string; subWorkspaceId: string }>(
+      processes[0]!.url,
+      org.token,
+      "POST",
+      `/v2/orgs/${org.orgId}/brands`,
+      {
+        name: `${name} ${label}`,
+        domain: `${name.toLowerCase()}.example`,
+        semrushMarket: { market: "US", languageCode: "en", modelIds: ["search-gpt"] },
+      },
+    );
+    if (created.status !== 201) throw new Error(`brand create answered ${created.status}`);
+    return created.body;
+  };
+  const hungry = await brandOf("Hungry");
+  const sibling = await brandOf("Sibling");
+  await simControl(simulatorUrl, "/quota", { workspaceId: GOLD_PARENT_WORKSPACE_ID, prompts: 0 });
+  await simControl(simulatorUrl, "/quota", { workspaceId: sibling.subWorkspaceId, prompts: { total: 100 } });
+  const before = await simControl<SimulatorDump>(simulatorUrl, "/dump");
+  await simControl(simulatorUrl, "/settings", { latencyMs: 5 });
+  await simControl(simulatorUrl, "/faults", {
+    match: {
+      method: "POST",
+      pathPattern: `/workspaces/${sibling.subWorkspaceId}/projects/[^/]+/aio/prompts$`,
+    },
+    action: { delayMs: holdMs },
+    times: 1,
+  });
+  await fetch(`${simulatorUrl}/__sim/calls`, { method: "DELETE" });
+
+  const bulk = (process: ServeProcess, brandId: string, who: string, n: number) =>
+    api<{ items?: { status: number; error?: { code: string } }[]; error?: string }>(
+      process.url,
+      org.token,
+      "POST",
+      `/v2/orgs/${org.orgId}/brands/${brandId}/serenity/prompts`,
+      {
+        items: Array.from({ length: n }, (_, text) => ({
+          text: `${label} ${who} prompt ${text}`,
+          geoTargetId: 2840,
+          languageCode: "en",
+        })),
+      },
+    );
+  const outcome = (answer: Awaited<ReturnType<typeof bulk>>, n: number) => {
+    const failures: Record<string, number> = {};
+    let created = 0;
+    if (!answer.body?.items) failures[answer.body?.error ?? `http ${answer.status}`] = n;
+    for (const item of answer.body?.items ?? []) {
+      if (item.status === 201) created++;
+      else
+        failures[item.error?.code ?? `status ${item.status}`] = (failures[item.error?.code ?? ""] ?? 0) + 1;
+    }
+    return { created, failures };
+  };
+
+  // The sibling stages 80 of its 100 units; its create is held upstream once its section has read.
+  const siblingWrite = bulk(processes[1 % processes.length]!, sibling.id, "sibling", 80);
+  const deadline = Date.now() + 30_000; // a hang guard only
+  for (;;) {
+    const calls = await simControl<{ method: string; path: string }[]>(simulatorUrl, "/calls");
+    if (
+      calls.some(
+        (call) =>
+          call.method === "GET" && call.path.endsWith(`/workspaces/${sibling.subWorkspaceId}/resources`),
+      )
+    )
+      break;
+    if (Date.now() > deadline) throw new Error("the sibling's section never read its resources");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  // The hungry brand needs 60: only the sibling's slack (as read before its create lands) has it.
+  const hungryWrite = bulk(processes[0]!, hungry.id, "hungry", 60);
+  const [siblingAnswer, hungryAnswer] = await Promise.all([siblingWrite, hungryWrite]);
+  await simControl(simulatorUrl, "/settings", { latencyMs: 0 });
+
+  const calls = await simControl<{ method: string; path: string; status: number }[]>(simulatorUrl, "/calls");
+  const after = await simControl<SimulatorDump>(simulatorUrl, "/dump");
+  const children: RebalanceReport["children"] = {};
+  for (const workspace of after.workspaces) {
+    if (workspace.parent_id === GOLD_PARENT_WORKSPACE_ID) children[workspace.id] = workspace.resources;
+  }
+  return {
+    sibling: outcome(siblingAnswer, 80),
+    hungry: outcome(hungryAnswer, 60),
+    refused405: calls.filter(
+      (call) =>
+        call.method === "POST" && call.status === 405 && METERED.some((pattern) => pattern.test(call.path)),
+    ).length,
+    poolBefore: poolSum(before),
+    poolAfter: poolSum(after),
+    children,
+  };
+}

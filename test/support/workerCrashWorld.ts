@@ -1,0 +1,164 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+import { sql } from "drizzle-orm";
+import { expect } from "vitest";
+
+import type { Principal } from "../../src/auth/principal.ts";
+import { signDevToken } from "../../src/auth/tokenVerifier.ts";
+import { brands, jobs } from "../../src/db/schema.ts";
+import { systemClock } from "../../src/domain/clock.ts";
+import { createGatewayClient, type GatewayClient } from "../../src/gateway/gatewayClient.ts";
+import { DEFAULT_STALL_GRACE_MS, JobReconciler } from "../../src/jobs/reconciler.ts";
+import { EventBus } from "../../src/observability/events.ts";
+import { createLogger } from "../../src/observability/logger.ts";
+import { staleAttemptsStep } from "../../src/provisioning/staleAttemptsStep.ts";
+import { createServices, type Services } from "../../src/runtime/services.ts";
+import { UNMETERED_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+import type { ManualClock } from "./manualClock.ts";
+import { startTestSimulator, type TestSimulator } from "./simulator.ts";
+import { spawnWorker, type WorkerProcess } from "./workerProcess.ts";
+
+/**
+ * What the worker-crash tests share: a test database and a simulator (an unmetered parent), the
+ * services an API process would use (so brands are created the way the API creates them), real
+ * `serenity worker` processes to SIGKILL, and the observations those tests make of the database.
+ */
+export const PARENT = UNMETERED_PARENT_WORKSPACE_ID;
+
+export interface WorkerCrashWorld {
+  db: TestDatabase;
+  sim: TestSimulator;
+  services: Services;
+  orgId: string;
+  /** A real worker process on this world's database and simulator. */
+  spawnWorker(options?: { concurrency?: number }): WorkerProcess;
+  /** An asynchronous brand create with a US/en market, as the API does it. */
+  createBrand(name: string): Promise<{ brandId: string; jobId: string }>;
+  /** A reconciler (with provisioning's stale-attempt step) whose clock is `clock`. */
+  reconcilerAt(clock: ManualClock): JobReconciler;
+  /**
+   * Time passing for dead workers' claims, by UPDATE instead of sleeping: their leases (5 min)
+   * and their pg-boss messages' expiry (15 min) move an hour into the past. Call it only while no
+   * worker runs, so every lease it moves belongs to a dead process.
+   */
+  letLeasesExpire(): Promise<void>;
+  /** Moves every held lease's expiry to `ms` before now (and nothing else: messages stay as they are). */
+  expireLeasesAgo(ms: number): Promise<void>;
+  unsettledBrands(): Promise<number>;
+  liveJobs(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startWorkerCrashWorld(
+  settings: Record<string, unknown> = {},
+): Promise<WorkerCrashWorld> {
+  const events = new EventBus();
+  const logger = createLogger({ level: "silent" });
+  const credentialKey = randomBytes(32);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "serenity-crash-"));
+  const db = await createTestDatabase();
+  const sim = await startTestSimulator({ seed: "unmetered" });
+  await sim.control("/settings", settings);
+  const gateway: GatewayClient = createGatewayClient({
+    projectsBaseUrl: sim.url,
+    usersBaseUrl: sim.url,
+    events,
+    logger,
+    clock: systemClock,
+  });
+  const services = createServices({ db: db.db, clock: systemClock, events, logger, credentialKey, gateway });
+  const admin: Principal = { sub: "admin", orgIds: [], isAdmin: true, bearer: "unused" };
+  const orgId = (await services.orgs.create(admin, { name: "Crash org", parentWorkspaceId: PARENT })).id;
+  const bearer = await signDevToken("crash-test-secret-long-enough-0123456789", {
+    sub: "user-1",
+    orgs: [orgId],
+  });
+  const user: Principal = { sub: "user-1", orgIds: [orgId], isAdmin: false, bearer };
+  const count = async (query: ReturnType<typeof sql>) =>
+    (await db.db.execute<{ n: number }>(query)).rows[0]!.n;
+
+  return {
+    db,
+    sim,
+    services,
+    orgId,
+    spawnWorker: (options = {}) =>
+      spawnWorker(
+        {
+          DATABASE_URL: db.url,
+          SEMRUSH_PROJECTS_BASE_URL: sim.url,
+          SEMRUSH_USERS_BASE_URL: sim.url,
+          SERENITY_CREDENTIAL_KEY: credentialKey.toString("base64"),
+          SERENITY_DATA_DIR: dataDir,
+        },
+        options,
+      ),
+    async createBrand(name) {
+      const outcome = await services.provisioning.createBrand(
+        user,
+        orgId,
+        {
+          name,
+          domain: `${name.toLowerCase().replace(/\W+/g, "-")}.example`,
+          semrushMarket: { market: "US", languageCode: "en" },
+          async: true,
+        },
+        { requestId: undefined },
+      );
+      expect("accepted" in outcome).toBe(true);
+      if (!("accepted" in outcome)) throw new Error("not accepted");
+      return { brandId: outcome.accepted.brand.id, jobId: outcome.accepted.jobId };
+    },
+    reconcilerAt(clock) {
+      const reconciler = new JobReconciler({
+        db: db.db,
+        clock,
+        logger,
+        events,
+        registry: services.jobs.registry,
+        queue: services.jobs.queue,
+        credentials: services.jobs.credentials,
+        stallGraceMs: DEFAULT_STALL_GRACE_MS,
+      });
+      const step = staleAttemptsStep({ events });
+      return reconciler.addStep(step.name, step.step);
+    },
+    async letLeasesExpire() {
+      await db.db.execute(
+        sql`update ${jobs} set lease_expires_at = now() - interval '1 hour' where status = 'IN_PROGRESS' and lease_token is not null`,
+      );
+      await db.db.execute(
+        sql`update pgboss.job set started_on = now() - interval '1 day' where state = 'active'`,
+      );
+    },
+    async expireLeasesAgo(ms) {
+      await db.db.execute(
+        sql`update ${jobs} set lease_expires_at = now() - make_interval(secs => ${ms / 1000}) where status = 'IN_PROGRESS' and lease_token is not null`,
+      );
+    },
+    unsettledBrands: () =>
+      count(
+        sql`select count(*)::int as n from ${brands} where provisioning_status is distinct from 'ready' and provisioning_status is distinct from 'failed'`,
+      ),
+    liveJobs: () => count(sql`select count(*)::int as n from ${jobs} where status = 'IN_PROGRESS'`),
+    async close() {
+      await gateway.close();
+      await sim.close();
+      await db.destroy();
+    },
+  };
+}
+
+/** Polls `probe` until it returns a value, or gives up at the deadline (a hang guard only). */
+export async function observe<T>(probe: () => Promise<T | undefined>, deadlineMs = 90_000) {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+
+import {
+  provisioningStaleMs,
+  provisionSettleBudgetMs,
+} from "../../../src/provisioning/provisioningSettings.ts";
+
+describe("the stale threshold setting", () => {
+  it("defaults to ten minutes and reads a positive integer per use", () => {
+    expect(provisioningStaleMs({})).toBe(600_000);
+    expect(provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "1500" })).toBe(1500);
+    expect(provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "-3" })).toBe(600_000);
+    expect(provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "soon" })).toBe(600_000);
+  });
+});
+
+describe("the asynchronous settle budget setting", () => {
+  it("defaults to ten minutes and reads a positive integer per use", () => {
+    expect(provisionSettleBudgetMs({})).toBe(600_000);
+    expect(provisionSettleBudgetMs({ SERENITY_PROVISION_SETTLE_BUDGET_MS: "90000" })).toBe(90_000);
+    expect(provisionSettleBudgetMs({ SERENITY_PROVISION_SETTLE_BUDGET_MS: "0" })).toBe(600_000);
+  });
+});
