@@ -118,16 +118,17 @@ describe("crash safety of asynchronous provisioning", () => {
           // Mid-work: once this worker holds a lease, a random moment (< one upstream call) into
           // the handler's work.
           await Promise.race([worker.started, worker.exited]);
-          const tokens = await observe(async () => {
+          const tokens = await observe(`seed ${seed}: kill ${kill} finds work in flight`, async () => {
             const held = await heldFirstLeases();
             return held.length > 0 ? held : undefined;
+          }).catch(async (error: unknown) => {
+            console.info("no work in flight", JSON.stringify(await diagnose()));
+            throw error;
           });
-          if (!tokens) console.info("no work in flight", JSON.stringify(await diagnose()));
-          expect(tokens, `seed ${seed}: kill ${kill} found no work in flight`).toBeDefined();
           await pause(random() * 100);
           worker.child.kill("SIGKILL");
           await worker.exited;
-          if ((await stillHeld(tokens!)) > 0) midWorkKills += 1;
+          if ((await stillHeld(tokens)) > 0) midWorkKills += 1;
           else missedMidWork += 1;
         }
         await worker.exited;
@@ -141,9 +142,14 @@ describe("crash safety of asynchronous provisioning", () => {
 
       // Recovery: a last worker drains everything.
       const last = w.spawnWorker({ concurrency: 10 });
-      await observe(async () =>
-        (await w.unsettledBrands()) === 0 && (await w.liveJobs()) === 0 ? true : undefined,
-      );
+      await observe(
+        `seed ${seed}: the last worker drains every brand and job`,
+        async () => ((await w.unsettledBrands()) === 0 && (await w.liveJobs()) === 0 ? true : undefined),
+        8 * 60_000,
+      ).catch(async (error: unknown) => {
+        console.info("not drained", JSON.stringify(await diagnose()));
+        throw error;
+      });
       // Anything still pending now is a stuck attempt: the reconciler past the stale threshold fails it.
       const stale = await w.reconcilerAt(new ManualClock(new Date(Date.now() + 11 * 60_000))).run();
       last.child.kill("SIGTERM");

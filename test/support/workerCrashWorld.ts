@@ -153,12 +153,20 @@ export async function startWorkerCrashWorld(
   };
 }
 
-/** Polls `probe` until it returns a value, or gives up at the deadline (a hang guard only). */
-export async function observe<T>(probe: () => Promise<T | undefined>, deadlineMs = 90_000) {
+/**
+ * Polls `probe` until it returns a value. The deadline is a hang guard only: past it the wait
+ * throws, naming `what` was awaited, instead of letting a later assertion fail for a wrong reason.
+ */
+export async function observe<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  deadlineMs = 180_000,
+): Promise<T> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const value = await probe();
-    if (value !== undefined || Date.now() > deadline) return value;
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not observed within ${deadlineMs / 1000} s: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
