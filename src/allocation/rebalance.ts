@@ -188,13 +188,13 @@ async function readSiblings(
   );
   const lagMs = publishLagMs(deps.env);
   const now = deps.clock.now().getTime();
-  const settled = held.filter(({ sibling }) => {
+  const readable = held.filter(({ sibling }) => {
     const published = lastPublishes.get(sibling.subWorkspaceId);
     const lagging = published !== undefined && now - published.getTime() < lagMs;
     if (lagging) emit("publishLag");
     return !lagging;
   });
-  const reads = await boundedMap(settled, READ_CONCURRENCY, async (entry) => {
+  const reads = await boundedMap(readable, READ_CONCURRENCY, async (entry) => {
     try {
       return {
         entry,
