@@ -1,33 +1,46 @@
 /**
- * What the allocation guard costs a metered request when headroom is available (SPEC §7: at most 1
- * extra upstream call per metered request, < 2 ms added server CPU at the median).
+ * The metered write's critical path and what the allocation guard costs it (SPEC §7: at most 1
+ * extra upstream call per metered request, < 2 ms added server CPU), today's code side by side
+ * with an earlier revision, in ONE run.
  *
- *   npx tsx bench/allocation-guard-overhead.ts [--requests 60] [--latencies 0,20]
+ *   npx tsx bench/allocation-guard-overhead.ts [--requests 60] [--bulk-requests 8]
+ *     [--latencies 0,20] [--before b98aa65]
  *
- * The request: a bulk prompt create of 1 new text into an existing US/en market (one model) of a
- * brand whose sub-workspace was carved 700 prompts up front, so the guard never tops up. Flag off
- * and flag on alternate request by request (SERENITY_DYNAMIC_ALLOCATION is read per request), so
- * drift hits both alike. Upstream calls are counted from the simulator's call log around each
- * request; server CPU is process.cpuUsage() around each request — the simulator runs in its own
- * process (`serenity simulator`), so its CPU is not counted.
+ * `--before` names the revision to compare with (default: the code before issue 13's critical
+ * path work). It is checked out into a temporary `git worktree` (its node_modules linked to ours)
+ * and its own `bench/allocation-support.ts` builds its API, in this same process: both contenders
+ * run against the same simulator child process (`serenity simulator`, so its CPU is not counted),
+ * each on its own scratch database, request by request in rotating order, so drift hits all alike.
  *
- * Then, per latency, where the guard's CPU goes: the resources read alone, the allocation lock alone
- * (lease acquire + release, no work), and a whole guarded section with a no-op write (lock + read
- * + plan), each measured in isolation the same number of times.
+ * The requests: a bulk prompt create of 1 new text, and one of 500 new texts, into an existing
+ * one-model market of a brand whose sub-workspace has ample headroom (the guard's hot path:
+ * "transfers" proves it), with SERENITY_DYNAMIC_ALLOCATION off and on (read per request). The 500
+ * created texts are deleted straight upstream after each request (not measured), so every request
+ * sees the same project. Upstream calls come from the simulator's call log around each request;
+ * server CPU is process.cpuUsage() around it. Before the measured requests each market gets one
+ * 1-text request per flag (steady state: what a contender remembers, it has learned).
+ *
+ * Then, per latency and contender, where the guard's CPU goes: a resources read alone, the
+ * allocation lock alone (lease acquire + release), and a whole guarded section with a no-op write
+ * (lock + read + plan), each measured in isolation the same number of times.
  */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
-import { createAllocationLock } from "../src/allocation/createAllocationLock.ts";
-import { systemClock } from "../src/domain/clock.ts";
+import type * as CreateAllocationLock from "../src/allocation/createAllocationLock.ts";
+import type * as Clock from "../src/domain/clock.ts";
+import type * as Logger from "../src/observability/logger.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
 import {
   type InProcessApi,
-  inProcessApi,
-  logger,
   median,
   printTable,
-  scratchDatabase,
+  type ScratchDatabase,
   simControl,
   simulatorProcess,
 } from "./allocation-support.ts";
@@ -35,12 +48,17 @@ import {
 const { values: args } = parseArgs({
   options: {
     requests: { type: "string", default: "60" },
+    "bulk-requests": { type: "string", default: "8" },
     latencies: { type: "string", default: "0,20" },
+    before: { type: "string", default: "b98aa65" },
   },
 });
 const REQUESTS = Number(args.requests);
+const BULK_REQUESTS = Number(args["bulk-requests"]);
 const LATENCIES = args.latencies.split(",").map(Number);
 const WARMUP = 5;
+const FLAGS = ["false", "true"] as const;
+type Flag = (typeof FLAGS)[number];
 
 interface Sample {
   calls: number;
@@ -50,191 +68,195 @@ interface Sample {
   wallMs: number;
 }
 
-async function main() {
-  const database = await scratchDatabase("guard_overhead");
-  const sim = await simulatorProcess("gold");
-  const api = await inProcessApi(database.url, sim.url);
-  const rows: string[][] = [];
-  const components: string[][] = [];
-  try {
-    process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
-    const org = await api.call("POST", "/v2/orgs", {
-      name: "Guard overhead",
-      parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
-    });
-    const brand = await api.call("POST", `/v2/orgs/${org.body.id}/brands`, {
-      name: "Overhead",
-      domain: "overhead.example",
-      semrushMarket: { market: "US", languageCode: "en", modelIds: ["search-gpt"] },
-    });
-    if (brand.status !== 201) throw new Error(`brand create answered ${brand.status}`);
-    const dump = await simControl<{ workspaces: { id: string; parent_id: string | null }[] }>(
-      sim.url,
-      "/dump",
+/** What a contender's own tree provides (loaded from its root). */
+interface Support {
+  scratchDatabase(prefix: string): Promise<ScratchDatabase>;
+  inProcessApi(databaseUrl: string, simulatorUrl: string): Promise<InProcessApi>;
+}
+
+interface Contender {
+  name: "before" | "after";
+  root: string;
+  database: ScratchDatabase;
+  api: InProcessApi;
+  orgId: string;
+  brandId: string;
+  subWorkspaceId: string;
+  /** Per latency: the market of the 1-text requests and the market of the 500-text requests. */
+  markets: Map<number, { one: MarketTarget; bulk: MarketTarget }>;
+  samples: Map<string, Sample[]>;
+}
+
+interface MarketTarget {
+  geoTargetId: number;
+  languageCode: string;
+  workspaceId: string;
+  projectId: string;
+}
+
+const SPARE_MARKETS = [
+  { market: "FR", languageCode: "fr", geoTargetId: 2250 },
+  { market: "DE", languageCode: "de", geoTargetId: 2276 },
+  { market: "ES", languageCode: "es", geoTargetId: 2724 },
+  { market: "IT", languageCode: "it", geoTargetId: 2380 },
+  { market: "GB", languageCode: "en", geoTargetId: 2826 },
+  { market: "NL", languageCode: "nl", geoTargetId: 2528 },
+];
+
+let counter = 0;
+
+async function checkoutBefore(ref: string): Promise<{ root: string; remove(): void }> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-before-"));
+  execFileSync("git", ["worktree", "add", "--detach", root, ref], { stdio: "ignore" });
+  await fs.symlink(path.resolve("node_modules"), path.join(root, "node_modules"));
+  return {
+    root,
+    remove: () => execFileSync("git", ["worktree", "remove", "--force", root], { stdio: "ignore" }),
+  };
+}
+
+async function contender(name: Contender["name"], root: string, simUrl: string): Promise<Contender> {
+  const support = (await import(
+    pathToFileURL(path.join(root, "bench/allocation-support.ts")).href
+  )) as Support;
+  const database = await support.scratchDatabase(`guard_${name}`);
+  const api = await support.inProcessApi(database.url, simUrl);
+  process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
+  const org = await api.call("POST", "/v2/orgs", {
+    name: `Guard overhead ${name}`,
+    parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
+  });
+  const brand = await api.call("POST", `/v2/orgs/${org.body.id}/brands`, {
+    name: `Zephyr ${name}`,
+    domain: `${name}.example`,
+    semrushMarket: { market: "US", languageCode: "en", modelIds: ["search-gpt"] },
+  });
+  if (brand.status !== 201) throw new Error(`${name}: brand create answered ${brand.status}`);
+  const subWorkspaceId = brand.body.subWorkspaceId as string;
+  // Headroom for every request of the run: the guard's hot path only.
+  await simControl(simUrl, "/quota", { workspaceId: subWorkspaceId, projects: 100, prompts: 10_000_000 });
+  return {
+    name,
+    root,
+    database,
+    api,
+    orgId: org.body.id,
+    brandId: brand.body.id,
+    subWorkspaceId,
+    markets: new Map(),
+    samples: new Map(),
+  };
+}
+
+async function createMarket(c: Contender, spare: (typeof SPARE_MARKETS)[number]): Promise<MarketTarget> {
+  process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
+  const created = await c.api.call("POST", `/v2/orgs/${c.orgId}/brands/${c.brandId}/serenity/markets`, {
+    market: spare.market,
+    languageCode: spare.languageCode,
+    modelIds: ["search-gpt"],
+  });
+  if (created.status !== 201) throw new Error(`${c.name}: market create answered ${created.status}`);
+  return {
+    geoTargetId: spare.geoTargetId,
+    languageCode: spare.languageCode,
+    workspaceId: c.subWorkspaceId,
+    projectId: created.body.market.projectId,
+  };
+}
+
+/** One bulk create of `texts` new texts; the created ids are deleted upstream afterwards when `cleanUp`. */
+async function bulk(
+  c: Contender,
+  simUrl: string,
+  target: MarketTarget,
+  texts: number,
+  flag: Flag,
+  cleanUp: boolean,
+): Promise<Sample> {
+  process.env.SERENITY_DYNAMIC_ALLOCATION = flag;
+  await simControl(simUrl, "/calls", undefined, "DELETE");
+  const items = Array.from({ length: texts }, () => ({
+    text: `overhead prompt ${++counter}`,
+    geoTargetId: target.geoTargetId,
+    languageCode: target.languageCode,
+  }));
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const answer = await c.api.call("POST", `/v2/orgs/${c.orgId}/brands/${c.brandId}/serenity/prompts`, {
+    items,
+  });
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  if (answer.status !== 201)
+    throw new Error(
+      `${c.name}: bulk answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`,
     );
-    const subWorkspace = dump.workspaces.find((w) => w.parent_id === GOLD_PARENT_WORKSPACE_ID)!.id;
-    // Headroom for every request of the run: the guard's hot path only.
-    await api.gateway.users.transferResources(api.token, subWorkspace, { prompts: 700 });
-    const promptsUrl = `/v2/orgs/${org.body.id}/brands/${brand.body.id}/serenity/prompts`;
-
-    let counter = 0;
-    let target = { geoTargetId: 2840, languageCode: "en" };
-    const oneRequest = async (flag: "true" | "false"): Promise<Sample> => {
-      process.env.SERENITY_DYNAMIC_ALLOCATION = flag;
-      await simControl(sim.url, "/calls", undefined, "DELETE");
-      const cpu = process.cpuUsage();
-      const started = performance.now();
-      const answer = await api.call("POST", promptsUrl, {
-        items: [
-          {
-            text: `overhead prompt ${++counter}`,
-            geoTargetId: target.geoTargetId,
-            languageCode: target.languageCode,
-          },
-        ],
-      });
-      const wallMs = performance.now() - started;
-      const used = process.cpuUsage(cpu);
-      if (answer.status !== 201)
-        throw new Error(`bulk answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-      const calls = await simControl<{ method: string; path: string }[]>(sim.url, "/calls");
-      return {
-        calls: calls.length,
-        reads: calls.filter((c) => c.method === "GET" && c.path.endsWith("/resources")).length,
-        transfers: calls.filter((c) => c.path.endsWith("/resources/transfer")).length,
-        cpuMs: (used.user + used.system) / 1000,
-        wallMs,
-      };
-    };
-
-    const spareMarkets = [
-      { market: "FR", languageCode: "fr", geoTargetId: 2250 },
-      { market: "DE", languageCode: "de", geoTargetId: 2276 },
-      { market: "ES", languageCode: "es", geoTargetId: 2724 },
-    ];
-    for (const [index, latencyMs] of LATENCIES.entries()) {
-      // A fresh market per latency: its text listing stays one page, the same for both contenders.
-      const market = spareMarkets[index % spareMarkets.length]!;
-      process.env.SERENITY_DYNAMIC_ALLOCATION = "true"; // the market's project needs a top-up
-      const created = await api.call(
-        "POST",
-        `/v2/orgs/${org.body.id}/brands/${brand.body.id}/serenity/markets`,
-        {
-          market: market.market,
-          languageCode: market.languageCode,
-          modelIds: ["search-gpt"],
-        },
-      );
-      if (created.status !== 201)
-        throw new Error(`market create answered ${created.status}: ${JSON.stringify(created.body)}`);
-      target = market;
-      await simControl(sim.url, "/settings", { latencyMs });
-      for (let i = 0; i < WARMUP; i++) {
-        await oneRequest("false");
-        await oneRequest("true");
-      }
-      const off: Sample[] = [];
-      const on: Sample[] = [];
-      for (let i = 0; i < REQUESTS; i++) {
-        // Alternate the order too, so neither contender always runs on a warm connection.
-        if (i % 2 === 0) {
-          off.push(await oneRequest("false"));
-          on.push(await oneRequest("true"));
-        } else {
-          on.push(await oneRequest("true"));
-          off.push(await oneRequest("false"));
-        }
-      }
-      const callsOff = median(off.map((s) => s.calls));
-      const callsOn = median(on.map((s) => s.calls));
-      const readsOn = new Set(on.map((s) => s.reads));
-      const transfersOn = on.reduce((sum, s) => sum + s.transfers, 0);
-      components.push([
-        `${latencyMs}`,
-        ...(await measureComponents(api, subWorkspace, org.body.id, brand.body.id)),
-      ]);
-      const cpuOff = median(off.map((s) => s.cpuMs));
-      const cpuOn = median(on.map((s) => s.cpuMs));
-      const wallOff = median(off.map((s) => s.wallMs));
-      const wallOn = median(on.map((s) => s.wallMs));
-      rows.push([
-        `${latencyMs}`,
-        `${callsOff}`,
-        `${callsOn}`,
-        `${callsOn - callsOff}`,
-        [...readsOn].join("/"),
-        `${transfersOn}`,
-        cpuOff.toFixed(2),
-        cpuOn.toFixed(2),
-        (cpuOn - cpuOff).toFixed(2),
-        wallOff.toFixed(1),
-        wallOn.toFixed(1),
-        (wallOn / wallOff).toFixed(2),
-      ]);
-    }
-  } finally {
-    await api.close();
-    await sim.stop();
-    await database.drop();
+  const calls = await simControl<{ method: string; path: string }[]>(simUrl, "/calls");
+  if (cleanUp) {
+    const ids = (answer.body.items as { id: string }[]).map((item) => item.id);
+    await c.api.gateway.projects.deletePrompts(c.api.token, target.workspaceId, target.projectId, ids);
+    await c.api.gateway.projects.publishProject(c.api.token, target.workspaceId, target.projectId);
   }
-  console.log(
-    `allocation guard overhead: bulk create of 1 new text (1 model), headroom available, ${REQUESTS} requests per contender\n`,
-  );
-  printTable(
-    [
-      "latency (ms)",
-      "calls off",
-      "calls on",
-      "extra calls",
-      "reads on",
-      "transfers on",
-      "cpu off (ms)",
-      "cpu on (ms)",
-      "added cpu (ms)",
-      "wall off (ms)",
-      "wall on (ms)",
-      "wall ratio",
-    ],
-    rows,
-  );
-  console.log(`\nwhere the guard's CPU goes (medians of ${REQUESTS * 2} runs each, in isolation)\n`);
-  printTable(
-    [
-      "latency (ms)",
-      "read cpu (ms)",
-      "lock cpu (ms)",
-      "section cpu (ms)",
-      "read wall (ms)",
-      "lock wall (ms)",
-      "section wall (ms)",
-    ],
-    components,
-  );
+  return {
+    calls: calls.length,
+    reads: calls.filter((call) => call.method === "GET" && call.path.endsWith("/resources")).length,
+    transfers: calls.filter((call) => call.path.endsWith("/resources/transfer")).length,
+    cpuMs: (used.user + used.system) / 1000,
+    wallMs,
+  };
+}
+
+function record(c: Contender, key: string, sample: Sample): void {
+  c.samples.set(key, [...(c.samples.get(key) ?? []), sample]);
+}
+
+/** Runs `rounds` rounds of every (contender, flag) pair, the order rotating round by round. */
+async function rounds(
+  contenders: Contender[],
+  count: number,
+  run: (c: Contender, flag: Flag) => Promise<Sample>,
+  keep: (c: Contender, flag: Flag, sample: Sample) => void,
+): Promise<void> {
+  const pairs = contenders.flatMap((c) => FLAGS.map((flag) => [c, flag] as const));
+  for (let round = 0; round < count; round++) {
+    for (let i = 0; i < pairs.length; i++) {
+      const [c, flag] = pairs[(i + round) % pairs.length]!;
+      keep(c, flag, await run(c, flag));
+    }
+  }
 }
 
 /** CPU and wall medians of a resources read, a lock acquire + release, and a no-op guarded section. */
-async function measureComponents(
-  api: InProcessApi,
-  subWorkspaceId: string,
-  orgId: string,
-  brandId: string,
-): Promise<string[]> {
+async function measureComponents(c: Contender): Promise<Record<string, { cpu: number; wall: number }>> {
   process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
+  const load = <T>(module: string) => import(pathToFileURL(path.join(c.root, module)).href) as Promise<T>;
+  const { createAllocationLock } = await load<typeof CreateAllocationLock>(
+    "src/allocation/createAllocationLock.ts",
+  );
+  const { systemClock } = await load<typeof Clock>("src/domain/clock.ts");
+  const { createLogger } = await load<typeof Logger>("src/observability/logger.ts");
+  const logger = createLogger({ level: "error" });
+  const { api } = c;
   const lock = createAllocationLock({ db: api.db, clock: systemClock, events: api.events, logger });
   const guard = () =>
     api.services.allocation.guard({
-      orgId,
-      brandId,
-      subWorkspaceId,
+      orgId: c.orgId,
+      brandId: c.brandId,
+      subWorkspaceId: c.subWorkspaceId,
       parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID,
       requestId: null,
       bearer: api.token,
       flat: false,
     });
   const contenders: Record<string, () => Promise<unknown>> = {
-    read: () => api.gateway.users.getResources(api.token, subWorkspaceId),
-    lock: () => lock.withLock(subWorkspaceId, async () => undefined),
-    section: () => guard().section({ prompts: 1 }, (write) => write("bench", async () => undefined)),
+    read: () => api.gateway.users.getResources(api.token, c.subWorkspaceId),
+    lock: () => lock.withLock(c.subWorkspaceId, async () => undefined),
+    section: () => {
+      const g = guard() as ReturnType<typeof guard> & { writeSection?: ReturnType<typeof guard>["section"] };
+      // The same section under either revision's name (`writeSection` before the renames of issue 10).
+      const open = g.writeSection ?? g.section;
+      return open({ prompts: 1 }, (write) => write("bench", async () => undefined));
+    },
   };
   const cpu: Record<string, number[]> = { read: [], lock: [], section: [] };
   const wall: Record<string, number[]> = { read: [], lock: [], section: [] };
@@ -249,11 +271,146 @@ async function measureComponents(
       cpu[name]!.push((used.user + used.system) / 1000);
     }
   }
-  const names = ["read", "lock", "section"];
-  return [
-    ...names.map((name) => median(cpu[name]!).toFixed(2)),
-    ...names.map((name) => median(wall[name]!).toFixed(2)),
-  ];
+  return Object.fromEntries(
+    Object.keys(contenders).map((name) => [name, { cpu: median(cpu[name]!), wall: median(wall[name]!) }]),
+  );
+}
+
+async function main() {
+  const before = await checkoutBefore(args.before);
+  const sim = await simulatorProcess("gold");
+  const contenders: Contender[] = [];
+  const components: string[][] = [];
+  try {
+    contenders.push(await contender("before", before.root, sim.url));
+    contenders.push(await contender("after", path.resolve("."), sim.url));
+    for (const [index, latencyMs] of LATENCIES.entries()) {
+      for (const c of contenders) {
+        c.markets.set(latencyMs, {
+          one: await createMarket(c, SPARE_MARKETS[(2 * index) % SPARE_MARKETS.length]!),
+          bulk: await createMarket(c, SPARE_MARKETS[(2 * index + 1) % SPARE_MARKETS.length]!),
+        });
+      }
+      await simControl(sim.url, "/settings", { latencyMs });
+      const markets = (c: Contender) => c.markets.get(latencyMs)!;
+      // Steady state: each market written once per flag before anything is measured.
+      await rounds(
+        contenders,
+        WARMUP,
+        (c, flag) => bulk(c, sim.url, markets(c).one, 1, flag, false),
+        () => {},
+      );
+      await rounds(
+        contenders,
+        1,
+        (c, flag) => bulk(c, sim.url, markets(c).bulk, 1, flag, false),
+        () => {},
+      );
+      await rounds(
+        contenders,
+        REQUESTS,
+        (c, flag) => bulk(c, sim.url, markets(c).one, 1, flag, false),
+        (c, flag, sample) => record(c, `${latencyMs}:1:${flag}`, sample),
+      );
+      await rounds(
+        contenders,
+        BULK_REQUESTS,
+        (c, flag) => bulk(c, sim.url, markets(c).bulk, 500, flag, true),
+        (c, flag, sample) => record(c, `${latencyMs}:500:${flag}`, sample),
+      );
+      for (const c of contenders) {
+        const parts = await measureComponents(c);
+        components.push([
+          `${latencyMs}`,
+          c.name,
+          ...["read", "lock", "section"].map((name) => parts[name]!.cpu.toFixed(2)),
+          ...["read", "lock", "section"].map((name) => parts[name]!.wall.toFixed(2)),
+        ]);
+      }
+    }
+  } finally {
+    for (const c of contenders) {
+      await c.api.close();
+      await c.database.drop();
+    }
+    await sim.stop();
+    before.remove();
+  }
+
+  const [was, now] = contenders as [Contender, Contender];
+  const stat = (c: Contender, key: string, pick: (s: Sample) => number) =>
+    median(c.samples.get(key)!.map(pick));
+  const callsRows: string[][] = [];
+  const cpuRows: string[][] = [];
+  for (const latencyMs of LATENCIES) {
+    for (const texts of [1, 500]) {
+      const key = (flag: Flag) => `${latencyMs}:${texts}:${flag}`;
+      const cell = (c: Contender, flag: Flag, pick: (s: Sample) => number, digits = 0) =>
+        stat(c, key(flag), pick).toFixed(digits);
+      const change = (flag: Flag) =>
+        `${((100 * stat(now, key(flag), (s) => s.wallMs)) / stat(was, key(flag), (s) => s.wallMs) - 100).toFixed(0)} %`;
+      callsRows.push([
+        `${latencyMs}`,
+        `${texts}`,
+        `${cell(was, "false", (s) => s.calls)} / ${cell(was, "true", (s) => s.calls)}`,
+        `${cell(now, "false", (s) => s.calls)} / ${cell(now, "true", (s) => s.calls)}`,
+        `${cell(was, "true", (s) => s.reads)} / ${cell(now, "true", (s) => s.reads)}`,
+        `${[was, now].map((c) => c.samples.get(key("true"))!.reduce((sum, s) => sum + s.transfers, 0)).join(" / ")}`,
+        `${cell(was, "false", (s) => s.wallMs, 1)} / ${cell(was, "true", (s) => s.wallMs, 1)}`,
+        `${cell(now, "false", (s) => s.wallMs, 1)} / ${cell(now, "true", (s) => s.wallMs, 1)}`,
+        `${change("false")} / ${change("true")}`,
+      ]);
+      cpuRows.push([
+        `${latencyMs}`,
+        `${texts}`,
+        `${cell(was, "false", (s) => s.cpuMs, 2)} / ${cell(was, "true", (s) => s.cpuMs, 2)}`,
+        `${cell(now, "false", (s) => s.cpuMs, 2)} / ${cell(now, "true", (s) => s.cpuMs, 2)}`,
+        `${(stat(was, key("true"), (s) => s.cpuMs) - stat(was, key("false"), (s) => s.cpuMs)).toFixed(2)} / ${(stat(now, key("true"), (s) => s.cpuMs) - stat(now, key("false"), (s) => s.cpuMs)).toFixed(2)}`,
+      ]);
+    }
+  }
+  console.log(
+    `metered write critical path: bulk create into an existing one-model market, headroom available; before = ${args.before}, after = this tree; ${REQUESTS} (1 text) / ${BULK_REQUESTS} (500 texts) requests per contender and flag; medians\n`,
+  );
+  printTable(
+    [
+      "latency (ms)",
+      "texts",
+      "calls before (off / on)",
+      "calls after (off / on)",
+      "resources reads on (before / after)",
+      "transfers on (before / after)",
+      "wall before (off / on, ms)",
+      "wall after (off / on, ms)",
+      "wall change (off / on)",
+    ],
+    callsRows,
+  );
+  console.log("\nserver CPU per request (ms)\n");
+  printTable(
+    [
+      "latency (ms)",
+      "texts",
+      "cpu before (off / on)",
+      "cpu after (off / on)",
+      "added by the guard (before / after)",
+    ],
+    cpuRows,
+  );
+  console.log(`\nwhere the guard's CPU goes (medians of ${REQUESTS * 2} runs each, in isolation)\n`);
+  printTable(
+    [
+      "latency (ms)",
+      "code",
+      "read cpu (ms)",
+      "lock cpu (ms)",
+      "section cpu (ms)",
+      "read wall (ms)",
+      "lock wall (ms)",
+      "section wall (ms)",
+    ],
+    components,
+  );
 }
 
 main().catch((error) => {

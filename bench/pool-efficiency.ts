@@ -1,21 +1,31 @@
 /**
- * Pool efficiency (SPEC §7): a deterministic multi-brand trace — brands arriving with a first
- * market, adding markets, prompts and models, deleting markets — replayed against a 13-project /
- * 800-prompt pool under three policies, side by side in one run:
+ * Pool efficiency (SPEC §7, spec/allocation.md §11): a deterministic multi-brand trace — brands
+ * arriving with a first market, adding markets, prompts and models, deleting markets — replayed
+ * against a 13-project / 800-prompt pool under five policies, side by side in one run:
  *
- *  (a) JIT, for real: every operation goes through our API in-process with
- *      SERENITY_DYNAMIC_ALLOCATION=true (guard, top-ups by block, releases after deletes), against
- *      the gold simulator over real HTTP; served = the API said yes.
+ *  (a) JIT, for real, three ways: every operation goes through our API in-process with
+ *      SERENITY_DYNAMIC_ALLOCATION=true (guard, top-ups, releases after deletes) against the gold
+ *      simulator over real HTTP; served = the API said yes.
+ *      - blocks only: every top-up rounded to a block (SERENITY_ALLOCATION_EXACT_TOPUP=false,
+ *        SERENITY_ALLOCATION_REBALANCE=false) — the design before §11;
+ *      - + exact: a refused block is retried with the exact requirement (§11 step 1);
+ *      - + exact + rebalance: then slack is reclaimed from siblings (§11 step 2).
  *  (b) flat up-front carve, a pure model: each brand gets {1 project, 500 prompts} from the pool
  *      when it arrives (all or nothing, as an upstream transfer would be), no top-ups ever.
  *  (c) perfect shared pool, a pure model: an operation is served while total usage fits the pool.
  *
- *   npx tsx bench/pool-efficiency.ts [--seed 7] [--brands 6]
+ *   npx tsx bench/pool-efficiency.ts [--seeds 7,11,42] [--demands 1,2] [--brands 6] [--publish-lag-ms 1]
  *
  * Demand is counted in the units the trace would use if everything were served (projects and
- * prompt units, `texts × models`). Stranded units at the end: allocation no usage needs
+ * prompt units, `texts × models`); `--demands` scales the texts per request so the prompt demand is
+ * that multiple of the pool. Stranded units at the end: allocation no usage needs
  * (`total − roundUpToBlock(used + drafted)`, read from the simulator for JIT; carve − usage for the
- * carve; 0 for the perfect pool).
+ * carve; 0 for the perfect pool). Allocation calls: the resources reads and transfers in the
+ * simulator's call log over the whole trace (top-ups, rebalancing, releases), per operation served.
+ *
+ * The replay compresses weeks into seconds, so every sibling would sit inside the 30 s publish-lag
+ * window (spec/allocation.md §11) of its previous operation; the simulator's `used` never lags a
+ * publish, so the window is set to `--publish-lag-ms` (default 1 ms) for every JIT variant alike.
  */
 import { parseArgs } from "node:util";
 
@@ -25,7 +35,12 @@ import { startSimulator } from "../src/simulator/startSimulator.ts";
 import { inProcessApi, printTable, scratchDatabase } from "./allocation-support.ts";
 
 const { values: args } = parseArgs({
-  options: { seed: { type: "string", default: "7" }, brands: { type: "string", default: "6" } },
+  options: {
+    seeds: { type: "string", default: "7,11,42" },
+    demands: { type: "string", default: "1,2" },
+    brands: { type: "string", default: "6" },
+    "publish-lag-ms": { type: "string", default: "1" },
+  },
 });
 const POOL = { projects: 13, prompts: 800 };
 const CARVE = { projects: 1, prompts: 500 };
@@ -61,7 +76,7 @@ function random(seed: number): () => number {
 }
 
 /** The trace, and the units of each op in the "everything served" world. */
-function buildTrace(seed: number, brands: number): PlannedOp[] {
+function buildTrace(seed: number, brands: number, scale = 1): PlannedOp[] {
   const next = random(seed);
   const pick = (n: number) => Math.floor(next() * n);
   const timeline: { at: number; op: Op }[] = [];
@@ -102,7 +117,7 @@ function buildTrace(seed: number, brands: number): PlannedOp[] {
       timeline.push({ at, op: { kind: "addModel", brand, market } });
     } else {
       const market = live[pick(live.length)]!;
-      const texts = 5 + pick(30);
+      const texts = Math.max(1, Math.round((5 + pick(30)) * scale));
       markets.get(market)!.texts += texts;
       timeline.push({ at, op: { kind: "addPrompts", brand, market, texts } });
     }
@@ -146,7 +161,19 @@ interface PolicyResult {
   /** Allocated but not in use at the end (`total − used − drafted`): stranded plus block rounding. */
   unused: { projects: number; prompts: number };
   activeSubWorkspaces: number;
+  /** Resources reads + transfers in the simulator's call log (JIT only). */
+  allocationCalls?: number;
 }
+
+/** The JIT variants: the flags each runs with (read per request, so set around its run). */
+const JIT_VARIANTS = {
+  "JIT blocks only": { SERENITY_ALLOCATION_EXACT_TOPUP: "false", SERENITY_ALLOCATION_REBALANCE: "false" },
+  "JIT + exact": { SERENITY_ALLOCATION_EXACT_TOPUP: "true", SERENITY_ALLOCATION_REBALANCE: "false" },
+  "JIT + exact + rebalance": {
+    SERENITY_ALLOCATION_EXACT_TOPUP: "true",
+    SERENITY_ALLOCATION_REBALANCE: "true",
+  },
+} as const;
 
 /** Applies an op to a market map if `fits(need)`; returns whether it was served. */
 function applyModelOp(
@@ -242,11 +269,14 @@ function flatCarve(trace: PlannedOp[]): PolicyResult {
 }
 
 /** JIT for real: every op through the API with the flag on, against the gold simulator. */
-async function jit(trace: PlannedOp[]): Promise<PolicyResult> {
+async function jit(trace: PlannedOp[], flags: Record<string, string>): Promise<PolicyResult> {
   const database = await scratchDatabase("pool_efficiency");
   const sim = await startSimulator({ seed: "gold", settings: { settleReads: 0 } });
   const api = await inProcessApi(database.url, sim.url);
-  process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
+  Object.assign(process.env, flags, {
+    SERENITY_DYNAMIC_ALLOCATION: "true",
+    SERENITY_PUBLISH_LAG_MS: args["publish-lag-ms"],
+  });
   try {
     const org = await api.call("POST", "/v2/orgs", {
       name: "Trace",
@@ -350,11 +380,18 @@ async function jit(trace: PlannedOp[]): Promise<PolicyResult> {
       active += 1;
       for (const dimension of ["projects", "prompts"] as const) {
         const { used, drafted, total } = workspace.resources[dimension];
-        stranded[dimension] += total - roundUpToBlock(used + drafted, BLOCK[dimension]);
+        stranded[dimension] += Math.max(0, total - roundUpToBlock(used + drafted, BLOCK[dimension]));
         unused[dimension] += total - used - drafted;
       }
     }
-    return { served, promptUnits, stranded, unused, activeSubWorkspaces: active };
+    const allocationCalls = sim.simulator.calls
+      .list()
+      .filter(
+        (call) =>
+          (call.method === "GET" && call.path.endsWith("/resources")) ||
+          (call.method === "POST" && call.path.endsWith("/resources/transfer")),
+      ).length;
+    return { served, promptUnits, stranded, unused, activeSubWorkspaces: active, allocationCalls };
   } finally {
     await api.close();
     await sim.close();
@@ -362,59 +399,83 @@ async function jit(trace: PlannedOp[]): Promise<PolicyResult> {
   }
 }
 
-async function main() {
-  const trace = buildTrace(Number(args.seed), Number(args.brands));
-  const demand = trace.reduce(
+function demandOf(trace: PlannedOp[]) {
+  return trace.reduce(
     (sum, { units }) => ({
       projects: sum.projects + Math.max(0, units.projects),
       prompts: sum.prompts + Math.max(0, units.prompts),
     }),
     { projects: 0, prompts: 0 },
   );
-  let peak = { projects: 0, prompts: 0 };
-  const running = { projects: 0, prompts: 0 };
-  for (const { units } of trace) {
-    running.projects += units.projects;
-    running.prompts += units.prompts;
-    peak = {
-      projects: Math.max(peak.projects, running.projects),
-      prompts: Math.max(peak.prompts, running.prompts),
-    };
+}
+
+/** The trace whose prompt demand is closest to `factor × pool` (texts per request scaled). */
+function traceAt(seed: number, brands: number, factor: number): PlannedOp[] {
+  const target = factor * POOL.prompts;
+  let scale = 1;
+  let best = buildTrace(seed, brands, scale);
+  for (let i = 0; i < 12; i++) {
+    const demand = demandOf(best).prompts;
+    if (Math.abs(demand - target) <= target * 0.01) break;
+    scale *= target / demand;
+    const next = buildTrace(seed, brands, scale);
+    if (Math.abs(demandOf(next).prompts - target) < Math.abs(demand - target)) best = next;
   }
-  const results = {
-    "JIT (real guard + releases)": await jit(trace),
-    "flat carve {1, 500} (model)": flatCarve(trace),
-    "perfect shared pool (model)": perfectPool(trace),
-  };
-  const perfect = results["perfect shared pool (model)"];
-  const servedUnits = (result: PolicyResult) => result.promptUnits;
-  const demandOps = trace.filter(({ units }) => units.projects > 0 || units.prompts > 0).length;
-  const servedOps = (result: PolicyResult) =>
-    trace.filter(({ units }, i) => result.served[i] && (units.projects > 0 || units.prompts > 0)).length;
+  return best;
+}
+
+async function main() {
+  const brands = Number(args.brands);
+  const rows: string[][] = [];
+  for (const seed of args.seeds.split(",").map(Number)) {
+    for (const factor of args.demands.split(",").map(Number)) {
+      const trace = traceAt(seed, brands, factor);
+      const demand = demandOf(trace);
+      const results: [string, PolicyResult][] = [];
+      for (const [name, flags] of Object.entries(JIT_VARIANTS)) results.push([name, await jit(trace, flags)]);
+      results.push(["flat carve {1, 500} (model)", flatCarve(trace)]);
+      const perfect = perfectPool(trace);
+      results.push(["perfect shared pool (model)", perfect]);
+      const demandOps = trace.filter(({ units }) => units.projects > 0 || units.prompts > 0).length;
+      const servedOps = (result: PolicyResult) =>
+        trace.filter(({ units }, i) => result.served[i] && (units.projects > 0 || units.prompts > 0)).length;
+      const allServed = (result: PolicyResult) => result.served.filter(Boolean).length;
+      console.error(
+        `seed ${seed}, demand ${factor}×: ${trace.length} operations, ${demand.projects} projects / ${demand.prompts} prompt units`,
+      );
+      for (const [name, result] of results) {
+        rows.push([
+          `${seed}`,
+          `${factor}× (${demand.prompts})`,
+          name,
+          `${((100 * result.promptUnits) / perfect.promptUnits).toFixed(1)} %`,
+          `${result.promptUnits}`,
+          `${servedOps(result)} / ${demandOps}`,
+          `${result.stranded.projects} / ${result.stranded.prompts}`,
+          `${result.unused.projects} / ${result.unused.prompts}`,
+          result.allocationCalls === undefined
+            ? "—"
+            : (result.allocationCalls / allServed(result)).toFixed(2),
+        ]);
+      }
+    }
+  }
   console.log(
-    `pool efficiency: ${trace.length} operations of ${args.brands} brands (seed ${args.seed}); demand ${demand.projects} projects / ${demand.prompts} prompt units, peak in use if all served ${peak.projects} / ${peak.prompts}; pool ${POOL.projects} / ${POOL.prompts}\n`,
+    `pool efficiency: ${brands} brands, pool ${POOL.projects} / ${POOL.prompts}, publish-lag window ${args["publish-lag-ms"]} ms\n`,
   );
   printTable(
     [
+      "seed",
+      "demand (prompt units)",
       "policy",
+      "served vs perfect",
+      "prompt units served",
       "demand ops served",
-      "prompt units served (of demand)",
-      "vs perfect (units)",
       "stranded at end (projects / prompts)",
-      "allocated unused at end (projects / prompts)",
-      "active sub-workspaces",
-      "stranded per active sub-workspace (prompts)",
+      "allocated unused at end",
+      "allocation calls per op served",
     ],
-    Object.entries(results).map(([name, result]) => [
-      name,
-      `${servedOps(result)} / ${demandOps}`,
-      `${servedUnits(result)} / ${demand.prompts}`,
-      `${((100 * servedUnits(result)) / servedUnits(perfect)).toFixed(1)} %`,
-      `${result.stranded.projects} / ${result.stranded.prompts}`,
-      `${result.unused.projects} / ${result.unused.prompts}`,
-      `${result.activeSubWorkspaces}`,
-      result.activeSubWorkspaces ? (result.stranded.prompts / result.activeSubWorkspaces).toFixed(0) : "-",
-    ]),
+    rows,
   );
 }
 

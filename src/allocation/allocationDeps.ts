@@ -16,7 +16,20 @@ export interface AllocationDeps {
   lock: AllocationLock;
   /** Where flags are read from, per use (defaults to process.env; tests pass their own). */
   env?: FlagSource;
+  /**
+   * The org's brand sub-workspaces rebalancing may reclaim from (spec/allocation.md §11); defaults
+   * to the brands table. Tests of pure allocation pass their own.
+   */
+  siblings?: SiblingSource;
 }
+
+/** A brand sub-workspace of an org, as rebalancing sees it. */
+export interface SiblingWorkspace {
+  brandId: string | null;
+  subWorkspaceId: string;
+}
+
+export type SiblingSource = (orgId: string) => Promise<SiblingWorkspace[]>;
 
 /** The sub-workspace an allocation operation acts on, and for whom. */
 export interface AllocationTarget {

@@ -1,7 +1,8 @@
 import { dynamicAllocationEnabled } from "../config/flags.ts";
 import type { Need } from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
-import type { SectionWrite } from "../domain/meteredWrites.ts";
+import { needOf, type NeedSource, type SectionWrite } from "../domain/meteredWrites.ts";
+import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { ensureHeadroom, type EnsureResult } from "./ensureHeadroom.ts";
 import { createQuotaRetryBudget, type QuotaRetryBudget } from "./quotaRetryBudget.ts";
@@ -56,7 +57,7 @@ export interface AllocationGuard {
    * whose writes runs under the held lock inside retryOnQuota (sharing the request's budget). One
    * resources read per section, so one per request and sub-workspace (SPEC §7).
    */
-  section<T>(need: Need, work: (write: SectionWrite) => Promise<T>): Promise<T>;
+  section<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T>;
   /** A section of one write: `section(need, (w) => w(callSite, write, need))`. */
   singleWrite<T>(callSite: string, need: Need, write: () => Promise<T>): Promise<T>;
   /** §6 on its own (a write whose headroom was ensured by an enclosing section). */
@@ -72,18 +73,21 @@ type GuardMode = { kind: "off" } | { kind: "flat" } | { kind: "on"; target: Allo
 export function createAllocationGuard(deps: AllocationDeps, context: GuardContext): AllocationGuard {
   const path = context.path ?? "failFast";
   const budget = context.quotaBudget ?? createQuotaRetryBudget();
-  const log = deps.logger.child({
-    requestId: context.requestId,
-    orgId: context.orgId,
-    brandId: context.brandId,
-  });
+  // Built on first use: the hot path logs nothing, and a child logger per request is not free.
+  let child: Logger | undefined;
+  const log = () =>
+    (child ??= deps.logger.child({
+      requestId: context.requestId,
+      orgId: context.orgId,
+      brandId: context.brandId,
+    }));
 
   function mode(): GuardMode {
     if (!dynamicAllocationEnabled(deps.env)) return { kind: "off" };
     if (context.flat) return { kind: "flat" };
     if (!context.subWorkspaceId || !context.parentWorkspaceId) {
       // Fail loud before any upstream call: a brand silently skipped would fail later, opaquely.
-      log.error(
+      log().error(
         {
           hasSubWorkspaceId: Boolean(context.subWorkspaceId),
           hasParentWorkspaceId: Boolean(context.parentWorkspaceId),
@@ -93,7 +97,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
       throw new ServiceError("allocationMisconfigured");
     }
     if (context.subWorkspaceId === context.parentWorkspaceId) {
-      log.error({ subWorkspaceId: context.subWorkspaceId }, "allocation: sub-workspace equals the parent");
+      log().error({ subWorkspaceId: context.subWorkspaceId }, "allocation: sub-workspace equals the parent");
       throw new ServiceError("workspaceMisconfigured");
     }
     return {
@@ -123,14 +127,20 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
    * is what recovers from a stale-low read (used lagging just after a publish), where `ensure({})`
    * alone would find nothing short and every retry would fail the same way.
    */
-  function retry<T>(current: GuardMode, callSite: string, need: Need, write: () => Promise<T>): Promise<T> {
+  function retry<T>(
+    current: GuardMode,
+    callSite: string,
+    need: NeedSource,
+    write: () => Promise<T>,
+  ): Promise<T> {
     return retryOnQuota(
       deps,
       {
         orgId: context.orgId,
         requestId: context.requestId,
         budget,
-        ensure: current.kind === "on" ? () => ensureUnderLock(current.target, need) : undefined,
+        ensure:
+          current.kind === "on" ? async () => ensureUnderLock(current.target, await needOf(need)) : undefined,
       },
       callSite,
       write,
@@ -145,18 +155,27 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
    * `used + drafted` cannot pass the total the ensure left, so its "re-check with drafted
    * included" (§5) is already done. A 405 anyway (the upstream's own lag) is retryOnQuota's.
    */
-  async function section<T>(need: Need, work: (write: SectionWrite) => Promise<T>): Promise<T> {
+  async function section<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T> {
     const current = mode();
-    if (current.kind !== "on")
+    if (current.kind !== "on") {
+      await needOf(need);
       return work((callSite, fn, stages = {}) => retry(current, callSite, stages, fn));
-    const subWorkspaceId = current.target.subWorkspaceId;
+    }
+    const { target } = current;
     // Before each write: a holder that stalled past its lease must not write unserialised.
     const write: SectionWrite = (callSite, fn, stages = {}) => {
-      deps.lock.assertHeld(subWorkspaceId);
+      deps.lock.assertHeld(target.subWorkspaceId);
       return retry(current, callSite, stages, fn);
     };
-    return deps.lock.withLock(subWorkspaceId, async () => {
-      await ensureHeadroom(deps, current.target, need, path);
+    // The reads that decide the need start now, alongside the lock and the resources read: they
+    // look at the project, not at the allocation, so they need not wait for the lock. The
+    // resources read starts only once the lock is held, so it sees every unit staged before.
+    const deciding = needOf(need);
+    deciding.catch(() => undefined); // awaited below; a failed lock wait must not leave it unobserved
+    return deps.lock.withLock(target.subWorkspaceId, async () => {
+      const resources = deps.upstream.readResources(target.bearer, target.subWorkspaceId);
+      resources.catch(() => undefined); // awaited by ensure unless the need's reads failed first
+      await ensureHeadroom(deps, target, await deciding, path, resources);
       return work(write);
     });
   }
@@ -173,7 +192,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
     } catch (error) {
       // Only the lock wait (workspaceBusy) or a database failure reaches here.
       const errorCode = releaseErrorCodeOf(deps.upstream, error);
-      log.warn({ err: error, errorCode }, "allocation: release could not run");
+      log().warn({ err: error, errorCode }, "allocation: release could not run");
       deps.events.emit("allocation.release", { orgId: context.orgId, outcome: "error" });
       return {
         outcome: "error",
@@ -211,12 +230,12 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
       try {
         const report = await release(options);
         if (report.outcome === "error") {
-          log.warn({ report }, "allocation: best-effort release failed; left for the sweep");
+          log().warn({ report }, "allocation: best-effort release failed; left for the sweep");
         }
         return report;
       } catch (error) {
         // e.g. allocationMisconfigured: a failed release never fails the user's request.
-        log.warn({ err: error }, "allocation: best-effort release failed; left for the sweep");
+        log().warn({ err: error }, "allocation: best-effort release failed; left for the sweep");
         deps.events.emit("allocation.release", { orgId: context.orgId, outcome: "error" });
         return { outcome: "error", subWorkspaceId: context.subWorkspaceId, requiresDecommission: [] };
       }

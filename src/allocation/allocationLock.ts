@@ -18,9 +18,17 @@ export interface LockLease {
   held?(): boolean;
 }
 
+export interface AcquireOptions {
+  /**
+   * How long to wait instead of the configured lock timeout; 0 = a single attempt. Rebalancing
+   * takes its siblings' locks with a short wait and skips a busy sibling (spec/allocation.md §11).
+   */
+  timeoutMs?: number;
+}
+
 export interface LockProvider {
   /** Waits (bounded) for the sub-workspace's lock; throws `workspaceBusy` when the wait times out. */
-  acquire(subWorkspaceId: string): Promise<LockLease>;
+  acquire(subWorkspaceId: string, options?: AcquireOptions): Promise<LockLease>;
 }
 
 export interface AllocationLock {
@@ -30,6 +38,13 @@ export interface AllocationLock {
    * a no-op outside a section. Called before each metered write: fencing a stalled holder.
    */
   assertHeld(subWorkspaceId: string): void;
+  /**
+   * Another sub-workspace's lock for a short, explicit hold (rebalancing lowers a sibling under the
+   * sibling's own lock): waits at most `waitMs`, then answers `undefined` instead of throwing — as
+   * it does at once for a lock the current async context holds (never wait on oneself). The lease
+   * is not entered into the async context: the caller releases it.
+   */
+  tryAcquire(subWorkspaceId: string, waitMs: number): Promise<LockLease | undefined>;
 }
 
 /** What the current async context holds: per sub-workspace, the queue nested sections chain on. */
@@ -66,6 +81,15 @@ export function reentrant(provider: LockProvider): AllocationLock {
         return await runHolding(subWorkspaceId, lease, work);
       } finally {
         await lease.release();
+      }
+    },
+    async tryAcquire(subWorkspaceId, waitMs) {
+      if (held.getStore()?.has(subWorkspaceId)) return undefined;
+      try {
+        return await provider.acquire(subWorkspaceId, { timeoutMs: waitMs });
+      } catch (error) {
+        if (error instanceof ServiceError && error.code === "workspaceBusy") return undefined;
+        throw error;
       }
     },
     assertHeld(subWorkspaceId) {

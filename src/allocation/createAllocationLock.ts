@@ -21,7 +21,7 @@ export function createAllocationLock(deps: {
 }): AllocationLock {
   if (allocationLockMode(deps.env) === "in-process") {
     deps.logger.warn("allocation: using the in-process lock (test-only; not safe across processes)");
-    return reentrant(createInProcessLockProvider());
+    return reentrant(createInProcessLockProvider(deps.clock));
   }
   return reentrant(createDatabaseLockProvider(deps));
 }

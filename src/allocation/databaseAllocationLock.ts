@@ -9,7 +9,7 @@ import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { LockLease, LockProvider } from "./allocationLock.ts";
+import type { AcquireOptions, LockLease, LockProvider } from "./allocationLock.ts";
 
 /**
  * The cross-process allocation lock: a lease row per sub-workspace in `allocation_locks`
@@ -87,19 +87,18 @@ export function createDatabaseLockProvider(options: DatabaseLockOptions): LockPr
   }
 
   return {
-    async acquire(subWorkspaceId: string): Promise<LockLease> {
+    async acquire(subWorkspaceId: string, acquireOptions: AcquireOptions = {}): Promise<LockLease> {
       const holder = randomUUID();
-      const timeoutMs = durationMs(
-        "SERENITY_ALLOCATION_LOCK_TIMEOUT_MS",
-        DEFAULT_LOCK_TIMEOUT_MS,
-        options.env,
-      );
+      // An explicit short wait (a rebalancing try) is expected to fail now and then: not a warning.
+      const explicit = acquireOptions.timeoutMs !== undefined;
+      const timeoutMs =
+        acquireOptions.timeoutMs ??
+        durationMs("SERENITY_ALLOCATION_LOCK_TIMEOUT_MS", DEFAULT_LOCK_TIMEOUT_MS, options.env);
       const started = clock.now().getTime();
       const deadline = started + timeoutMs;
       for (let attempt = 0; ; attempt++) {
         const now = clock.now();
-        const row = await acquireAllocationLock(db, { subWorkspaceId, holder, now, ttlMs });
-        if (row) {
+        if (await acquireAllocationLock(db, { subWorkspaceId, holder, now, ttlMs })) {
           events.emit("allocation.lockWait", {
             waitSeconds: (clock.now().getTime() - started) / 1000,
             acquired: true,
@@ -122,7 +121,8 @@ export function createDatabaseLockProvider(options: DatabaseLockOptions): LockPr
         const remaining = deadline - clock.now().getTime();
         if (remaining <= 0) {
           events.emit("allocation.lockWait", { waitSeconds: timeoutMs / 1000, acquired: false });
-          logger.warn({ subWorkspaceId, timeoutMs }, "allocation lock wait timed out");
+          if (explicit) logger.debug({ subWorkspaceId, timeoutMs }, "allocation lock busy");
+          else logger.warn({ subWorkspaceId, timeoutMs }, "allocation lock wait timed out");
           throw new ServiceError("workspaceBusy", { details: { subWorkspaceId, reason: "lockTimeout" } });
         }
         await clock.sleep(Math.min(remaining, backoff(attempt)));

@@ -1,58 +1,80 @@
-import { brandAiCeiling } from "../config/flags.ts";
+import { allocationRebalanceEnabled, brandAiCeiling, exactTopUpsEnabled } from "../config/flags.ts";
 import {
+  DIMENSIONS,
   dimensionsOverCeiling,
+  exactTargets,
   isEmptyTargets,
   type Need,
   planTopUp,
+  sameTargets,
+  takenFromPool,
+  type TopUpPlan,
   totalsAfter,
   totalsOf,
+  type TransferTargets,
   type Units,
+  type WorkspaceResources,
 } from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
+import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import { reclaimFromSiblings } from "./rebalance.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { sendTransfer } from "./sendTransfer.ts";
 import { toServiceError } from "./upstreamFailures.ts";
 
 export type EnsureResult = { toppedUp: false } | { toppedUp: true; newTotal: Units };
 
+/** Which transfer of a top-up this is, as its ledger row says (spec/allocation.md §7, §11). */
+type TopUpStep = "topUp" | "exact" | "rebalance";
+
 /**
- * spec/allocation.md §3 steps 2–7, for a caller that already holds the sub-workspace's allocation
- * lock: one resources read, the plan, the ceiling, then at most one transfer carrying every short
- * dimension. No parent read: the upstream's 422 insufficient-units answer is the only exhaustion
- * signal. In-flight units are always 0 here because the lock is held across ensure and the
- * metered write (docs/decisions/0001), so the next reader already sees staged units.
+ * spec/allocation.md §3 steps 2–7 (and §11 near exhaustion), for a caller that already holds the
+ * sub-workspace's allocation lock: one resources read, the plan, the ceiling, then one transfer
+ * carrying every short dimension. No parent read: the upstream's 422 insufficient-units answer is
+ * the only exhaustion signal. In-flight units are always 0 here because the lock is held across
+ * ensure and the metered write (docs/decisions/0001), so the next reader already sees staged units.
+ *
+ * `resources`, when given, is the read the caller already started under the lock (a section
+ * overlaps it with the reads that decide its need); otherwise ensure reads.
  */
 export async function ensureHeadroom(
   deps: AllocationDeps,
   target: AllocationTarget,
   need: Need,
   path: TransferPath,
+  resources?: Promise<WorkspaceResources>,
 ): Promise<EnsureResult> {
-  const log = deps.logger.child({
-    requestId: target.requestId,
-    orgId: target.orgId,
-    brandId: target.brandId,
-    subWorkspaceId: target.subWorkspaceId,
-  });
   const started = deps.clock.now().getTime();
 
-  let resources;
+  let read: WorkspaceResources;
   try {
-    resources = await deps.upstream.readResources(target.bearer, target.subWorkspaceId);
+    read = await (resources ?? deps.upstream.readResources(target.bearer, target.subWorkspaceId));
   } catch (error) {
-    log.warn({ err: error, need }, "allocation: resources read failed");
+    logFor(deps, target).warn({ err: error, need }, "allocation: resources read failed");
     throw toServiceError(deps.upstream, error);
   }
 
-  const plan = planTopUp(resources, need);
+  const plan = planTopUp(read, need);
   if (isEmptyTargets(plan.targets)) {
     deps.events.emit("allocation.headroomCheck", { orgId: target.orgId, outcome: "hot_path" });
     return { toppedUp: false };
   }
+  return topUp(deps, target, need, path, read, plan, started);
+}
 
+/** Everything after the hot path: the ceiling, the block-rounded transfer and, near exhaustion, §11. */
+async function topUp(
+  deps: AllocationDeps,
+  target: AllocationTarget,
+  need: Need,
+  path: TransferPath,
+  resources: WorkspaceResources,
+  plan: TopUpPlan,
+  started: number,
+): Promise<EnsureResult> {
+  const log = logFor(deps, target);
   const before = totalsOf(resources);
-  const after = totalsAfter(resources, plan.targets);
   const ceiling = brandAiCeiling(deps.env, ({ variable }) =>
     log.warn({ variable }, "allocation: ignoring a malformed brand ceiling (positive integers only)"),
   );
@@ -65,7 +87,7 @@ export async function ensureHeadroom(
     await recordLedgerEntry(deps, target, {
       reason: "topUp",
       before,
-      after,
+      after: totalsAfter(resources, plan.targets),
       outcome: "rejected",
       errorCode: "brandAiLimit",
     });
@@ -73,29 +95,87 @@ export async function ensureHeadroom(
     throw new ServiceError("brandAiLimit", { details: { dimensions: overCeiling } });
   }
 
-  try {
-    await sendTransfer(deps, target, plan.targets, path);
-  } catch (error) {
-    const mapped = toServiceError(deps.upstream, error);
-    const errorCode = mapped instanceof ServiceError ? mapped.code : "unexpected";
-    log.warn(
-      { err: error, need, required: plan.required, before, targets: plan.targets, errorCode },
-      "allocation: top-up transfer failed",
-    );
-    await recordLedgerEntry(deps, target, { reason: "topUp", before, after, outcome: "failed", errorCode });
-    if (errorCode === "orgPoolExhausted" || errorCode === "workspaceBusy") {
-      deps.events.emit("allocation.rejection", { orgId: target.orgId, reason: errorCode });
+  /** One transfer attempt, its ledger row, and whether the pool refused it (other failures throw). */
+  const attempt = async (step: TopUpStep, targets: TransferTargets): Promise<"applied" | ServiceError> => {
+    const after = totalsAfter(resources, targets);
+    try {
+      await sendTransfer(deps, target, targets, path);
+    } catch (error) {
+      const mapped = toServiceError(deps.upstream, error);
+      const errorCode = mapped instanceof ServiceError ? mapped.code : "unexpected";
+      log.warn(
+        { err: error, step, need, required: plan.required, before, targets, errorCode },
+        "allocation: top-up transfer failed",
+      );
+      await recordLedgerEntry(deps, target, { reason: step, before, after, outcome: "failed", errorCode });
+      if (errorCode === "orgPoolExhausted") return mapped as ServiceError;
+      if (errorCode === "workspaceBusy") {
+        deps.events.emit("allocation.rejection", { orgId: target.orgId, reason: errorCode });
+      }
+      throw mapped;
     }
-    throw mapped;
+    await recordLedgerEntry(deps, target, { reason: step, before, after, outcome: "applied" });
+    log.info({ step, need, required: plan.required, before, after }, "allocation: topped up");
+    return "applied";
+  };
+  const served = (targets: TransferTargets): EnsureResult => {
+    deps.events.emit("allocation.headroomCheck", { orgId: target.orgId, outcome: "topped_up" });
+    deps.events.emit("allocation.topUp", {
+      orgId: target.orgId,
+      path: path === "patient" ? "settle" : "fail_fast",
+      durationSeconds: (deps.clock.now().getTime() - started) / 1000,
+    });
+    return { toppedUp: true, newTotal: totalsAfter(resources, targets) };
+  };
+  const refused = (error: ServiceError): never => {
+    deps.events.emit("allocation.rejection", { orgId: target.orgId, reason: "orgPoolExhausted" });
+    throw error;
+  };
+
+  let refusal = await attempt("topUp", plan.targets);
+  if (refusal === "applied") return served(plan.targets);
+
+  // §11 step 1: the pool cannot cover the block; it may still cover what the write needs.
+  const exact = exactTopUpsEnabled(deps.env) ? exactTargets(plan) : plan.targets;
+  if (!sameTargets(exact, plan.targets)) {
+    refusal = await attempt("exact", exact);
+    deps.events.emit("allocation.nearExhaustion", {
+      orgId: target.orgId,
+      step: "exact",
+      outcome: refusal === "applied" ? "served" : "refused",
+    });
+    if (refusal === "applied") return served(exact);
   }
 
-  await recordLedgerEntry(deps, target, { reason: "topUp", before, after, outcome: "applied" });
-  log.info({ need, required: plan.required, before, after }, "allocation: topped up");
-  deps.events.emit("allocation.headroomCheck", { orgId: target.orgId, outcome: "topped_up" });
-  deps.events.emit("allocation.topUp", {
+  // §11 step 2: reclaim slack from siblings under their own locks, then retry once.
+  if (!allocationRebalanceEnabled(deps.env)) return refused(refusal);
+  const shortfall = takenFromPool(resources, exact);
+  const reclaimed = await reclaimFromSiblings(deps, target, shortfall);
+  if (DIMENSIONS.every((dimension) => reclaimed[dimension] === 0)) {
+    log.info({ shortfall }, "allocation: rebalancing found no slack to reclaim");
+    deps.events.emit("allocation.nearExhaustion", {
+      orgId: target.orgId,
+      step: "rebalance",
+      outcome: "refused",
+    });
+    return refused(refusal);
+  }
+  const retried = await attempt("rebalance", exact);
+  deps.events.emit("allocation.nearExhaustion", {
     orgId: target.orgId,
-    path: path === "patient" ? "settle" : "fail_fast",
-    durationSeconds: (deps.clock.now().getTime() - started) / 1000,
+    step: "rebalance",
+    outcome: retried === "applied" ? "served" : "refused",
   });
-  return { toppedUp: true, newTotal: after };
+  if (retried === "applied") return served(exact);
+  log.warn({ shortfall, reclaimed }, "allocation: refused even after rebalancing");
+  return refused(retried);
+}
+
+function logFor(deps: AllocationDeps, target: AllocationTarget): Logger {
+  return deps.logger.child({
+    requestId: target.requestId,
+    orgId: target.orgId,
+    brandId: target.brandId,
+    subWorkspaceId: target.subWorkspaceId,
+  });
 }

@@ -1,27 +1,58 @@
+import { type Clock, systemClock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
 import type { LockLease, LockProvider } from "./allocationLock.ts";
 
 /**
- * TEST-ONLY: a promise chain per sub-workspace inside one process, the lock docs/decisions/0001
+ * TEST-ONLY: a FIFO queue per sub-workspace inside one process, the lock docs/decisions/0001
  * rejected. It does nothing across processes, which is what the multi-process test uses it to
- * show (selected with SERENITY_ALLOCATION_LOCK_MODE=in-process, see lockMode.ts).
+ * show (selected with SERENITY_ALLOCATION_LOCK_MODE=in-process, see lockMode.ts). Without a
+ * timeout a waiter waits as long as it takes; with one (rebalancing's short tries) it gives up
+ * through `clock` and leaves the queue.
  */
-export function createInProcessLockProvider(): LockProvider {
-  const tails = new Map<string, Promise<void>>();
+export function createInProcessLockProvider(clock: Clock = systemClock): LockProvider {
+  /** Per held sub-workspace: the waiters, each woken with the lock handed over to it. */
+  const queues = new Map<string, (() => void)[]>();
+
+  function leaseOf(subWorkspaceId: string): LockLease {
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        const next = queues.get(subWorkspaceId)?.shift();
+        if (next) next();
+        else queues.delete(subWorkspaceId);
+      },
+    };
+  }
+
   return {
-    async acquire(subWorkspaceId) {
-      const previous = tails.get(subWorkspaceId) ?? Promise.resolve();
-      let release!: () => void;
-      const mine = new Promise<void>((resolve) => (release = resolve));
-      const tail = previous.then(() => mine);
-      tails.set(subWorkspaceId, tail);
-      await previous;
-      const lease: LockLease = {
-        release: async () => {
-          release();
-          if (tails.get(subWorkspaceId) === tail) tails.delete(subWorkspaceId);
-        },
-      };
-      return lease;
+    async acquire(subWorkspaceId, options = {}) {
+      const waiters = queues.get(subWorkspaceId);
+      if (!waiters) {
+        queues.set(subWorkspaceId, []);
+        return leaseOf(subWorkspaceId);
+      }
+      const busy = () =>
+        new ServiceError("workspaceBusy", { details: { subWorkspaceId, reason: "lockTimeout" } });
+      if (options.timeoutMs === 0) throw busy();
+      let handOver!: () => void;
+      const granted = new Promise<void>((resolve) => (handOver = resolve));
+      waiters.push(handOver);
+      if (options.timeoutMs === undefined) {
+        await granted;
+        return leaseOf(subWorkspaceId);
+      }
+      const stop = new AbortController();
+      await Promise.race([granted, clock.sleep(options.timeoutMs, stop.signal).catch(() => undefined)]);
+      stop.abort("granted");
+      const index = waiters.indexOf(handOver);
+      // Still queued: the wait ran out before the lock was handed over.
+      if (index >= 0) {
+        waiters.splice(index, 1);
+        throw busy();
+      }
+      return leaseOf(subWorkspaceId);
     },
   };
 }

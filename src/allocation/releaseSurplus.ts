@@ -22,7 +22,7 @@ export interface ReleaseOptions {
   floor: Units;
   dryRun?: boolean;
   /** Ledger reason: `release` (request paths), `sweep` (operator), `deactivate` (brand deactivation). */
-  reason?: Exclude<LedgerReason, "topUp">;
+  reason?: Exclude<LedgerReason, "topUp" | "exact" | "rebalance">;
 }
 
 /** How long after a publish upstream's `used` may still read low (SERENITY_PUBLISH_LAG_MS). */

@@ -19,6 +19,24 @@ export function dynamicAllocationEnabled(env: FlagSource = process.env): boolean
   return isExactlyTrue(env.SERENITY_DYNAMIC_ALLOCATION);
 }
 
+/**
+ * SERENITY_ALLOCATION_REBALANCE: near pool exhaustion, reclaim slack from sibling sub-workspaces
+ * before refusing (spec/allocation.md §11 step 2). On unless exactly `false` (case-insensitive):
+ * the conservative rollout path turns it off per request, without a restart.
+ */
+export function allocationRebalanceEnabled(env: FlagSource = process.env): boolean {
+  return env.SERENITY_ALLOCATION_REBALANCE?.trim().toLowerCase() !== "false";
+}
+
+/**
+ * SERENITY_ALLOCATION_EXACT_TOPUP: a comparison switch for benchmarks and tests, like
+ * SERENITY_ALLOCATION_LOCK_MODE. `false` keeps every top-up block-rounded (the design before
+ * spec/allocation.md §11 step 1); anything else (including unset) allows the exact retry.
+ */
+export function exactTopUpsEnabled(env: FlagSource = process.env): boolean {
+  return env.SERENITY_ALLOCATION_EXACT_TOPUP?.trim().toLowerCase() !== "false";
+}
+
 /** SERENITY_ASYNC_PROVISIONING: the master switch for `async: true`, on unless exactly `false`. */
 export function asyncProvisioningEnabled(env: FlagSource = process.env): boolean {
   return env.SERENITY_ASYNC_PROVISIONING?.trim().toLowerCase() !== "false";

@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -97,6 +98,41 @@ export const markets = pgTable(
   (table) => [unique("markets_brand_slice_unique").on(table.brandId, table.geoTargetId, table.languageCode)],
 );
 
+/**
+ * What Serenity knows about a market's project, used before asking upstream (a bulk create's
+ * critical path): the catalogue ids of the models it tracks, as of `known_at`. Serenity sets them
+ * itself (create market, replace models); a save never replaces a newer set, and a set found
+ * stale upstream (a metered write refused for units the set did not count) is read again.
+ */
+export const marketModels = pgTable("market_models", {
+  marketId: uuid("market_id")
+    .primaryKey()
+    .references(() => markets.id, { onDelete: "cascade" }),
+  projectId: text("project_id").notNull(),
+  modelIds: jsonb("model_ids").$type<string[]>().notNull(),
+  knownAt: tz("known_at").notNull(),
+});
+
+/**
+ * The upstream tag ids of a market's project (our taxonomy: `origin` for a root dimension,
+ * `origin=human` for a value), created or found by Serenity. A tag deleted upstream behind our
+ * back makes the create that names it fail (nothing created): the market's ids are then
+ * forgotten and resolved again.
+ */
+export const marketTags = pgTable(
+  "market_tags",
+  {
+    marketId: uuid("market_id")
+      .notNull()
+      .references(() => markets.id, { onDelete: "cascade" }),
+    projectId: text("project_id").notNull(),
+    tagKey: text("tag_key").notNull(),
+    tagId: text("tag_id").notNull(),
+    knownAt: tz("known_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.marketId, table.tagKey] })],
+);
+
 export const jobs = pgTable(
   "jobs",
   {
@@ -149,7 +185,9 @@ export const allocationLedger = pgTable(
     orgId: uuid("org_id").notNull(),
     brandId: uuid("brand_id"),
     subWorkspaceId: text("sub_workspace_id").notNull(),
-    reason: text("reason", { enum: ["topUp", "release", "sweep", "deactivate"] }).notNull(),
+    reason: text("reason", {
+      enum: ["topUp", "exact", "rebalance", "release", "sweep", "deactivate"],
+    }).notNull(),
     before: jsonb("before").$type<{ projects: number; prompts: number }>(),
     after: jsonb("after").$type<{ projects: number; prompts: number }>(),
     outcome: text("outcome").notNull(),
@@ -216,6 +254,8 @@ export const schema = {
   orgs,
   brands,
   markets,
+  marketModels,
+  marketTags,
   jobs,
   credentials,
   allocationLedger,

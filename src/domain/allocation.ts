@@ -91,6 +91,34 @@ export function planTopUp(resources: WorkspaceResources, need: Need, inFlight: N
   return { required, targets };
 }
 
+/**
+ * §11 step 1, the exact top-up: the plan's short dimensions set to `required` itself, without
+ * block rounding (blocks are our convenience; transfers take any integer). Never below
+ * `required`, so the write still fits; each target is ≥ 1 since `required > total ≥ 0`.
+ */
+export function exactTargets(plan: TopUpPlan): TransferTargets {
+  const targets: TransferTargets = {};
+  for (const dimension of DIMENSIONS) {
+    if (plan.targets[dimension] !== undefined) targets[dimension] = plan.required[dimension];
+  }
+  return targets;
+}
+
+/** Whether two transfers set the same totals. */
+export function sameTargets(a: TransferTargets, b: TransferTargets): boolean {
+  return DIMENSIONS.every((dimension) => a[dimension] === b[dimension]);
+}
+
+/** What a transfer to `targets` takes from the pool, per dimension (0 where it gives back or omits). */
+export function takenFromPool(resources: WorkspaceResources, targets: TransferTargets): Units {
+  const taken = { ...ZERO_UNITS };
+  for (const dimension of DIMENSIONS) {
+    const target = targets[dimension];
+    if (target !== undefined) taken[dimension] = Math.max(0, target - resources[dimension].total);
+  }
+  return taken;
+}
+
 /** Per-brand backstop ceilings; an undefined dimension has no ceiling. */
 export type Ceiling = Partial<Record<Dimension, number | undefined>>;
 

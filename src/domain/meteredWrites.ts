@@ -32,23 +32,37 @@ export interface MeteredWriteContext {
 export type ReleaseReason = "release" | "deactivate" | "sweep";
 
 /**
+ * What a section or a write needs: the units, or the reads that decide them. A function lets the
+ * guard overlap those reads (a project's texts, say) with its own resources read: the critical
+ * path of a metered request is then guard read → write(s) → publish, not reads → guard read → …
+ */
+export type NeedSource = Need | (() => Promise<Need>);
+
+/** The units of a NeedSource (runs its reads when it is a function). */
+export async function needOf(source: NeedSource): Promise<Need> {
+  return typeof source === "function" ? source() : source;
+}
+
+/**
  * One metered upstream write inside a section. `callSite` names it for metrics (`projectCreate`,
  * `promptCreate`, `modelAdd`, `publish`). `stages` is what this one write stages (absent = `{}`,
  * e.g. publish): after a metered-quota 405 it is re-ensured against a fresh read before the retry
- * (spec/allocation.md §6), since a rejected write staged nothing.
+ * (spec/allocation.md §6), since a rejected write staged nothing. As a function it is asked only
+ * then — the write may first re-read what decided it (a model set remembered from before).
  */
-export type SectionWrite = <R>(callSite: string, fn: () => Promise<R>, stages?: Need) => Promise<R>;
+export type SectionWrite = <R>(callSite: string, fn: () => Promise<R>, stages?: NeedSource) => Promise<R>;
 
 export interface MeteredWriteGuard {
   /**
    * Makes sure the sub-workspace's allocation covers `need` — the sum of what every write of the
    * section stages — then runs `work`, whose metered writes all go through its `write`. While the
    * section runs, no other request (in any process) can stage units on the sub-workspace, so
-   * headroom ensured at the start is still there for the last write.
+   * headroom ensured at the start is still there for the last write. A `need` function runs
+   * alongside the lock and the guard's own read; `work` starts once both are done.
    */
-  section<T>(need: Need, work: (write: SectionWrite) => Promise<T>): Promise<T>;
+  section<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T>;
   /** A section of one write: `section(need, (write) => write(callSite, fn, need))`. */
-  singleWrite<T>(callSite: string, need: Need, fn: () => Promise<T>): Promise<T>;
+  singleWrite<T>(callSite: string, need: NeedSource, fn: () => Promise<T>): Promise<T>;
   /** Best-effort: lowers the allocation to what usage needs (never throws, never fails a request). */
   releaseSurplus(floor: Units, reason: ReleaseReason): Promise<void>;
 }
@@ -71,7 +85,10 @@ export function meteredWriteGuardOf(
  * (the composition root plugs the allocation guard in instead; tests and tools may use this).
  */
 export const passthroughGuard: MeteredWriteGuard = meteredWriteGuardOf({
-  section: (_need, work) => work((_callSite, fn) => fn()),
+  section: async (need, work) => {
+    await needOf(need); // its reads still run: they decide what the work writes
+    return work((_callSite, fn) => fn());
+  },
   releaseSurplus: async () => {},
 });
 

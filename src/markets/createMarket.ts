@@ -20,6 +20,7 @@ import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
 import type { Logger } from "../observability/logger.ts";
 import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
 import { describeMarket } from "./describeMarket.ts";
+import { rememberModels } from "./knownModels.ts";
 import type { CreateMarketInput, Market } from "./market.ts";
 import { addModels, planModelChange, removeModels } from "./projectModels.ts";
 import { meteredWriteGuardFor, resolveWriteTarget } from "./writeTarget.ts";
@@ -170,6 +171,12 @@ export async function createMarketForBrand(
     await deleteProjectQuietly(deps, log, ctx.bearer, target.workspaceId, projectId);
     throw new ServiceError(stillOurs ? "invalidState" : "marketExists");
   }
+  // Serenity set the model list itself: remember it, so a bulk create need not read it upstream.
+  await rememberModels(
+    { db: deps.db, clock: deps.clock, logger: log },
+    { marketId: reservation.id, workspaceId: target.workspaceId, projectId },
+    models.map((model) => model.id),
+  );
   return {
     geoTargetId,
     languageCode: language.code,

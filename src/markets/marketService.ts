@@ -21,6 +21,7 @@ import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import { createMarketForBrand } from "./createMarket.ts";
 import { describeMarket } from "./describeMarket.ts";
+import { forgetModels, rememberModels } from "./knownModels.ts";
 import { type CreateMarketInput, type Market } from "./market.ts";
 import {
   addModels,
@@ -155,6 +156,9 @@ export class MarketService {
     const models: CatalogueModel[] = await this.deps.catalogue.resolveModels(principal.bearer, modelIds);
     const guard = this.#guard(context, row.workspaceId, operation);
     const ref = { bearer: principal.bearer, workspaceId: row.workspaceId, projectId: row.projectId! };
+    const known = { db: this.deps.db, clock: this.deps.clock, logger: log };
+    // Forgotten before the change, so one that fails half-way leaves no stale set behind.
+    await forgetModels(known, row.id);
     const change = await atUpstreamEdge(log, "replaceModels", async (): Promise<ModelChange> => {
       const current = await gateway.projects.listProjectAiModels(ref.bearer, ref.workspaceId, ref.projectId);
       const plan = planModelChange(
@@ -174,6 +178,11 @@ export class MarketService {
       });
       return change;
     });
+    await rememberModels(
+      known,
+      { marketId: row.id, workspaceId: row.workspaceId, projectId: row.projectId },
+      models.map((model) => model.id),
+    );
     if (change.removed.length > change.added.length) await this.#releaseSurplus(log, guard);
     return atUpstreamEdge(log, "describeMarket", () =>
       describeMarket(gateway.projects, principal.bearer, row),

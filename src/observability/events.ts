@@ -44,6 +44,22 @@ export interface ServiceEvents {
     orgId: string;
     reason: "orgPoolExhausted" | "brandAiLimit" | "workspaceBusy" | "quotaExceeded";
   };
+  /**
+   * Near exhaustion (spec/allocation.md §11): after the pool refused a block-rounded top-up, the
+   * exact retry (`exact`) or the retry after rebalancing (`rebalance`) served the write or not.
+   */
+  "allocation.nearExhaustion": { orgId: string; step: "exact" | "rebalance"; outcome: "served" | "refused" };
+  /**
+   * One sibling a rebalance considered: `lowered` (its slack moved to the pool), `notNeeded` (read,
+   * but others covered the need or it had no slack), or skipped: `busy` (its lock was not free in
+   * the short wait), `publishLag` (published too recently for its usage to be trusted), `failed`
+   * (its read or transfer failed, e.g. not ready).
+   */
+  "allocation.rebalanceSibling": {
+    orgId: string;
+    outcome: "lowered" | "notNeeded" | "busy" | "publishLag" | "failed";
+    reclaimed: { projects: number; prompts: number };
+  };
   /** A patient-path transfer answered "workspace not ready" and will be retried. */
   "allocation.notReadyRetry": { orgId: string };
   "allocation.release": {

@@ -1,12 +1,27 @@
+import type { Need } from "../domain/allocation.ts";
 import { ERROR_REGISTRY, ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, SectionWrite } from "../domain/meteredWrites.ts";
+import { isGatewayError } from "../gateway/errors.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
 import { upstreamFailure } from "../gateway/registryErrors.ts";
+import { forgetModels, type KnownFactsDeps, readAndRememberModels } from "../markets/knownModels.ts";
 import type { ProjectRef } from "../markets/market.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { BulkItemOutcome } from "./bulkOutcome.ts";
+import { forgetTags, type KnownMarketFacts, rememberTags } from "./knownTags.ts";
 import { resolveTagIds, tagKey, type TagPath } from "./tagTaxonomy.ts";
+
+/** What preparing and writing a project's prompts is composed from. */
+export interface ProjectPromptsDeps {
+  projects: ProjectEngineClient;
+  logger: Logger;
+  /**
+   * Where facts about markets are remembered (their model sets and tag ids). Without it, or for a
+   * project the caller passes no known facts for, everything is read upstream and nothing is kept.
+   */
+  known?: KnownFactsDeps;
+}
 
 /** One valid item bound for a project, with its tags already decided. */
 export interface ProjectPromptEntry {
@@ -25,9 +40,11 @@ const MAX_PROMPT_PAGES = 200;
  * a request writing several projects of one sub-workspace needs one guarded section for all of
  * them (one lock, one resources read — SPEC §7):
  *
- * `prepareProjectPrompts` (before the section: no metered write):
- *  1. read the project's texts (drafts included) and models, and resolve the tags — creating the
- *     taxonomy tags the project lacks, an unmetered upstream write;
+ * `prepareProjectPrompts` (the section's need: it runs alongside the lock and the guard's read,
+ *  and makes no metered write):
+ *  1. read the project's texts (drafts included); take its model set and tag ids from what
+ *     Serenity knows about the market, reading upstream (and creating the taxonomy tags the
+ *     project lacks, an unmetered upstream write) only for what is not known;
  *  2. texts already there are `existed` without being sent again; the rest are `fresh`, and the
  *     section must cover `units` = fresh texts × models.
  *
@@ -55,13 +72,22 @@ export interface PreparedProjectPrompts {
   /** Prompt units the creates stage: fresh texts × the project's models. */
   units: number;
   tagIds: Map<string, string>;
+  /** Every tag path the entries use. */
+  paths: TagPath[];
+  /** What was known about the market before this request (undefined: nothing is remembered). */
+  market: KnownMarketFacts | undefined;
+  /** The project's model count, and whether it came from the known set (not read upstream now). */
+  models: number;
+  modelsKnown: boolean;
+  /** Whether a tag id used came from the known ids (not resolved upstream now). */
+  tagsKnown: boolean;
 }
 
 export async function prepareProjectPrompts(
-  projects: ProjectEngineClient,
+  deps: ProjectPromptsDeps,
   ref: ProjectRef & { createdBy: string },
   entries: readonly ProjectPromptEntry[],
-  log: Logger,
+  market?: KnownMarketFacts,
 ): Promise<PreparedProjectPrompts> {
   const prepared: PreparedProjectPrompts = {
     ref,
@@ -71,32 +97,72 @@ export async function prepareProjectPrompts(
     fresh: [],
     units: 0,
     tagIds: new Map(),
+    paths: uniquePaths(entries.flatMap((entry) => entry.tags)),
+    market: deps.known ? market : undefined,
+    models: 0,
+    modelsKnown: false,
+    tagsKnown: false,
   };
   for (const entry of entries) {
     if (prepared.primaries.has(entry.text)) prepared.duplicates.push(entry);
     else prepared.primaries.set(entry.text, entry);
   }
   try {
-    const [existing, assignments, tagIds] = await Promise.all([
-      projectTexts(projects, ref),
-      projects.listProjectAiModels(ref.bearer, ref.workspaceId, ref.projectId),
-      resolveTagIds(
-        projects,
-        ref,
-        entries.flatMap((entry) => entry.tags),
-      ),
+    const [existing, models, tags] = await Promise.all([
+      projectTexts(deps.projects, ref),
+      modelCount(deps, prepared),
+      resolveTagIds(deps.projects, ref, prepared.paths, prepared.market?.tagIds),
     ]);
+    if (prepared.market && tags.learned.size > 0) {
+      await rememberTags(deps.known!, marketProject(prepared), tags.learned);
+    }
     for (const [text, entry] of prepared.primaries) {
       const id = existing.get(text);
       if (id !== undefined) prepared.outcomes.set(text, { index: entry.index, outcome: "existed", id });
     }
     prepared.fresh = [...prepared.primaries.values()].filter((entry) => !prepared.outcomes.has(entry.text));
-    prepared.units = prepared.fresh.length * assignments.length;
-    prepared.tagIds = tagIds;
+    prepared.models = models.count;
+    prepared.modelsKnown = models.known;
+    prepared.units = prepared.fresh.length * models.count;
+    prepared.tagIds = tags.ids;
+    prepared.tagsKnown = [...tags.ids].some(([key, id]) => prepared.market?.tagIds.get(key) === id);
   } catch (error) {
-    failUnwritten(prepared, upstreamFailure(error, log, "createPrompts"), log);
+    failUnwritten(prepared, upstreamFailure(error, deps.logger, "createPrompts"), deps.logger);
   }
   return prepared;
+}
+
+/** The project's model count: from the known set, else read upstream (and remembered). */
+async function modelCount(
+  deps: ProjectPromptsDeps,
+  prepared: PreparedProjectPrompts,
+): Promise<{ count: number; known: boolean }> {
+  const knownSet = prepared.market?.modelIds;
+  if (knownSet) return { count: knownSet.length, known: true };
+  const { ref } = prepared;
+  if (prepared.market) {
+    const modelIds = await readAndRememberModels(
+      deps.known!,
+      deps.projects,
+      ref.bearer,
+      marketProject(prepared),
+    );
+    return { count: modelIds.length, known: false };
+  }
+  const assignments = await deps.projects.listProjectAiModels(ref.bearer, ref.workspaceId, ref.projectId);
+  return { count: assignments.length, known: false };
+}
+
+function marketProject(prepared: PreparedProjectPrompts) {
+  return {
+    marketId: prepared.market!.marketId,
+    workspaceId: prepared.ref.workspaceId,
+    projectId: prepared.ref.projectId,
+  };
+}
+
+function uniquePaths(paths: readonly TagPath[]): TagPath[] {
+  return [...new Map(paths.map((path) => [tagKey(path), path])).values()];
 }
 
 /** Whether the project still has anything to write (creates or the publish). */
@@ -109,23 +175,33 @@ export function hasWork(prepared: PreparedProjectPrompts): boolean {
 
 /** Steps 3–4 with the section's `write`; never throws: failures become the items' outcomes. */
 export async function writeProjectPrompts(
-  projects: ProjectEngineClient,
+  deps: ProjectPromptsDeps,
   write: SectionWrite,
   prepared: PreparedProjectPrompts,
-  log: Logger,
 ): Promise<void> {
-  const { ref, outcomes, fresh, tagIds } = prepared;
+  const { projects, logger: log } = deps;
+  const { ref, outcomes, fresh } = prepared;
+  const create = (batch: ProjectPromptEntry[]) =>
+    projects.createPrompts(ref.bearer, ref.workspaceId, ref.projectId, {
+      texts: batch.map((entry) => entry.text),
+      createdBy: ref.createdBy,
+      tagIds: batch[0]!.tags.map((tag) => prepared.tagIds.get(tagKey(tag))!),
+    });
   try {
     if (fresh.length > 0) {
       await write(
         "promptCreate",
         async () => {
           for (const batch of batchesByTagSet(fresh.filter((entry) => !outcomes.has(entry.text)))) {
-            const created = await projects.createPrompts(ref.bearer, ref.workspaceId, ref.projectId, {
-              texts: batch.map((entry) => entry.text),
-              createdBy: ref.createdBy,
-              tagIds: batch[0]!.tags.map((tag) => tagIds.get(tagKey(tag))!),
-            });
+            let created;
+            try {
+              created = await create(batch);
+            } catch (error) {
+              // A remembered tag deleted upstream fails the whole call (nothing created): resolve
+              // the tags again and, if an id changed, send the batch once more.
+              if (!(await refreshStaleTags(deps, prepared, batch, error))) throw error;
+              created = await create(batch);
+            }
             const byText = new Map(created.items.map((prompt) => [prompt.text, prompt]));
             for (const entry of batch) {
               const prompt = byText.get(entry.text);
@@ -141,7 +217,7 @@ export async function writeProjectPrompts(
             }
           }
         },
-        { prompts: prepared.units },
+        () => stagesAfterRefusal(deps, prepared),
       );
     }
   } catch (error) {
@@ -159,6 +235,65 @@ export async function writeProjectPrompts(
       }
     }
   }
+}
+
+/**
+ * What the creates still stage, asked after a metered-quota refusal (spec/allocation.md §6). A
+ * refusal is also how upstream says a remembered model set is stale (a model added behind our
+ * back makes every text cost more than we counted): the set is read again first.
+ */
+async function stagesAfterRefusal(deps: ProjectPromptsDeps, prepared: PreparedProjectPrompts): Promise<Need> {
+  if (prepared.modelsKnown && prepared.market) {
+    // Forgotten first: what upstream reads now replaces it, whatever its time stamp says.
+    await forgetModels(deps.known!, prepared.market.marketId).catch((error: unknown) =>
+      deps.logger.warn({ err: error }, "could not forget a market's models"),
+    );
+    const modelIds = await readAndRememberModels(
+      deps.known!,
+      deps.projects,
+      prepared.ref.bearer,
+      marketProject(prepared),
+    );
+    prepared.models = modelIds.length;
+    prepared.modelsKnown = false;
+  }
+  const left = prepared.fresh.filter((entry) => !prepared.outcomes.has(entry.text)).length;
+  return { prompts: left * prepared.models };
+}
+
+/**
+ * After a create failed: when a remembered tag id may be what upstream refused (an unknown tag is
+ * a bare 500, nothing created), forgets the market's tag ids, resolves them upstream again, and
+ * answers whether an id of `batch` changed (then the batch is worth sending again). Any other
+ * failure, or one where the ids are still the same, is left to the caller.
+ */
+async function refreshStaleTags(
+  deps: ProjectPromptsDeps,
+  prepared: PreparedProjectPrompts,
+  batch: ProjectPromptEntry[],
+  error: unknown,
+): Promise<boolean> {
+  const staleSignal =
+    isGatewayError(error) && (error.status === 500 || error.status === 404 || error.kind === "badRequest");
+  if (!prepared.tagsKnown || !staleSignal) return false;
+  const idsOf = () => batch[0]!.tags.map((tag) => prepared.tagIds.get(tagKey(tag)));
+  const before = idsOf();
+  try {
+    if (prepared.market) await forgetTags(deps.known!, prepared.market.marketId);
+    const fresh = await resolveTagIds(deps.projects, prepared.ref, prepared.paths);
+    if (prepared.market) await rememberTags(deps.known!, marketProject(prepared), fresh.learned);
+    prepared.tagIds = fresh.ids;
+    prepared.tagsKnown = false;
+  } catch (refreshError) {
+    deps.logger.warn({ err: refreshError }, "could not resolve tags again after a failed create");
+    return false;
+  }
+  const changed = idsOf().some((id, index) => id !== before[index]);
+  deps.logger.info(
+    { changed, status: isGatewayError(error) ? error.status : undefined },
+    "a create failed with remembered tag ids; resolved them again",
+  );
+  return changed;
 }
 
 /** Fails every text without an outcome yet (e.g. the section could not start: nothing was written). */
@@ -184,26 +319,32 @@ export function projectPromptOutcomes(prepared: PreparedProjectPrompts): BulkIte
   return results;
 }
 
-/** One project on its own: prepare, then one section for its creates and publish. */
+/**
+ * One project on its own: one section whose need is the project's reads (overlapped with the
+ * guard's), then its creates and publish.
+ */
 export async function createProjectPrompts(
-  projects: ProjectEngineClient,
+  deps: ProjectPromptsDeps,
   guard: MeteredWriteGuard,
   ref: ProjectRef & { createdBy: string },
   entries: readonly ProjectPromptEntry[],
-  log: Logger,
+  market?: KnownMarketFacts,
 ): Promise<BulkItemOutcome[]> {
-  const prepared = await prepareProjectPrompts(projects, ref, entries, log);
-  if (hasWork(prepared)) {
-    try {
-      await guard.section({ prompts: prepared.units }, (write) =>
-        writeProjectPrompts(projects, write, prepared, log),
-      );
-    } catch (error) {
-      // Only the section's own start (lock wait, ensure) throws: nothing was written.
-      failUnwritten(prepared, upstreamFailure(error, log, "createPrompts"), log);
-    }
+  let preparing: Promise<PreparedProjectPrompts> | undefined;
+  const prepare = () => (preparing ??= prepareProjectPrompts(deps, ref, entries, market));
+  try {
+    await guard.section(
+      async () => ({ prompts: (await prepare()).units }),
+      async (write) => {
+        const prepared = await prepare();
+        if (hasWork(prepared)) await writeProjectPrompts(deps, write, prepared);
+      },
+    );
+  } catch (error) {
+    // Only the section's own start (lock wait, ensure) throws: nothing was written.
+    failUnwritten(await prepare(), upstreamFailure(error, deps.logger, "createPrompts"), deps.logger);
   }
-  return projectPromptOutcomes(prepared);
+  return projectPromptOutcomes(await prepare());
 }
 
 /** Every text of the project, drafts included, with its id. */

@@ -4,6 +4,7 @@ import type { Db } from "../db/database.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import type { MarketRow } from "../db/markets/marketRow.ts";
 import { RELEASE_FLOOR } from "../domain/allocation.ts";
+import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { boundedMap } from "../gateway/boundedMap.ts";
@@ -24,12 +25,14 @@ import {
   projectPromptOutcomes,
   writeProjectPrompts,
 } from "./createProjectPrompts.ts";
+import { loadKnownFacts } from "./knownTags.ts";
 import { checkCategory, checkPromptText } from "./promptText.ts";
 import { promptType } from "./promptType.ts";
 import { type TagPath, taxonomyDimensions } from "./tagTaxonomy.ts";
 
 export interface PromptServiceDeps {
   db: Db;
+  clock: Clock;
   logger: Logger;
   orgs: OrgService;
   markets: MarketService;
@@ -124,39 +127,52 @@ export class PromptService {
       byProject.set(row.id, group);
     });
 
-    // First, outside any lock and without a metered write: what each project already holds (and
-    // the tags it lacks, created now), so the section's need is known.
-    const prepared = await boundedMap([...byProject.values()], PROJECT_CONCURRENCY, ({ row, entries }) =>
-      prepareProjectPrompts(
-        gateway.projects,
-        {
-          bearer: principal.bearer,
-          workspaceId: row.workspaceId,
-          projectId: row.projectId!,
-          createdBy: principal.sub,
-        },
-        entries,
-        log,
-      ),
+    // What Serenity knows about these markets (model sets, tag ids): no upstream read for them.
+    const groups = [...byProject.values()];
+    const known = await loadKnownFacts(
+      this.deps.db,
+      groups.map(({ row }) => row),
     );
-    // Then ONE guarded section per written workspace (usually the brand's one sub-workspace),
-    // covering every project's creates and publish: one lock, one resources read (SPEC §7).
-    const byWorkspace = new Map<string, PreparedProjectPrompts[]>();
-    for (const project of prepared.filter(hasWork)) {
-      byWorkspace.set(project.ref.workspaceId, [
-        ...(byWorkspace.get(project.ref.workspaceId) ?? []),
-        project,
-      ]);
+    const deps = {
+      projects: gateway.projects,
+      logger: log,
+      known: { db: this.deps.db, clock: this.deps.clock, logger: log },
+    };
+    // ONE guarded section per written workspace (usually the brand's one sub-workspace), covering
+    // every project's creates and publish: one lock, one resources read (SPEC §7). Its need is the
+    // projects' reads (their texts, and any fact not known), which run alongside the lock and the
+    // guard's read: the critical path is guard read → creates → publish.
+    const byWorkspace = new Map<string, typeof groups>();
+    for (const group of groups) {
+      byWorkspace.set(group.row.workspaceId, [...(byWorkspace.get(group.row.workspaceId) ?? []), group]);
     }
-    await Promise.all(
-      [...byWorkspace].map(async ([workspaceId, projects]) => {
-        const guard = this.#guard(context, workspaceId, principal.bearer, ctx.requestId);
-        const units = projects.reduce((sum, project) => sum + project.units, 0);
-        try {
-          await guard.section({ prompts: units }, (write) =>
-            boundedMap(projects, PROJECT_CONCURRENCY, (project) =>
-              writeProjectPrompts(gateway.projects, write, project, log),
+    const prepared = await Promise.all(
+      [...byWorkspace].map(async ([workspaceId, inWorkspace]) => {
+        let preparing: Promise<PreparedProjectPrompts[]> | undefined;
+        const prepare = () =>
+          (preparing ??= boundedMap(inWorkspace, PROJECT_CONCURRENCY, ({ row, entries }) =>
+            prepareProjectPrompts(
+              deps,
+              {
+                bearer: principal.bearer,
+                workspaceId: row.workspaceId,
+                projectId: row.projectId!,
+                createdBy: principal.sub,
+              },
+              entries,
+              known.get(row.id),
             ),
+          ));
+        const guard = this.#guard(context, workspaceId, principal.bearer, ctx.requestId);
+        try {
+          await guard.section(
+            async () => ({
+              prompts: (await prepare()).filter(hasWork).reduce((sum, project) => sum + project.units, 0),
+            }),
+            async (write) =>
+              boundedMap((await prepare()).filter(hasWork), PROJECT_CONCURRENCY, (project) =>
+                writeProjectPrompts(deps, write, project),
+              ),
           );
         } catch (error) {
           // Only the section's own start (lock wait, ensure) throws — writeProjectPrompts turns its
@@ -164,11 +180,12 @@ export class PromptService {
           // texts fail with the reason, and drafts of an earlier failed publish stay drafts until
           // a request whose section starts.
           const failure = upstreamFailure(error, log, "createPrompts");
-          for (const project of projects) failUnwritten(project, failure, log);
+          for (const project of await prepare()) failUnwritten(project, failure, log);
         }
+        return prepare();
       }),
     );
-    const perProject = prepared.map(projectPromptOutcomes);
+    const perProject = prepared.flat().map(projectPromptOutcomes);
     return [...outcomes, ...perProject.flat()].sort((a, b) => a.index - b.index);
   }
 

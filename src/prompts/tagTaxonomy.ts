@@ -20,27 +20,73 @@ export function tagKey(path: TagPath): string {
   return `${path.root}=${path.value}`;
 }
 
-/** The tag ids of `paths`, keyed by `tagKey`, creating only the tags that are missing. */
+/** The key a root dimension's own id is known under (`origin`); a value's is `tagKey` (`origin=human`). */
+export function rootKey(root: TaxonomyRoot): string {
+  return root;
+}
+
+/**
+ * The tag ids of `paths`, keyed by `tagKey`, creating only the tags that are missing upstream.
+ * `known` (ids Serenity resolved before, roots under `rootKey`) are used without asking upstream;
+ * only what is not known is looked up — a root's children once for all its missing values. If a
+ * known root id may have been stale (the look-up or create under it failed), the whole resolution
+ * runs once more from upstream. `learned` holds every id read or created upstream (roots included), to remember.
+ */
 export async function resolveTagIds(
   projects: ProjectEngineClient,
   ref: ProjectRef,
   paths: readonly TagPath[],
-): Promise<Map<string, string>> {
-  const valuesByRoot = new Map<TaxonomyRoot, Set<string>>();
-  for (const path of paths) {
-    const values = valuesByRoot.get(path.root) ?? new Set<string>();
-    values.add(path.value);
-    valuesByRoot.set(path.root, values);
+  known: ReadonlyMap<string, string> = new Map(),
+): Promise<{ ids: Map<string, string>; learned: Map<string, string> }> {
+  // A value not known under a root that is: its look-up and create go under the known root id.
+  const underKnownRoot = paths.some((path) => !known.has(tagKey(path)) && known.has(rootKey(path.root)));
+  try {
+    return await resolveWith(projects, ref, paths, known);
+  } catch (error) {
+    if (!underKnownRoot) throw error;
+    return resolveWith(projects, ref, paths, new Map());
   }
-  const rootIds = await ensureTags(projects, ref, undefined, [...valuesByRoot.keys()]);
+}
+
+async function resolveWith(
+  projects: ProjectEngineClient,
+  ref: ProjectRef,
+  paths: readonly TagPath[],
+  known: ReadonlyMap<string, string>,
+): Promise<{ ids: Map<string, string>; learned: Map<string, string> }> {
   const ids = new Map<string, string>();
+  const learned = new Map<string, string>();
+  const missingByRoot = new Map<TaxonomyRoot, Set<string>>();
+  for (const path of paths) {
+    const id = known.get(tagKey(path));
+    if (id !== undefined) ids.set(tagKey(path), id);
+    else missingByRoot.set(path.root, (missingByRoot.get(path.root) ?? new Set<string>()).add(path.value));
+  }
+  if (missingByRoot.size === 0) return { ids, learned };
+  const unknownRoots = [...missingByRoot.keys()].filter((root) => !known.has(rootKey(root)));
+  const rootIds = new Map<string, string>();
+  for (const root of missingByRoot.keys()) {
+    const id = known.get(rootKey(root));
+    if (id !== undefined) rootIds.set(root, id);
+  }
+  if (unknownRoots.length > 0) {
+    for (const [name, id] of await ensureTags(projects, ref, undefined, unknownRoots)) {
+      if (!(unknownRoots as string[]).includes(name)) continue;
+      rootIds.set(name, id);
+      learned.set(rootKey(name as TaxonomyRoot), id);
+    }
+  }
   await Promise.all(
-    [...valuesByRoot].map(async ([root, values]) => {
+    [...missingByRoot].map(async ([root, values]) => {
       const childIds = await ensureTags(projects, ref, rootIds.get(root)!, [...values]);
-      for (const value of values) ids.set(tagKey({ root, value }), childIds.get(value)!);
+      for (const value of values) {
+        const key = tagKey({ root, value });
+        ids.set(key, childIds.get(value)!);
+        learned.set(key, childIds.get(value)!);
+      }
     }),
   );
-  return ids;
+  return { ids, learned };
 }
 
 /** Names → ids of one level of the tree (`parentId` undefined = roots), creating what is missing. */

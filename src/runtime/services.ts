@@ -110,7 +110,7 @@ export function createServices(deps: ServiceDeps): Services {
     gateway,
     meteredWrites,
   });
-  const prompts = new PromptService({ db, logger, orgs, markets, gateway, meteredWrites });
+  const prompts = new PromptService({ db, clock, logger, orgs, markets, gateway, meteredWrites });
   const provisioning = new ProvisioningService({
     db,
     clock,

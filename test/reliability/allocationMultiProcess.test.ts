@@ -4,7 +4,10 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import {
   DEFAULT_SHAPE,
   prepareOrg,
+  REBALANCE_SHAPE,
   type RoundReport,
+  runRebalanceInFlightRound,
+  runRebalanceRound,
   runRound,
   type ServeProcess,
   startServe,
@@ -28,11 +31,16 @@ let db: TestDatabase;
 let sim: TestSimulator;
 let databaseLock: ServeProcess[] = [];
 let inProcessLock: ServeProcess[] = [];
+/** One org for every round: an org owns its parent workspace (one org per pool, ADR 0009). */
+let org: { orgId: string; token: string };
 
 beforeAll(async () => {
   db = await createTestDatabase();
   sim = await startTestSimulator({ seed: "gold" });
-  const common = { databaseUrl: db.url, simulatorUrl: sim.url };
+  // The simulator's `used` never lags a publish here, so the release/rebalance lag window can be
+  // 1 ms: a sibling that just published may be lowered at once, racing its next write (the hazard
+  // the window guards against is publishLag.test.ts's).
+  const common = { databaseUrl: db.url, simulatorUrl: sim.url, env: { SERENITY_PUBLISH_LAG_MS: "1" } };
   const inProcess = { ...common, env: { SERENITY_ALLOCATION_LOCK_MODE: "in-process" } };
   // Start all four at once: booting (tsx, migrations check) dominates, and they share nothing but
   // the database and the simulator.
@@ -40,6 +48,7 @@ beforeAll(async () => {
     Promise.all([startServe(common), startServe(common)]),
     Promise.all([startServe(inProcess), startServe(inProcess)]),
   ]);
+  org = await prepareOrg(databaseLock[0]!.url);
 }, 90_000);
 
 afterAll(async () => {
@@ -63,7 +72,6 @@ function describeRound(report: RoundReport): string {
 
 describe("allocation across processes (one database, one simulator)", () => {
   it("with the database lease: every write succeeds, nothing lost, allocation = roundUpToBlock(used + drafted)", async () => {
-    const org = await prepareOrg(databaseLock[0]!.url);
     const report = await runRound(sim.url, databaseLock, org, DEFAULT_SHAPE, "db-lock");
 
     expect(report.failures, describeRound(report)).toEqual({});
@@ -85,8 +93,49 @@ describe("allocation across processes (one database, one simulator)", () => {
     expect(violationsOf(report, DEFAULT_SHAPE)).toEqual([]);
   });
 
+  it("rebalancing lowers a sibling while the sibling writes from another process: zero quotaExceeded, zero 405s, nothing lost", async () => {
+    const report = await runRebalanceRound(sim.url, databaseLock, org, REBALANCE_SHAPE, "rebalance");
+    const described = JSON.stringify(report);
+    console.info(`rebalance round: ${described}`);
+
+    // The only refusal rebalancing may leave is the pool's own (a busy sibling is skipped).
+    expect(
+      Object.keys(report.failures).filter((code) => code !== "orgPoolExhausted"),
+      described,
+    ).toEqual([]);
+    expect(report.refused405, described).toBe(0);
+    // Rebalancing did happen (the last hungry write, with the sibling idle, needs it) and served.
+    expect(report.siblingLowered, described).toBeGreaterThan(0);
+    expect(report.created.hungry, described).toBeGreaterThan(0);
+    // Demand exceeds the slack: what was served is all the slack there was, nothing stranded.
+    expect(report.created.hungry + report.created.sibling).toBeLessThanOrEqual(REBALANCE_SHAPE.siblingSlack);
+    // Conservation, and no sub-workspace below its usage.
+    expect(report.poolAfter).toEqual(report.poolBefore);
+    for (const [id, resources] of Object.entries(report.children)) {
+      for (const dimension of ["projects", "prompts"] as const) {
+        const { used, drafted, total } = resources[dimension];
+        expect(total, `${id}.${dimension}`).toBeGreaterThanOrEqual(used + drafted);
+      }
+    }
+  }, 120_000);
+
+  it("a sibling's write in flight is never lowered under it: the hungry brand skips or waits for its lock, no 405", async () => {
+    const report = await runRebalanceInFlightRound(sim.url, databaseLock, org, "in-flight");
+    const described = JSON.stringify(report);
+    expect(report.refused405, described).toBe(0);
+    // The sibling's write staged the units it read as free: served in full.
+    expect(report.sibling, described).toEqual({ created: 80, failures: {} });
+    // The hungry brand could only have had what was left once the write landed (20 < 60): refused.
+    expect(report.hungry, described).toEqual({ created: 0, failures: { orgPoolExhausted: 60 } });
+    expect(report.poolAfter).toEqual(report.poolBefore);
+    for (const [id, resources] of Object.entries(report.children)) {
+      expect(resources.prompts.total, id).toBeGreaterThanOrEqual(
+        resources.prompts.used + resources.prompts.drafted,
+      );
+    }
+  }, 120_000);
+
   it("with only an in-process lock (SERENITY_ALLOCATION_LOCK_MODE=in-process) the same workload breaks", async () => {
-    const org = await prepareOrg(inProcessLock[0]!.url);
     const rounds: { report: RoundReport; violations: string[] }[] = [];
     // The race is probabilistic; a few rounds (bounded) make a miss vanishingly unlikely.
     for (let round = 1; round <= 4; round++) {

@@ -50,7 +50,13 @@ export interface AllocationWorld {
 
 export async function startAllocationWorld(
   db: TestDatabase,
-  options: { clock?: Clock; env?: Record<string, string>; settings?: Partial<SimulatorSettings> } = {},
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    settings?: Partial<SimulatorSettings>;
+    /** The lock's own clock and lease length (default: the system clock, 6 s). */
+    lock?: { clock?: Clock; ttlMs?: number };
+  } = {},
 ): Promise<AllocationWorld> {
   const clock = options.clock ?? systemClock;
   const sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0, ...options.settings } });
@@ -60,7 +66,16 @@ export async function startAllocationWorld(
   const client = createGatewayClient({ projectsBaseUrl: sim.url, usersBaseUrl: sim.url, events, logger });
   const env: Record<string, string> = { SERENITY_DYNAMIC_ALLOCATION: "true", ...options.env };
   // The lock waits on real contention (system clock); the guard's retry waits use `clock`.
-  const lock = reentrant(createDatabaseLockProvider({ db: db.db, clock: systemClock, events, logger, env }));
+  const lock = reentrant(
+    createDatabaseLockProvider({
+      db: db.db,
+      clock: options.lock?.clock ?? systemClock,
+      ttlMs: options.lock?.ttlMs,
+      events,
+      logger,
+      env,
+    }),
+  );
   const deps: AllocationDeps = {
     db: db.db,
     clock,

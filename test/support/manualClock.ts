@@ -46,6 +46,16 @@ export class ManualClock implements Clock {
     return this.#sleepers.length;
   }
 
+  /** How long each sleeper still has to wait (ms), shortest first. */
+  remainingSleeps(): number[] {
+    return this.#sleepers.map((s) => s.until - this.#now).sort((a, b) => a - b);
+  }
+
+  /** The earliest deadline among the sleepers (ms since the epoch), or undefined when none waits. */
+  nextWakeAt(): number | undefined {
+    return this.#sleepers.length === 0 ? undefined : Math.min(...this.#sleepers.map((s) => s.until));
+  }
+
   /**
    * Resolves once at least `count` sleepers wait: the code under test, running on real I/O,
    * reached its wait on this clock. Polls observed state; the deadline only guards against a hang.

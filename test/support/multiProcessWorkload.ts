@@ -351,3 +351,288 @@ export async function runRound(
     elapsedMs,
   };
 }
+
+/** The rebalancing round's shape: a hungry brand's writes against a sibling's, from two processes. */
+export interface RebalanceShape {
+  /** The sibling's allocation at the start (prompts), all of it slack: the pool itself is dry. */
+  siblingSlack: number;
+  /** The hungry brand's writes (sequential, from the first process), new texts each. */
+  hungryWrites: number[];
+  /** The sibling's own writes (sequential, from the second process), new texts each. */
+  siblingWrites: number[];
+  latencyMs: number;
+}
+
+/**
+ * Demand (290) above the sibling's slack (240), so the sibling's headroom is thin for most of the
+ * round and a lowering that raced one of its writes would show as a 405.
+ */
+export const REBALANCE_SHAPE: RebalanceShape = {
+  siblingSlack: 240,
+  hungryWrites: [20, 20, 20, 20, 20, 20],
+  siblingWrites: [40, 40, 40, 40],
+  latencyMs: 10,
+};
+
+export interface RebalanceReport {
+  hungry: string;
+  sibling: string;
+  /** Items answered 201, per brand. */
+  created: { hungry: number; sibling: number };
+  failures: Record<string, number>;
+  refused405: number;
+  /** Rebalancing's transfers lowering the sibling, from the ledger (`rebalance` rows, applied). */
+  siblingLowered: number;
+  poolBefore: Units;
+  poolAfter: Units;
+  /** Every sub-workspace of the pool at the end. */
+  children: Record<string, Record<"projects" | "prompts", { used: number; drafted: number; total: number }>>;
+}
+
+/**
+ * Rebalancing racing a sibling's own writes across processes (spec/allocation.md §11): two brands
+ * with a market each; the pool is made dry and the sibling holds `siblingSlack` prompts it does
+ * not use yet. The hungry brand's writes (first process) can only be served by reclaiming the
+ * sibling's slack, while the sibling writes into that same allocation from the second process.
+ * After both sequences, the hungry brand writes once more (the sibling idle), so at least one
+ * rebalance certainly happens.
+ */
+export async function runRebalanceRound(
+  simulatorUrl: string,
+  processes: readonly ServeProcess[],
+  org: { orgId: string; token: string },
+  shape: RebalanceShape,
+  label: string,
+): Promise<RebalanceReport> {
+  await simControl(simulatorUrl, "/reset", {});
+  const brandOf = async (name: string, market: { market: string; languageCode: string }) => {
+    const created = await api<{ id: string; subWorkspaceId: string }>(
+      processes[0]!.url,
+      org.token,
+      "POST",
+      `/v2/orgs/${org.orgId}/brands`,
+      {
+        name: `${name} ${label}`,
+        domain: `${name.toLowerCase()}.example`,
+        semrushMarket: { ...market, modelIds: ["search-gpt"] },
+      },
+    );
+    if (created.status !== 201) throw new Error(`brand create answered ${created.status}`);
+    return created.body;
+  };
+  const hungry = await brandOf("Hungry", { market: "US", languageCode: "en" });
+  const sibling = await brandOf("Sibling", { market: "US", languageCode: "en" });
+  // The pool dry, the sibling's allocation all slack (set directly; the sums are read after).
+  await simControl(simulatorUrl, "/quota", { workspaceId: GOLD_PARENT_WORKSPACE_ID, prompts: 0 });
+  await simControl(simulatorUrl, "/quota", {
+    workspaceId: sibling.subWorkspaceId,
+    prompts: { total: shape.siblingSlack },
+  });
+  const before = await simControl<SimulatorDump>(simulatorUrl, "/dump");
+  await simControl(simulatorUrl, "/settings", { latencyMs: shape.latencyMs });
+  await fetch(`${simulatorUrl}/__sim/calls`, { method: "DELETE" });
+
+  const failures: Record<string, number> = {};
+  const created = { hungry: 0, sibling: 0 };
+  const write = async (
+    process: ServeProcess,
+    brandId: string,
+    who: "hungry" | "sibling",
+    n: number,
+    tag: string,
+  ) => {
+    const answer = await api<{ items?: { status: number; error?: { code: string } }[]; error?: string }>(
+      process.url,
+      org.token,
+      "POST",
+      `/v2/orgs/${org.orgId}/brands/${brandId}/serenity/prompts`,
+      {
+        items: Array.from({ length: n }, (_, text) => ({
+          text: `${label} ${who} ${tag} prompt ${text}`,
+          geoTargetId: 2840,
+          languageCode: "en",
+        })),
+      },
+    );
+    if (!answer.body?.items) {
+      const code = answer.body?.error ?? `http ${answer.status}`;
+      failures[code] = (failures[code] ?? 0) + n;
+      return;
+    }
+    for (const item of answer.body.items) {
+      if (item.status === 201) created[who]++;
+      else {
+        const code = item.error?.code ?? `status ${item.status}`;
+        failures[code] = (failures[code] ?? 0) + 1;
+      }
+    }
+  };
+  const sequence = async (
+    process: ServeProcess,
+    brandId: string,
+    who: "hungry" | "sibling",
+    sizes: number[],
+  ) => {
+    for (const [index, n] of sizes.entries()) await write(process, brandId, who, n, `w${index}`);
+  };
+  await Promise.all([
+    sequence(processes[0]!, hungry.id, "hungry", shape.hungryWrites),
+    sequence(processes[1 % processes.length]!, sibling.id, "sibling", shape.siblingWrites),
+  ]);
+  await write(processes[0]!, hungry.id, "hungry", 10, "last");
+  await simControl(simulatorUrl, "/settings", { latencyMs: 0 });
+
+  const calls = await simControl<{ method: string; path: string; status: number }[]>(simulatorUrl, "/calls");
+  const refused405 = calls.filter(
+    (call) =>
+      call.method === "POST" && call.status === 405 && METERED.some((pattern) => pattern.test(call.path)),
+  ).length;
+  const ledger = await api<{ items: { subWorkspaceId: string; reason: string; outcome: string }[] }>(
+    processes[0]!.url,
+    org.token,
+    "GET",
+    `/v2/orgs/${org.orgId}/serenity/allocation-ledger?limit=200`,
+  );
+  const after = await simControl<SimulatorDump>(simulatorUrl, "/dump");
+  const children: RebalanceReport["children"] = {};
+  for (const workspace of after.workspaces) {
+    if (workspace.parent_id === GOLD_PARENT_WORKSPACE_ID) children[workspace.id] = workspace.resources;
+  }
+  return {
+    hungry: hungry.subWorkspaceId,
+    sibling: sibling.subWorkspaceId,
+    created,
+    failures,
+    refused405,
+    siblingLowered: ledger.body.items.filter(
+      (row) =>
+        row.subWorkspaceId === sibling.subWorkspaceId &&
+        row.reason === "rebalance" &&
+        row.outcome === "applied",
+    ).length,
+    poolBefore: poolSum(before),
+    poolAfter: poolSum(after),
+    children,
+  };
+}
+
+export interface InFlightReport {
+  /** The sibling's write (started first, its create held upstream): items created / failed. */
+  sibling: { created: number; failures: Record<string, number> };
+  /** The hungry brand's write, sent while the sibling's create was held. */
+  hungry: { created: number; failures: Record<string, number> };
+  refused405: number;
+  poolBefore: Units;
+  poolAfter: Units;
+  children: RebalanceReport["children"];
+}
+
+/**
+ * The race rebalancing must never win: a sibling's metered write is in flight (its prompt create
+ * held `holdMs` upstream) when a hungry brand, from the other process, needs the very slack that
+ * write is about to stage. Lowering the sibling without its lock would turn the sibling's create
+ * into a 405; under the sibling's lock, the hungry brand skips (or waits for) the sibling instead.
+ */
+export async function runRebalanceInFlightRound(
+  simulatorUrl: string,
+  processes: readonly ServeProcess[],
+  org: { orgId: string; token: string },
+  label: string,
+  holdMs = 3_000,
+): Promise<InFlightReport> {
+  await simControl(simulatorUrl, "/reset", {});
+  const brandOf = async (name: string) => {
+    const created = await api<{ id: string; subWorkspaceId: string }>(
+      processes[0]!.url,
+      org.token,
+      "POST",
+      `/v2/orgs/${org.orgId}/brands`,
+      {
+        name: `${name} ${label}`,
+        domain: `${name.toLowerCase()}.example`,
+        semrushMarket: { market: "US", languageCode: "en", modelIds: ["search-gpt"] },
+      },
+    );
+    if (created.status !== 201) throw new Error(`brand create answered ${created.status}`);
+    return created.body;
+  };
+  const hungry = await brandOf("Hungry");
+  const sibling = await brandOf("Sibling");
+  await simControl(simulatorUrl, "/quota", { workspaceId: GOLD_PARENT_WORKSPACE_ID, prompts: 0 });
+  await simControl(simulatorUrl, "/quota", { workspaceId: sibling.subWorkspaceId, prompts: { total: 100 } });
+  const before = await simControl<SimulatorDump>(simulatorUrl, "/dump");
+  await simControl(simulatorUrl, "/settings", { latencyMs: 5 });
+  await simControl(simulatorUrl, "/faults", {
+    match: {
+      method: "POST",
+      pathPattern: `/workspaces/${sibling.subWorkspaceId}/projects/[^/]+/aio/prompts$`,
+    },
+    action: { delayMs: holdMs },
+    times: 1,
+  });
+  await fetch(`${simulatorUrl}/__sim/calls`, { method: "DELETE" });
+
+  const bulk = (process: ServeProcess, brandId: string, who: string, n: number) =>
+    api<{ items?: { status: number; error?: { code: string } }[]; error?: string }>(
+      process.url,
+      org.token,
+      "POST",
+      `/v2/orgs/${org.orgId}/brands/${brandId}/serenity/prompts`,
+      {
+        items: Array.from({ length: n }, (_, text) => ({
+          text: `${label} ${who} prompt ${text}`,
+          geoTargetId: 2840,
+          languageCode: "en",
+        })),
+      },
+    );
+  const outcome = (answer: Awaited<ReturnType<typeof bulk>>, n: number) => {
+    const failures: Record<string, number> = {};
+    let created = 0;
+    if (!answer.body?.items) failures[answer.body?.error ?? `http ${answer.status}`] = n;
+    for (const item of answer.body?.items ?? []) {
+      if (item.status === 201) created++;
+      else
+        failures[item.error?.code ?? `status ${item.status}`] = (failures[item.error?.code ?? ""] ?? 0) + 1;
+    }
+    return { created, failures };
+  };
+
+  // The sibling stages 80 of its 100 units; its create is held upstream once its section has read.
+  const siblingWrite = bulk(processes[1 % processes.length]!, sibling.id, "sibling", 80);
+  const deadline = Date.now() + 30_000; // a hang guard only
+  for (;;) {
+    const calls = await simControl<{ method: string; path: string }[]>(simulatorUrl, "/calls");
+    if (
+      calls.some(
+        (call) =>
+          call.method === "GET" && call.path.endsWith(`/workspaces/${sibling.subWorkspaceId}/resources`),
+      )
+    )
+      break;
+    if (Date.now() > deadline) throw new Error("the sibling's section never read its resources");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  // The hungry brand needs 60: only the sibling's slack (as read before its create lands) has it.
+  const hungryWrite = bulk(processes[0]!, hungry.id, "hungry", 60);
+  const [siblingAnswer, hungryAnswer] = await Promise.all([siblingWrite, hungryWrite]);
+  await simControl(simulatorUrl, "/settings", { latencyMs: 0 });
+
+  const calls = await simControl<{ method: string; path: string; status: number }[]>(simulatorUrl, "/calls");
+  const after = await simControl<SimulatorDump>(simulatorUrl, "/dump");
+  const children: RebalanceReport["children"] = {};
+  for (const workspace of after.workspaces) {
+    if (workspace.parent_id === GOLD_PARENT_WORKSPACE_ID) children[workspace.id] = workspace.resources;
+  }
+  return {
+    sibling: outcome(siblingAnswer, 80),
+    hungry: outcome(hungryAnswer, 60),
+    refused405: calls.filter(
+      (call) =>
+        call.method === "POST" && call.status === 405 && METERED.some((pattern) => pattern.test(call.path)),
+    ).length,
+    poolBefore: poolSum(before),
+    poolAfter: poolSum(after),
+    children,
+  };
+}

@@ -49,7 +49,11 @@ export const ledgerPageSchema = z
         id: z.number().int(),
         brandId: z.string().nullable(),
         subWorkspaceId: z.string(),
-        reason: z.enum(["topUp", "release", "sweep", "deactivate"]),
+        reason: z
+          .enum(["topUp", "exact", "rebalance", "release", "sweep", "deactivate"])
+          .describe(
+            "topUp: a block-rounded top-up; exact: the unrounded retry near exhaustion; rebalance: slack moved between sibling sub-workspaces (a row on each side); release, sweep, deactivate: surplus given back",
+          ),
         before: units.nullable(),
         after: units.nullable(),
         outcome: z.string().describe("applied | failed | rejected"),

@@ -66,6 +66,33 @@ export function registerAllocationMetrics(registry: Registry, events: EventBus):
     quotaRetries.inc({ outcome, call_site: callSite }),
   );
 
+  const nearExhaustion = new Counter({
+    name: "serenity_allocation_near_exhaustion_total",
+    help: "Top-ups the pool refused block-rounded, retried exact or after rebalancing, by step and outcome.",
+    labelNames: ["step", "outcome"],
+    registers: [registry],
+  });
+  events.on("allocation.nearExhaustion", ({ step, outcome }) => nearExhaustion.inc({ step, outcome }));
+
+  const rebalanceSiblings = new Counter({
+    name: "serenity_allocation_rebalance_siblings_total",
+    help: "Sibling sub-workspaces considered by rebalancing, by outcome.",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  const reclaimedUnits = new Counter({
+    name: "serenity_allocation_reclaimed_units_total",
+    help: "Units rebalancing moved from sibling sub-workspaces back to the pool, by dimension.",
+    labelNames: ["dimension"],
+    registers: [registry],
+  });
+  events.on("allocation.rebalanceSibling", ({ outcome, reclaimed }) => {
+    rebalanceSiblings.inc({ outcome });
+    for (const dimension of ["projects", "prompts"] as const) {
+      if (reclaimed[dimension] > 0) reclaimedUnits.inc({ dimension }, reclaimed[dimension]);
+    }
+  });
+
   const lockWait = new Histogram({
     name: "serenity_allocation_lock_wait_seconds",
     help: "Time spent waiting for a sub-workspace's allocation lock (timeouts included).",

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { reentrant } from "../../../src/allocation/allocationLock.ts";
 import {
@@ -102,17 +102,17 @@ describe("database allocation lock", () => {
       const ws = `ws-${randomUUID()}`;
       const holder = randomUUID();
       const now = new Date();
-      expect(
-        await acquireAllocationLock(single.db, { subWorkspaceId: ws, holder, now, ttlMs: 6_000 }),
-      ).toBeDefined();
+      expect(await acquireAllocationLock(single.db, { subWorkspaceId: ws, holder, now, ttlMs: 6_000 })).toBe(
+        true,
+      );
       expect(await releaseAllocationLock(single.db, { subWorkspaceId: ws, holder })).toBe(true);
       expect(await lockRow(ws)).toBeUndefined(); // visible to another session at once
       const setting = await single.pool.query("show synchronous_commit");
       expect(setting.rows[0].synchronous_commit).toBe("on");
       // The prepared statements are reused on the same connection, and still guard by holder.
-      expect(
-        await acquireAllocationLock(single.db, { subWorkspaceId: ws, holder, now, ttlMs: 6_000 }),
-      ).toBeDefined();
+      expect(await acquireAllocationLock(single.db, { subWorkspaceId: ws, holder, now, ttlMs: 6_000 })).toBe(
+        true,
+      );
       expect(await releaseAllocationLock(single.db, { subWorkspaceId: ws, holder: randomUUID() })).toBe(
         false,
       );
@@ -231,12 +231,10 @@ describe("database allocation lock", () => {
     const now = new Date();
     const ws = `ws-${randomUUID()}`;
     const holder = randomUUID();
-    expect(
-      await acquireAllocationLock(db.db, { subWorkspaceId: ws, holder, now, ttlMs: 60_000 }),
-    ).toMatchObject({ holder });
+    expect(await acquireAllocationLock(db.db, { subWorkspaceId: ws, holder, now, ttlMs: 60_000 })).toBe(true);
     expect(
       await acquireAllocationLock(db.db, { subWorkspaceId: ws, holder: randomUUID(), now, ttlMs: 60_000 }),
-    ).toBeUndefined();
+    ).toBe(false);
     expect(await releaseAllocationLock(db.db, { subWorkspaceId: ws, holder: randomUUID() })).toBe(false);
     expect((await lockRow(ws))?.holder).toBe(holder);
     expect(await releaseAllocationLock(db.db, { subWorkspaceId: ws, holder })).toBe(true);
@@ -280,6 +278,68 @@ describe("reentrant sections", () => {
     const ws = `ws-${randomUUID()}`;
     await expect(lock.withLock(ws, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     expect(await lockRow(ws)).toBeUndefined();
+  });
+});
+
+describe("tryAcquire (rebalancing's short tries on a sibling's lock)", () => {
+  it("a free lock is taken at once; a busy one answers undefined after the given wait, not the lock timeout", async () => {
+    const { clock, provider, waits } = setup();
+    const lock = reentrant(provider);
+    const ws = `ws-${randomUUID()}`;
+    const lease = await lock.tryAcquire(ws, 0);
+    expect(lease).toBeDefined();
+    // Busy, no wait: a single attempt, no sleep on the clock.
+    expect(await lock.tryAcquire(ws, 0)).toBeUndefined();
+    // Busy, a short wait: polls on the clock until 500 ms have passed, then gives up quietly.
+    const waiter = track(lock.tryAcquire(ws, 500));
+    await drive(clock, 1_000, 50, { sleepers: 2, done: () => waiter.settled });
+    expect(waiter).toMatchObject({ settled: true, value: undefined });
+    expect(waits.at(-1)).toEqual({ waitSeconds: 0.5, acquired: false });
+    await lease!.release();
+  });
+
+  it("a busy lock freed during the wait is taken", async () => {
+    const { clock, provider } = setup();
+    const lock = reentrant(provider);
+    const ws = `ws-${randomUUID()}`;
+    const holder = await provider.acquire(ws);
+    const waiter = track(lock.tryAcquire(ws, 500));
+    await drive(clock, 100, 50, { sleepers: 2 });
+    await holder.release();
+    await drive(clock, 400, 50, { sleepers: 1, done: () => waiter.settled });
+    expect(waiter.settled).toBe(true);
+    expect(waiter.value).toBeDefined();
+    await waiter.value!.release();
+  });
+
+  it("never waits for a lock the current section holds", async () => {
+    const { provider } = setup();
+    const lock = reentrant(provider);
+    const ws = `ws-${randomUUID()}`;
+    await lock.withLock(ws, async () => {
+      expect(await lock.tryAcquire(ws, 10_000)).toBeUndefined();
+    });
+  });
+
+  it("in-process: the same rules (no wait, a bounded wait on the clock, hand-over in order)", async () => {
+    const clock = new ManualClock();
+    const lock = reentrant(createInProcessLockProvider(clock));
+    const first = await lock.tryAcquire("ws-1", 0);
+    expect(first).toBeDefined();
+    expect(await lock.tryAcquire("ws-1", 0)).toBeUndefined();
+    const timedOut = track(lock.tryAcquire("ws-1", 200));
+    await clock.untilSleeping(1);
+    clock.advance(200);
+    await vi.waitFor(() => expect(timedOut.settled).toBe(true), { timeout: 30_000 });
+    expect(timedOut.value).toBeUndefined();
+    const handedOver = track(lock.tryAcquire("ws-1", 200));
+    await clock.untilSleeping(1);
+    await first!.release();
+    await vi.waitFor(() => expect(handedOver.settled).toBe(true), { timeout: 30_000 });
+    expect(handedOver.value).toBeDefined();
+    await handedOver.value!.release();
+    // Free again: a plain section runs at once.
+    await lock.withLock("ws-1", async () => undefined);
   });
 });
 

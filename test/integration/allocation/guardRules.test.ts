@@ -223,13 +223,19 @@ describe("ensure", () => {
     const ws = t.child();
     await expectCode(t.guardFor(ws).ensure({ projects: 1, prompts: 101 }), "orgPoolExhausted");
     expect(t.upstream.resources(PARENT)).toMatchObject({ projects: { total: 2 }, prompts: { total: 100 } });
-    expect(t.upstream.calls.map((call) => [call.op, call.workspaceId])).toEqual([
-      ["read", ws],
-      ["transfer", ws],
+    // The block-rounded top-up, then the exact one (§11 step 1): both refused; no sibling to
+    // reclaim from, so no rebalance; still never a parent read.
+    expect(t.upstream.calls.map((call) => [call.op, call.workspaceId, call.targets])).toEqual([
+      ["read", ws, undefined],
+      ["transfer", ws, { projects: 1, prompts: 200 }],
+      ["transfer", ws, { projects: 1, prompts: 101 }],
     ]);
     expect(t.eventsOf("allocation.rejection")).toEqual([{ orgId: t.orgId, reason: "orgPoolExhausted" }]);
-    const [entry] = await listLedgerEntries(db.db, t.orgId, { limit: 1 });
-    expect(entry).toMatchObject({ outcome: "failed", errorCode: "orgPoolExhausted" });
+    const entries = await listLedgerEntries(db.db, t.orgId, { limit: 2 });
+    expect(entries.map(({ reason, outcome, errorCode }) => ({ reason, outcome, errorCode }))).toEqual([
+      { reason: "exact", outcome: "failed", errorCode: "orgPoolExhausted" },
+      { reason: "topUp", outcome: "failed", errorCode: "orgPoolExhausted" },
+    ]);
   });
 
   it("not ready on the request path → workspaceBusy at once (no settle poll)", async () => {

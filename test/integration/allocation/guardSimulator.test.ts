@@ -228,8 +228,10 @@ describe("rejections", () => {
     const fourth = await t.newSubWorkspace();
     await t.clearCalls();
     expect(await codeOf(t.guardFor(fourth).ensure({ projects: 1, prompts: 501 }))).toBe("orgPoolExhausted");
+    // The block (600), then the exact requirement (501, §11 step 1): both beyond the pool's 500.
     expect(await t.calls()).toEqual([
       `GET UM/v1/workspaces/${fourth}/resources`,
+      `POST UM/v2/workspaces/${fourth}/resources/transfer`,
       `POST UM/v2/workspaces/${fourth}/resources/transfer`,
     ]);
     expect(await t.totals(PARENT)).toEqual(pool);

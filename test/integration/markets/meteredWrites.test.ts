@@ -5,6 +5,7 @@ import {
   type MeteredWriteContext,
   type MeteredWriteGuardFactory,
   meteredWriteGuardOf,
+  needOf,
 } from "../../../src/domain/meteredWrites.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
@@ -35,9 +36,10 @@ const recorded: Recorded[] = [];
 
 const recordingGuards: MeteredWriteGuardFactory = (context) =>
   meteredWriteGuardOf({
-    async section(need, work) {
-      const section: Recorded = { event: "section", need, writes: [], context };
-      const result = await work(async (callSite, fn, stages) => {
+    async section(needSource, work) {
+      const section: Recorded = { event: "section", need: await needOf(needSource), writes: [], context };
+      const result = await work(async (callSite, fn, stagesSource) => {
+        const stages = stagesSource === undefined ? undefined : await needOf(stagesSource);
         const before = world.sim.simulator.calls.size;
         const written = await fn();
         section.writes!.push({

@@ -2,12 +2,15 @@ import { describe, expect, it } from "vitest";
 
 import {
   dimensionsOverCeiling,
+  exactTargets,
   headroom,
   isEmptyTargets,
   planRelease,
   planTopUp,
   roundUpToBlock,
+  sameTargets,
   strandedUnits,
+  takenFromPool,
   totalsAfter,
   type WorkspaceResources,
 } from "../../../src/domain/allocation.ts";
@@ -150,5 +153,28 @@ describe("strandedUnits, headroom and totalsAfter", () => {
     expect(headroom({ used: 10, drafted: 5, total: 100 })).toBe(85);
     const before = resources([1, 0, 2], [0, 0, 100]);
     expect(totalsAfter(before, { prompts: 300 })).toEqual({ projects: 2, prompts: 300 });
+  });
+});
+
+describe("exact top-ups (§11 step 1)", () => {
+  it("targets the requirement itself, only in the short dimensions", () => {
+    const plan = planTopUp(resources([1, 0, 1], [90, 0, 100]), { projects: 0, prompts: 25 });
+    expect(plan.targets).toEqual({ prompts: 200 });
+    expect(exactTargets(plan)).toEqual({ prompts: 115 });
+    expect(takenFromPool(resources([1, 0, 1], [90, 0, 100]), exactTargets(plan))).toEqual({
+      projects: 0,
+      prompts: 15,
+    });
+  });
+
+  it("is the block target when the requirement is already a whole block (no second transfer)", () => {
+    const plan = planTopUp(resources([0, 0, 0], [0, 0, 50]), { projects: 1, prompts: 200 });
+    expect(exactTargets(plan)).toEqual({ projects: 1, prompts: 200 });
+    expect(sameTargets(exactTargets(plan), plan.targets)).toBe(true);
+  });
+
+  it("counts drafted and in-flight units, so the write still fits", () => {
+    const plan = planTopUp(resources([0, 0, 0], [40, 30, 70]), { prompts: 5 }, { prompts: 3 });
+    expect(exactTargets(plan)).toEqual({ prompts: 78 });
   });
 });

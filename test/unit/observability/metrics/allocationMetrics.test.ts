@@ -16,6 +16,18 @@ describe("allocation metrics", () => {
     events.emit("allocation.release", { orgId: "o", outcome: "released" });
     events.emit("allocation.quotaRetry", { callSite: "promptCreate", outcome: "recovered" });
     events.emit("allocation.lockWait", { waitSeconds: 0.5, acquired: true });
+    events.emit("allocation.nearExhaustion", { orgId: "o", step: "exact", outcome: "served" });
+    events.emit("allocation.nearExhaustion", { orgId: "o", step: "rebalance", outcome: "refused" });
+    events.emit("allocation.rebalanceSibling", {
+      orgId: "o",
+      outcome: "lowered",
+      reclaimed: { projects: 1, prompts: 40 },
+    });
+    events.emit("allocation.rebalanceSibling", {
+      orgId: "o",
+      outcome: "busy",
+      reclaimed: { projects: 0, prompts: 0 },
+    });
     const text = await registry.metrics();
     expect(text).toContain('serenity_allocation_headroom_checks_total{outcome="hot_path"} 1');
     expect(text).toContain('serenity_allocation_headroom_checks_total{outcome="topped_up"} 1');
@@ -28,5 +40,11 @@ describe("allocation metrics", () => {
       'serenity_allocation_quota_retries_total{outcome="recovered",call_site="promptCreate"} 1',
     );
     expect(text).toContain("serenity_allocation_lock_wait_seconds_count 1");
+    expect(text).toContain('serenity_allocation_near_exhaustion_total{step="exact",outcome="served"} 1');
+    expect(text).toContain('serenity_allocation_near_exhaustion_total{step="rebalance",outcome="refused"} 1');
+    expect(text).toContain('serenity_allocation_rebalance_siblings_total{outcome="lowered"} 1');
+    expect(text).toContain('serenity_allocation_rebalance_siblings_total{outcome="busy"} 1');
+    expect(text).toContain('serenity_allocation_reclaimed_units_total{dimension="prompts"} 40');
+    expect(text).toContain('serenity_allocation_reclaimed_units_total{dimension="projects"} 1');
   });
 });

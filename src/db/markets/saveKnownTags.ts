@@ -1,0 +1,31 @@
+import { sql } from "drizzle-orm";
+
+import type { DbExecutor } from "../database.ts";
+import { marketTags } from "../schema.ts";
+
+/** Remembers tag ids of a market's project (upserts by key: the latest resolution wins). */
+export async function saveKnownTags(
+  db: DbExecutor,
+  values: { marketId: string; projectId: string; tags: ReadonlyMap<string, string>; knownAt: Date },
+): Promise<void> {
+  if (values.tags.size === 0) return;
+  await db
+    .insert(marketTags)
+    .values(
+      [...values.tags].map(([tagKey, tagId]) => ({
+        marketId: values.marketId,
+        projectId: values.projectId,
+        tagKey,
+        tagId,
+        knownAt: values.knownAt,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [marketTags.marketId, marketTags.tagKey],
+      set: {
+        projectId: sql`excluded.project_id`,
+        tagId: sql`excluded.tag_id`,
+        knownAt: sql`excluded.known_at`,
+      },
+    });
+}
