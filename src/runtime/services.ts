@@ -14,6 +14,8 @@ import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
+import { lazyLanguageValidator } from "../generation/createPromptGenerator.ts";
+import { PromptPreviewService } from "../generation/promptPreviewService.ts";
 import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
@@ -111,6 +113,17 @@ export function createServices(deps: ServiceDeps): Services {
     meteredWrites,
   });
   const prompts = new PromptService({ db, clock, logger, orgs, markets, gateway, meteredWrites });
+  // One language validator per process (eld's database is large), shared by every generator.
+  const languageValidator = lazyLanguageValidator();
+  const promptPreview = new PromptPreviewService({
+    db,
+    clock,
+    events,
+    logger,
+    orgs,
+    gateway,
+    languageValidator,
+  });
   const provisioning = new ProvisioningService({
     db,
     clock,
@@ -139,6 +152,7 @@ export function createServices(deps: ServiceDeps): Services {
     catalogues,
     markets,
     prompts,
+    promptPreview,
     allocation,
     poolHistory,
     jobListing,
