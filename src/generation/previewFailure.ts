@@ -1,5 +1,5 @@
 import { type ErrorCode, ServiceError } from "../domain/errors.ts";
-import { GeneratorError,type GeneratorFailureKind } from "./generatorError.ts";
+import { GeneratorError, type GeneratorFailureKind } from "./generatorError.ts";
 
 /**
  * What a preview caller sees when the generator fails (spec/generation.md §8): the class of the
