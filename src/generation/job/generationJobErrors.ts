@@ -1,7 +1,7 @@
 import { ServiceError } from "../../domain/errors.ts";
+import { upstreamFailure } from "../../gateway/registryErrors.ts";
 import { JobError, LeaseLostError, needsReauth } from "../../jobs/jobError.ts";
 import type { Logger } from "../../observability/logger.ts";
-import { upstreamFailure } from "../../gateway/registryErrors.ts";
 import { GENERATION_JOB_ERROR_MESSAGES } from "../generationOutcome.ts";
 
 /**

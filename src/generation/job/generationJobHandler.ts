@@ -7,9 +7,9 @@ import { createPromptGenerator, type GeneratorDeps } from "../createPromptGenera
 import { GENERATE_MARKET_PROMPTS_JOB, GENERATE_MARKET_PROMPTS_PUBLIC_TYPE } from "../generationJobType.ts";
 import { readGeneratorSettings } from "../generatorSettings.ts";
 import { instrumentGenerator } from "../instrumentedGenerator.ts";
+import { generatePhase } from "./generatePhase.ts";
 import { GENERATION_JOB_MESSAGES } from "./generationJobErrors.ts";
 import { type GenerationJobResult, generationJobStateSchema } from "./generationJobState.ts";
-import { generatePhase } from "./generatePhase.ts";
 import { writeAndPublish, type WritePhaseDeps } from "./writePhase.ts";
 
 /** The write phase's budget beside the generator's timeout (spec/generation.md §3 "timeouts nest"). */
@@ -68,7 +68,12 @@ export function generationJobHandler(deps: GenerationJobDeps) {
       // After generation: a slow generator never races a short-lived token.
       const bearer = await ctx.credential();
       const written = await writeAndPublish(deps, ctx, bearer, prompts);
-      return { promptCount: written.promptCount, projectId: written.projectId, published: true, verdict: "ship" };
+      return {
+        promptCount: written.promptCount,
+        projectId: written.projectId,
+        published: true,
+        verdict: "ship",
+      };
     },
   });
 }

@@ -48,7 +48,13 @@ async function marketProject(deps: WritePhaseDeps, state: GenerationJobState) {
   return { row: row as MarketRow & { projectId: string }, org };
 }
 
-function guardOf(deps: WritePhaseDeps, state: GenerationJobState, row: MarketRow, org: OrgRow, bearer: string) {
+function guardOf(
+  deps: WritePhaseDeps,
+  state: GenerationJobState,
+  row: MarketRow,
+  org: OrgRow,
+  bearer: string,
+) {
   return meteredWriteGuardFor(deps.meteredWrites, marketWriteTarget(row.workspaceId, org), {
     orgId: state.orgId,
     brandId: state.brandId,
@@ -100,11 +106,11 @@ export async function writeAndPublish(
   const { row, org } = await marketProject(deps, state);
   const guard = guardOf(deps, state, row, org, bearer);
   const publish = (write: (site: string, fn: () => Promise<void>) => Promise<void>) =>
-    write("publish", () => deps.gateway.projects.publishProject(bearer, row.workspaceId, row.projectId)).catch(
-      (error: unknown) => {
-        throw writeFailure(error, ctx.logger, "publishProject", GENERATION_RETRY_CODES.publish);
-      },
-    );
+    write("publish", () =>
+      deps.gateway.projects.publishProject(bearer, row.workspaceId, row.projectId),
+    ).catch((error: unknown) => {
+      throw writeFailure(error, ctx.logger, "publishProject", GENERATION_RETRY_CODES.publish);
+    });
 
   if (state.promptsWritten) {
     if (!state.published) {
@@ -132,7 +138,11 @@ export async function writeAndPublish(
       const prepared = await prepare();
       if (hasWork(prepared)) await writeProjectPrompts(projectDeps, write, prepared, { publish: false });
       throwOnFailedItems(prepared);
-      await ctx.saveCheckpoint({ promptsWritten: true, projectId: row.projectId, promptCount: entries.length });
+      await ctx.saveCheckpoint({
+        promptsWritten: true,
+        projectId: row.projectId,
+        promptCount: entries.length,
+      });
       ctx.logger.info({ promptCount: entries.length, projectId: row.projectId }, "generated prompts written");
       await publish(write);
       await ctx.saveCheckpoint({ published: true });
@@ -159,6 +169,7 @@ async function runSection(
 function throwOnFailedItems(prepared: PreparedProjectPrompts): void {
   const failed = projectPromptOutcomes(prepared).filter((outcome) => outcome.outcome === "failed");
   if (failed.length === 0) return;
-  if (failed.some((outcome) => outcome.outcome === "failed" && isReauthCode(outcome.code))) throw needsReauth();
+  if (failed.some((outcome) => outcome.outcome === "failed" && isReauthCode(outcome.code)))
+    throw needsReauth();
   throw new JobError(GENERATION_RETRY_CODES.write, { retryable: true });
 }
