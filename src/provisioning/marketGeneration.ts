@@ -25,7 +25,11 @@ export function generationForMarket(
   return producer.produce({ caller, brand, org, market, generatePrompts });
 }
 
-/** Activate: one generation per market the activation created (a market that existed keeps its prompts). */
+/**
+ * Activate: one producer call per requested market, created now or already there. The job id is
+ * deterministic per market, so a market whose generation is running (or waiting for a reauth) gets
+ * that job back (`reused: true`); one whose generation ended gets a new one (ADR 0014).
+ */
 export async function generationForActivation(
   producer: GenerationProducerPort,
   caller: GenerationCaller,
@@ -39,7 +43,7 @@ export async function generationForActivation(
   for (const result of results) {
     const country = countryForGeoTargetId(result.geoTargetId);
     const handle =
-      result.outcome === "created" && country
+      country
         ? await producer.produce({
             caller,
             brand,

@@ -65,11 +65,11 @@ async function creates(): Promise<number> {
 
 describe("terminal outcomes", () => {
   it.each([
-    ["PROMPT_GENERATION_HELD", () => world.drsScript.push(() => answers.held)],
-    ["PROMPT_GENERATION_GATE_ERROR", () => world.drsScript.push(() => answers.gateError)],
-    ["PROMPT_GENERATION_EMPTY", () => world.drsScript.push(() => answers.empty)],
-    ["GENERATION_TERMINAL", () => world.drsScript.push(() => answers.unparseable)],
-    ["GENERATION_TERMINAL", () => (world.env.SERENITY_DRS_URL = undefined)],
+    ["PROMPT_GENERATION_HELD", (): void => void world.drsScript.push(() => answers.held)],
+    ["PROMPT_GENERATION_GATE_ERROR", (): void => void world.drsScript.push(() => answers.gateError)],
+    ["PROMPT_GENERATION_EMPTY", (): void => void world.drsScript.push(() => answers.empty)],
+    ["GENERATION_TERMINAL", (): void => void world.drsScript.push(() => answers.unparseable)],
+    ["GENERATION_TERMINAL", (): void => void (world.env.SERENITY_DRS_URL = undefined)],
   ] as const)("%s: FAILED, nothing written, the credential invalidated", async (code, arrange) => {
     arrange();
     const { brandId, jobId } = await startGeneration();
