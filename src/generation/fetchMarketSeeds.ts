@@ -21,7 +21,7 @@ export interface MarketSeedsRequest {
 
 /** The host a catalogue is asked about: the domain as given, else the primary URL's host. */
 export function catalogueDomainOf(domain: string | null, primaryUrl: string | null): string | null {
-  const given = domain?.trim();
+  const given = domain?.trim().toLowerCase();
   if (given) return given;
   if (!primaryUrl || !URL.canParse(primaryUrl)) return null;
   return new URL(primaryUrl).hostname || null;

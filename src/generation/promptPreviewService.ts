@@ -15,6 +15,7 @@ import type { OrgService } from "../orgs/orgService.ts";
 import { createPromptGenerator } from "./createPromptGenerator.ts";
 import { type DescribedPrompt, describeGeneratedPrompts } from "./describeGeneratedPrompts.ts";
 import { fetchMarketSeeds } from "./fetchMarketSeeds.ts";
+import { DEFAULT_PROMPT_COUNT } from "./generationJobMetadata.ts";
 import { GeneratorError } from "./generatorError.ts";
 import { readGeneratorSettings } from "./generatorSettings.ts";
 import { instrumentGenerator } from "./instrumentedGenerator.ts";
@@ -58,7 +59,8 @@ export interface PromptPreviewDeps {
   env?: FlagSource;
 }
 
-export const DEFAULT_PREVIEW_COUNT = 50;
+/** As many as a generation job asks for, so a default preview shows what the job would write. */
+export const DEFAULT_PREVIEW_COUNT = DEFAULT_PROMPT_COUNT;
 /** A generator's `reason` is shown to the caller: bounded, whatever a remote service sends. */
 const MAX_REASON_LENGTH = 300;
 
