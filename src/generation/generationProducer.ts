@@ -72,16 +72,11 @@ type Decision =
  * The one producer of generation jobs (spec/generation.md §2), shared by create brand, create
  * market and activate — their synchronous paths and the provisioning jobs that chain them. It
  * runs after the market exists and never fails it: every problem is logged and answered as "no
- * handle". Gate 1 (the flag and `generatePrompts`) decides whether a handle is even possible;
- * callers show `promptGeneration` only when one came back.
+ * handle". Gate 1 (the flag and `generatePrompts`) is checked first; callers show
+ * `promptGeneration` only when a handle came back, so with the flag off responses are unchanged.
  */
 export class GenerationProducer {
   constructor(private readonly deps: GenerationProducerDeps) {}
-
-  /** Gate 1: with it closed, responses carry no `promptGeneration` field at all. */
-  requested(generatePrompts: boolean | undefined): boolean {
-    return generatePrompts === true && asyncPromptGenerationEnabled(this.deps.env);
-  }
 
   async produce(request: ProduceGeneration): Promise<PromptGenerationHandle | undefined> {
     const { brand, market, caller } = request;

@@ -42,16 +42,15 @@ export async function generationForActivation(
   const withHandles: ActivationMarketResult[] = [];
   for (const result of results) {
     const country = countryForGeoTargetId(result.geoTargetId);
-    const handle =
-      country
-        ? await producer.produce({
-            caller,
-            brand,
-            org,
-            market: { geoTargetId: result.geoTargetId, languageCode: result.languageCode, country },
-            generatePrompts,
-          })
-        : undefined;
+    const handle = country
+      ? await producer.produce({
+          caller,
+          brand,
+          org,
+          market: { geoTargetId: result.geoTargetId, languageCode: result.languageCode, country },
+          generatePrompts,
+        })
+      : undefined;
     withHandles.push(handle ? { ...result, promptGeneration: handle } : result);
   }
   return withHandles;

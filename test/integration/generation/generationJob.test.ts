@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
+import { jobs } from "../../../src/db/schema.ts";
 import { generationJobId } from "../../../src/generation/generationJobId.ts";
 import { type GenerationWorld, useGenerationWorld } from "../../support/generationWorld.ts";
 
@@ -73,7 +75,53 @@ describe("the generation job", () => {
     }
     const dump = await world.sim.dump();
     const project = dump.projects.find((entry) => entry.id === created.market.projectId)!;
-    expect(JSON.stringify(project)).toContain('"user-1"');
+    expect(project.prompts).toHaveLength(promptCount);
+    expect(project.prompts.every((prompt) => prompt.live && prompt.metadata.created_by === "user-1")).toBe(
+      true,
+    );
+  });
+
+  it("a redelivery after the generation checkpoint resumes from it: the generator is not called", async () => {
+    const { brandId } = await world.activeBrand();
+    const created = await frenchMarket(brandId);
+    const jobId = created.promptGeneration!.jobId;
+    // As a delivery that died right after its checkpoint would have left the record.
+    const saved = [
+      { prompt: "Quelle crème hydratante choisir pour une peau sèche en hiver ?", category: "solution" },
+      { prompt: "Lumiere ou Nivea : quelle crème pour les peaux sensibles ?", category: "comparative" },
+    ];
+    await world.t.db.db
+      .update(jobs)
+      .set({
+        metadata: { ...(await world.job(jobId)).metadata, generatedBatch: { prompts: saved } },
+        attempts: 1,
+      })
+      .where(eq(jobs.id, jobId));
+    await world.drain();
+    const polled = await world.pollGeneration(brandId, jobId);
+    expect(polled.body).toMatchObject({ status: "COMPLETED", result: { promptCount: 2 } });
+    expect(world.generatorCalls()).toBe(0);
+  });
+
+  it("activate (async) with generatePrompts: the chained job's result names a handle per market", async () => {
+    const { brandId } = await world.activeBrand();
+    const accepted = await world.call("POST", `${world.brandsUrl()}/${brandId}/serenity/activate`, {
+      markets: [{ market: "FR", languageCode: "fr" }],
+      generatePrompts: true,
+      async: true,
+    });
+    expect(accepted.status).toBe(202);
+    await world.heartbeat();
+    await world.drain();
+    const polled = await world.poll(brandId, accepted.body.jobId);
+    expect(polled.body.status).toBe("COMPLETED");
+    const [market] = (
+      polled.body as { result: { body: { markets: { promptGeneration: { jobId: string } }[] } } }
+    ).result.body.markets;
+    expect(market!.promptGeneration.jobId).toBe(generationJobId(brandId, 2250, "fr"));
+    expect((await world.pollGeneration(brandId, market!.promptGeneration.jobId)).body.status).toBe(
+      "COMPLETED",
+    );
   });
 
   it("makes the upstream calls of §9: one read, one create per tag set, one publish", async () => {

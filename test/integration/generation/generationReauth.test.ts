@@ -47,6 +47,25 @@ describe("NEEDS_REAUTH and reauth", () => {
     expect(world.generatorCalls()).toBe(1);
   });
 
+  it("exchanges the credential only after generating: an invalidated one still generates, then asks for a reauth", async () => {
+    const { brandId } = await world.activeBrand();
+    const created = await world.createMarket(brandId, {
+      market: "FR",
+      languageCode: "fr",
+      generatePrompts: true,
+    });
+    const jobId = created.body.promptGeneration.jobId as string;
+    await world.t.services.jobs.credentials.invalidate((await world.job(jobId)).credentialId!);
+    await world.drain();
+    expect((await world.pollGeneration(brandId, jobId)).body.error).toMatchObject({ code: "NEEDS_REAUTH" });
+    expect(world.generatorCalls()).toBe(1);
+    expect((await world.job(jobId)).metadata).toHaveProperty("generatedBatch");
+    expect((await world.reauth(brandId, jobId)).status).toBe(202);
+    await world.drain();
+    expect((await world.pollGeneration(brandId, jobId)).body.status).toBe("COMPLETED");
+    expect(world.generatorCalls()).toBe(1);
+  });
+
   it("resumes the same job from its checkpoints: no second generation", async () => {
     const { brandId, jobId } = await generationNeedingReauth(401);
     const resumed = await world.reauth(brandId, jobId);
