@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from "../../vendor/hooks.js";
 import { ApiError } from "../api.js";
 import { createPrompts, previewPrompts } from "../endpoints.js";
-import { formatNumber } from "../format.js";
+import { summarySentence } from "../generation.js";
 import { html } from "../html.js";
 import { Badge, ConfirmButton } from "./common.js";
 
@@ -19,23 +19,6 @@ function sentenceOf(error) {
   if (error instanceof ApiError)
     return `${error.message}${error.requestId ? ` (request ${error.requestId})` : ""}`;
   return "The request did not complete.";
-}
-
-/**
- * The pipeline's counts as one sentence: what was kept, and why the rest was not.
- * @param {PromptPreview["summary"]} summary
- */
-export function summarySentence(summary) {
-  const dropped = [
-    summary.generated - summary.hard_validated > 0
-      ? `${formatNumber(summary.generated - summary.hard_validated)} failed the checks`
-      : null,
-    summary.guardrail_dropped > 0 ? `${formatNumber(summary.guardrail_dropped)} duplicates` : null,
-    summary.language_rejected > 0 ? `${formatNumber(summary.language_rejected)} in the wrong language` : null,
-    summary.quality_downranked > 0 ? `${formatNumber(summary.quality_downranked)} ranked lower` : null,
-  ].filter(Boolean);
-  const kept = `${formatNumber(summary.final_count)} kept of ${formatNumber(summary.generated)} generated`;
-  return dropped.length > 0 ? `${kept}: ${dropped.join(", ")}.` : `${kept}.`;
 }
 
 /**

@@ -12,12 +12,7 @@ import {
   usePageTitle,
 } from "../components/common.js";
 import { NewMarketForm } from "../components/forms.js";
-import {
-  GENERATION_JOB_TYPE,
-  GenerationCell,
-  generationJobsByMarket,
-  marketKey,
-} from "../components/generation.js";
+import { GenerationCell } from "../components/generation.js";
 import { JobRows } from "../components/jobs.js";
 import { PromptPreviewPanel } from "../components/preview.js";
 import {
@@ -29,6 +24,7 @@ import {
   reauthGeneration,
 } from "../endpoints.js";
 import { formatClock, formatNumber, formatTime } from "../format.js";
+import { GENERATION_JOB_TYPE, generationJobsByMarket, marketKey } from "../generation.js";
 import { html } from "../html.js";
 import { useLive } from "../live.js";
 import { Link } from "../router.js";
