@@ -28,7 +28,7 @@ export function catalogueDomainOf(domain: string | null, primaryUrl: string | nu
 }
 
 export async function fetchMarketSeeds(
-  deps: { gateway: GatewayClient; logger: Logger },
+  deps: { gateway: Pick<GatewayClient, "projects">; logger: Logger },
   request: MarketSeedsRequest,
 ): Promise<CatalogueSeed[]> {
   const domain = catalogueDomainOf(request.domain, request.primaryUrl);

@@ -13,11 +13,11 @@ import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { NEEDS_REAUTH } from "../jobs/jobError.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { Logger } from "../observability/logger.ts";
+import { catalogueDomainOf, fetchMarketSeeds } from "./fetchMarketSeeds.ts";
 import { generationJobId } from "./generationJobId.ts";
 import { DEFAULT_PROMPT_COUNT, type GenerationJobMetadataInput } from "./generationJobMetadata.ts";
 import { GENERATE_MARKET_PROMPTS_JOB, type PromptGenerationHandle } from "./generationJobType.ts";
 import type { GenerationReadiness } from "./generationReadiness.ts";
-import { boundSeeds } from "./seeds.ts";
 import { baseUrlFor } from "./toGenerationRequest.ts";
 
 /** An IN_PROGRESS generation job this old is stale: recycled rather than reused (spec §2 step 3). */
@@ -120,20 +120,22 @@ export class GenerationProducer {
       languageCode,
     });
     if (!row) return { kind: "skip", reason: "no-market" };
-    const domain = brandDomain(brand);
+    const domain = catalogueDomainOf(brand.domain, brand.primaryUrl);
     if (!domain) return { kind: "skip", reason: "no-seeds" };
 
-    let topics;
+    let seeds;
     try {
-      topics = await this.deps.gateway.projects.getBrandTopics(caller.bearer, row.workspaceId, {
+      seeds = await fetchMarketSeeds(this.deps, {
+        bearer: caller.bearer,
+        workspaceId: row.workspaceId,
         domain,
+        primaryUrl: brand.primaryUrl,
         country: market.country,
       });
     } catch (error) {
       log.warn({ err: error }, "could not read the brand-topics catalogue");
       return { kind: "skip", reason: "seeds-unavailable" };
     }
-    const seeds = boundSeeds(topics);
     if (seeds.length === 0) return { kind: "skip", reason: "no-seeds" };
 
     const metadata: GenerationJobMetadataInput = {
@@ -213,11 +215,4 @@ export class GenerationProducer {
       throw error;
     }
   }
-}
-
-/** The brand's domain for the catalogue: its `domain`, else its primary URL's host. */
-function brandDomain(brand: Pick<BrandRow, "domain" | "primaryUrl">): string | undefined {
-  if (brand.domain?.trim()) return brand.domain.trim().toLowerCase();
-  if (brand.primaryUrl && URL.canParse(brand.primaryUrl)) return new URL(brand.primaryUrl).hostname;
-  return undefined;
 }
