@@ -24,7 +24,12 @@ import type { GeneratorName, PromptGenerator } from "./promptGenerator.ts";
 import type { CatalogueSeed } from "./seeds.ts";
 import { baseUrlFor, toGenerationRequest } from "./toGenerationRequest.ts";
 import type { LanguageValidator } from "./validation/languageValidator.ts";
-import type { GenerationRequest, GenerationResponse, ShipSummary } from "./wire.ts";
+import {
+  type GenerationRequest,
+  type GenerationResponse,
+  heldEmptySummary,
+  type ShipSummary,
+} from "./wire.ts";
 
 /**
  * The prompt preview (spec/generation.md §8): the generation job's first phase, run synchronously
@@ -64,21 +69,6 @@ export const DEFAULT_PREVIEW_COUNT = DEFAULT_PROMPT_COUNT;
 /** A generator's `reason` is shown to the caller: bounded, whatever a remote service sends. */
 const MAX_REASON_LENGTH = 300;
 
-/** What the producer would do without seeds: skip (`no-seeds`); the preview says so instead. */
-function noSeedsSummary(): ShipSummary {
-  return {
-    generated: 0,
-    hard_validated: 0,
-    guardrail_dropped: 0,
-    language_rejected: 0,
-    quality_downranked: 0,
-    final_count: 0,
-    verdict: "held",
-    error_category: null,
-    reason: "no-seeds",
-  };
-}
-
 export class PromptPreviewService {
   constructor(private readonly deps: PromptPreviewDeps) {}
 
@@ -114,7 +104,7 @@ export class PromptPreviewService {
     const outcome = { generator: settings.generator, geoTargetId: market.geoTargetId, seeds: seeds.length };
     if (seeds.length === 0) {
       log.info({ ...outcome, verdict: "held", reason: "no-seeds" }, "prompt preview");
-      return { generator: settings.generator, prompts: [], summary: noSeedsSummary() };
+      return { generator: settings.generator, prompts: [], summary: heldEmptySummary("no-seeds") };
     }
     const request = this.#request(seeds, {
       brand,

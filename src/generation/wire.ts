@@ -90,6 +90,21 @@ export interface ShipSummary {
   reason: string;
 }
 
+/** The summary of a run that had nothing to validate (no seeds, an unsupported language): held. */
+export function heldEmptySummary(reason: string): ShipSummary {
+  return {
+    generated: 0,
+    hard_validated: 0,
+    guardrail_dropped: 0,
+    language_rejected: 0,
+    quality_downranked: 0,
+    final_count: 0,
+    verdict: "held",
+    error_category: null,
+    reason,
+  };
+}
+
 export interface GenerationResponse {
   prompts: GeneratedPrompt[];
   language_evidence: LanguageEvidence[];

@@ -2,7 +2,12 @@ import { GeneratorError } from "../generatorError.ts";
 import type { GenerateOptions, PromptGenerator } from "../promptGenerator.ts";
 import type { LanguageValidator } from "../validation/languageValidator.ts";
 import { validateCandidates } from "../validation/validationPipeline.ts";
-import type { GeneratedPrompt, GenerationRequest, GenerationResponse } from "../wire.ts";
+import {
+  type GeneratedPrompt,
+  type GenerationRequest,
+  type GenerationResponse,
+  heldEmptySummary,
+} from "../wire.ts";
 import { type PromptTemplate, TEMPLATES_BY_LANGUAGE } from "./templates/index.ts";
 
 /**
@@ -47,17 +52,7 @@ function heldWithoutCandidates(request: GenerationRequest, reason: string): Gene
   return {
     prompts: [],
     language_evidence: [],
-    ship_summary: {
-      generated: 0,
-      hard_validated: 0,
-      guardrail_dropped: 0,
-      language_rejected: 0,
-      quality_downranked: 0,
-      final_count: 0,
-      verdict: "held",
-      error_category: null,
-      reason,
-    },
+    ship_summary: heldEmptySummary(reason),
   };
 }
 
