@@ -8,6 +8,7 @@ import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { JobContext } from "../jobs/handler.ts";
+import { type BrandLease, JOB_BRAND_LEASE_WAIT_MS } from "../markets/brandLease.ts";
 import type { CreateMarketInput, Market } from "../markets/market.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -26,6 +27,8 @@ import type { ActivationResult } from "./provisioningRequests.ts";
 
 export interface ChainedWorkDeps {
   db: Db;
+  /** Chained work is structural: it runs under the brand's lease (docs/decisions/0015). */
+  brandLease: BrandLease;
   gateway: Pick<GatewayClient, "projects">;
   markets: Pick<MarketService, "createForBrand">;
 }
@@ -53,21 +56,23 @@ export async function createMarketChained(
   target: ChainedTarget,
   input: CreateMarketInput,
 ): Promise<ChainedOutcome<Market>> {
-  const context = await stillApplies(deps.db, target);
-  if (!context) return { kind: "superseded" };
-  const bearer = await ctx.credential();
-  const market = await deps.markets.createForBrand(
-    { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
-    context.brand,
-    context.org,
-    input,
-  );
-  const after = await stillApplies(deps.db, target);
-  if (!after) {
-    await undoMarkets(deps, ctx.logger, bearer, context.brand.id, [market]);
-    return { kind: "superseded" };
-  }
-  return { kind: "done", value: market, brand: after.brand };
+  return underBrandLease(deps, target, async () => {
+    const context = await stillApplies(deps.db, target);
+    if (!context) return { kind: "superseded" };
+    const bearer = await ctx.credential();
+    const market = await deps.markets.createForBrand(
+      { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
+      context.brand,
+      context.org,
+      input,
+    );
+    const after = await stillApplies(deps.db, target);
+    if (!after) {
+      await undoMarkets(deps, ctx.logger, bearer, context.brand.id, [market]);
+      return { kind: "superseded" };
+    }
+    return { kind: "done", value: market, brand: after.brand };
+  });
 }
 
 export async function activateMarketsChained(
@@ -76,26 +81,37 @@ export async function activateMarketsChained(
   target: ChainedTarget,
   requested: { market: string; languageCode: string }[],
 ): Promise<ChainedOutcome<ActivationResult>> {
-  const context = await stillApplies(deps.db, target);
-  if (!context) return { kind: "superseded" };
-  const bearer = await ctx.credential();
-  const { results, created } = await createActivationMarkets(
-    deps.markets,
-    { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
-    context.brand,
-    context.org,
-    requested,
-  );
-  const after = await stillApplies(deps.db, target);
-  if (!after) {
-    await undoMarkets(deps, ctx.logger, bearer, context.brand.id, created);
-    return { kind: "superseded" };
-  }
-  return {
-    kind: "done",
-    value: { brandId: target.brandId, status: "active", markets: results },
-    brand: after.brand,
-  };
+  return underBrandLease(deps, target, async () => {
+    const context = await stillApplies(deps.db, target);
+    if (!context) return { kind: "superseded" };
+    const bearer = await ctx.credential();
+    const { results, created } = await createActivationMarkets(
+      deps.markets,
+      { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
+      context.brand,
+      context.org,
+      requested,
+    );
+    const after = await stillApplies(deps.db, target);
+    if (!after) {
+      await undoMarkets(deps, ctx.logger, bearer, context.brand.id, created);
+      return { kind: "superseded" };
+    }
+    return {
+      kind: "done",
+      value: { brandId: target.brandId, status: "active", markets: results },
+      brand: after.brand,
+    };
+  });
+}
+
+/** Off the request path a busy brand is waited for longer; still busy → the job retries later. */
+function underBrandLease<T>(
+  deps: ChainedWorkDeps,
+  target: ChainedTarget,
+  work: () => Promise<T>,
+): Promise<T> {
+  return deps.brandLease.withBrand(target.brandId, work, { waitMs: JOB_BRAND_LEASE_WAIT_MS });
 }
 
 /** The brand and its org while the chained work applies: live (`active`) and pointing at the target. */

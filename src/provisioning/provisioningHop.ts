@@ -12,6 +12,7 @@ import {
 import { nextPollDelayMs } from "../domain/requeueLadder.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { JobContext } from "../jobs/handler.ts";
+import type { BrandLease } from "../markets/brandLease.ts";
 import { JobError, LeaseLostError } from "../jobs/jobError.ts";
 import type { EventBus, ServiceEvents } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -24,6 +25,8 @@ import { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
 
 export interface ProvisioningHopDeps {
   db: Db;
+  /** A hop runs under the brand's lease (docs/decisions/0015). */
+  brandLease: BrandLease;
   gateway: Pick<GatewayClient, "users" | "projects">;
   events: EventBus;
   /** Where SERENITY_PROVISION_SETTLE_BUDGET_MS is read (per hop); default process.env. */
@@ -295,7 +298,7 @@ class Hop {
     }
     // After T5: while our attempt was pending its candidate was a live claim the cleanup skips.
     await this.#cleanup();
-    return asJobFailure(error);
+    return asJobFailure(error, { settled: true });
   }
 
   /**

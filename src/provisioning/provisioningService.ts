@@ -12,6 +12,7 @@ import { geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { BrandLease } from "../markets/brandLease.ts";
 import type { Market } from "../markets/market.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -50,6 +51,8 @@ export interface ProvisioningServiceDeps {
   gateway: GatewayClient;
   /** The metered-write seam (deactivate's release). */
   meteredWrites: MeteredWriteGuardFactory;
+  /** Serialises the brand's structural operations across processes (docs/decisions/0015). */
+  brandLease: BrandLease;
   /** The asynchronous producers (`async: true`). */
   producers: AsyncProvisioning;
   /** `SERENITY_SYNC_SETTLE_BUDGET_MS` (config.syncSettleBudgetMs); default 10 s. */
@@ -95,25 +98,27 @@ export class ProvisioningService {
       ...(market.modelIds ? { modelIds: market.modelIds } : {}),
     };
     const inserted = await insertNewBrand(this.deps, orgId, input);
-    if (input.async && this.#asyncOn()) {
-      const accepted = await this.#startFresh(inserted, () =>
-        this.deps.producers.createBrand(
-          { sub: principal.sub, ...operation },
-          inserted,
-          parentWorkspaceId,
-          initialMarket,
-        ),
+    return this.deps.brandLease.withBrand(inserted.id, async () => {
+      if (input.async && this.#asyncOn()) {
+        const accepted = await this.#startFresh(inserted, () =>
+          this.deps.producers.createBrand(
+            { sub: principal.sub, ...operation },
+            inserted,
+            parentWorkspaceId,
+            initialMarket,
+          ),
+        );
+        return { accepted };
+      }
+      const sync = this.#sync(operation);
+      const brand = await this.#startFresh(inserted, () =>
+        provisionBrandSync(sync, operation, inserted, parentWorkspaceId),
       );
-      return { accepted };
-    }
-    const sync = this.#sync(operation);
-    const brand = await this.#startFresh(inserted, () =>
-      provisionBrandSync(sync, operation, inserted, parentWorkspaceId),
-    );
-    // A failure of the initial market itself (the brand is active by now) is reported as is: the
-    // brand keeps its workspace, and the market can be created again through the markets endpoint.
-    await this.deps.markets.createForBrand(operation, brand, org, initialMarket);
-    return { done: brand };
+      // A failure of the initial market itself (the brand is active by now) is reported as is: the
+      // brand keeps its workspace, and the market can be created again through the markets endpoint.
+      await this.deps.markets.createForBrand(operation, brand, org, initialMarket);
+      return { done: brand };
+    });
   }
 
   /**
@@ -128,6 +133,20 @@ export class ProvisioningService {
     input: ActivateInput,
     ctx: { requestId: string | undefined },
   ): Promise<Requested<ActivationResult>> {
+    await loadBrandContext(this.deps, principal, orgId, brandId);
+    return this.deps.brandLease.withBrand(brandId, () =>
+      this.#activate(principal, orgId, brandId, input, ctx),
+    );
+  }
+
+  async #activate(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    input: ActivateInput,
+    ctx: { requestId: string | undefined },
+  ): Promise<Requested<ActivationResult>> {
+    // Read under the lease: what a concurrent deactivate or activate left is what we act on.
     const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
     const requested = input.markets ?? [];
     checkActivation(org, brand, requested);
@@ -155,12 +174,15 @@ export class ProvisioningService {
     brandId: string,
     ctx: { requestId: string | undefined },
   ): Promise<{ brandId: string; status: "pending" }> {
-    const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
-    await deactivateBrand(
-      { ...this.deps, lifecycle: this.#lifecycle() },
-      { ...this.#operation(principal, ctx), brand, org },
-    );
-    return { brandId: brand.id, status: "pending" };
+    await loadBrandContext(this.deps, principal, orgId, brandId);
+    return this.deps.brandLease.withBrand(brandId, async () => {
+      const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
+      await deactivateBrand(
+        { ...this.deps, lifecycle: this.#lifecycle() },
+        { ...this.#operation(principal, ctx), brand, org },
+      );
+      return { brandId: brand.id, status: "pending" as const };
+    });
   }
 
   /**
@@ -181,6 +203,19 @@ export class ProvisioningService {
     if (!wantsAsync || !this.#asyncOn()) {
       return { done: await this.deps.markets.create(principal, orgId, brandId, market, ctx) };
     }
+    await loadBrandContext(this.deps, principal, orgId, brandId);
+    return this.deps.brandLease.withBrand(brandId, () =>
+      this.#createMarketAsync(principal, orgId, brandId, market, ctx),
+    );
+  }
+
+  async #createMarketAsync(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    market: Omit<CreateMarketRequest, "async">,
+    ctx: { requestId: string | undefined },
+  ): Promise<Requested<Market>> {
     const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
     const operation = this.#operation(principal, ctx);
     if (brand.subWorkspaceId === null) {

@@ -18,6 +18,7 @@ import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
+import { createBrandLease } from "../markets/brandLease.ts";
 import { MarketService } from "../markets/marketService.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -101,6 +102,8 @@ export function createServices(deps: ServiceDeps): Services {
   });
   const meteredWrites = deps.meteredWrites ?? allocation.meteredWrites;
   const catalogues = new CatalogueService({ gateway, clock, logger });
+  // One per process: structural operations on a brand, from any process, run one at a time.
+  const brandLease = createBrandLease({ db, clock, events, logger });
   const markets = new MarketService({
     db,
     clock,
@@ -109,6 +112,7 @@ export function createServices(deps: ServiceDeps): Services {
     catalogue: catalogues,
     gateway,
     meteredWrites,
+    brandLease,
   });
   const prompts = new PromptService({ db, clock, logger, orgs, markets, gateway, meteredWrites });
   const provisioning = new ProvisioningService({
@@ -120,13 +124,14 @@ export function createServices(deps: ServiceDeps): Services {
     markets,
     gateway,
     meteredWrites,
+    brandLease,
     producers: new AsyncProvisioning({ db, clock, logger, events, jobs }),
     ...(deps.syncSettleBudgetMs ? { syncSettleBudgetMs: deps.syncSettleBudgetMs } : {}),
   });
   // Job handlers register here, so API and worker agree on the job types.
-  const chainedWork = { db, gateway, markets };
+  const chainedWork = { db, gateway, markets, brandLease };
   registry
-    .registerHandler(provisionWorkspaceHandler({ db, gateway, events, ...deps.provisioning }))
+    .registerHandler(provisionWorkspaceHandler({ db, gateway, events, brandLease, ...deps.provisioning }))
     .registerHandler(createMarketJobHandler(chainedWork))
     .registerHandler(activateBrandJobHandler(chainedWork))
     .registerHandler(activateMarketsJobHandler(chainedWork));
