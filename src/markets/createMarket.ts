@@ -15,6 +15,7 @@ import { ServiceError } from "../domain/errors.ts";
 import { countryName, geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
+import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -156,7 +157,11 @@ export async function createMarketForBrand(
       return id;
     });
   } catch (error) {
-    const mapped = upstreamFailure(error, log, "createMarket");
+    // The project vanished while it was being made (a concurrent change upstream): the market
+    // request conflicts with the state upstream (409), it is not a missing resource of the caller.
+    const mapped = isGatewayError(error, "gone")
+      ? new ServiceError("conflict", { cause: upstreamFailure(error, log, "createMarket") })
+      : upstreamFailure(error, log, "createMarket");
     await rollBack(deps, log, ctx.bearer, reservation, projectId);
     throw mapped;
   }
