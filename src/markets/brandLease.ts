@@ -55,7 +55,6 @@ export interface BrandLeaseOptions {
 export function createBrandLease(options: BrandLeaseOptions): BrandLease {
   const provider = databaseBrandLeaseProvider(options);
   const lock: AllocationLock = reentrant(provider);
-  const waits = new WeakMap<object, number>();
   return {
     withBrand(brandId, work, withOptions = {}) {
       if (withOptions.waitMs === undefined) return lock.withLock(brandId, work);

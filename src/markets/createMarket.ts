@@ -19,6 +19,7 @@ import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
 import type { Logger } from "../observability/logger.ts";
+import { createOrAdoptProject } from "./createOrAdopt.ts";
 import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
 import { describeMarket } from "./describeMarket.ts";
 import { rememberModels } from "./knownModels.ts";
@@ -106,8 +107,9 @@ export async function createMarketForBrand(
     projectId = await guard.section({ projects: 1 }, async (write) => {
       const project = await write(
         "projectCreate",
+        // Create-or-adopt: after a transient failure, the project the first try may have made.
         () =>
-          projects.createProject(ctx.bearer, target.workspaceId, {
+          createOrAdoptProject({ db: deps.db, projects, logger: log }, ctx.bearer, target.workspaceId, {
             name: `${brand.name} ${country} ${language.code}`,
             brandNameDisplay: brand.name,
             brandNames: [brand.name, ...brand.aliases],

@@ -12,8 +12,8 @@ import {
 import { nextPollDelayMs } from "../domain/requeueLadder.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { JobContext } from "../jobs/handler.ts";
-import type { BrandLease } from "../markets/brandLease.ts";
 import { JobError, LeaseLostError } from "../jobs/jobError.ts";
+import type { BrandLease } from "../markets/brandLease.ts";
 import type { EventBus, ServiceEvents } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { chooseCandidate, OwnedCandidate } from "./attemptCandidate.ts";

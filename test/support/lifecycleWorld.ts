@@ -19,6 +19,13 @@ import { observe } from "./workerCrashWorld.ts";
 export const PARENT = GOLD_PARENT_WORKSPACE_ID;
 export const POOL = { projects: 13, prompts: 800 };
 
+export interface HttpAnswer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are read loosely in assertions
+  body: any;
+  headers: Headers;
+}
+
 export interface LifecycleWorld {
   sim: TestSimulator;
   t: TestApp;
@@ -26,12 +33,7 @@ export interface LifecycleWorld {
   orgId: string;
   token: string;
   /** A real HTTP request to the app; the body parsed when JSON. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are read loosely in assertions
-  http(
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; body: any; headers: Headers }>;
+  http(method: string, path: string, body?: unknown): Promise<HttpAnswer>;
   /** Until no job is IN_PROGRESS (observed in the jobs table). */
   settled(): Promise<void>;
   /** What upstream holds under the parent, and what Serenity tracks. */
