@@ -18,6 +18,7 @@ import { boundedMap } from "../gateway/boundedMap.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
+import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { BrandLease } from "./brandLease.ts";
@@ -46,6 +47,7 @@ export interface MarketServiceDeps {
   meteredWrites: MeteredWriteGuardFactory;
   /** Serialises the brand's structural operations across processes (docs/decisions/0015). */
   brandLease: BrandLease;
+  events?: EventBus;
   /** A `creating` reservation untouched this long is abandoned and may be reclaimed; default 10 min. */
   staleReservationMs?: number;
 }

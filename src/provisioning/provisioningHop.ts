@@ -10,6 +10,7 @@ import {
   type ProvisioningFailureReason,
 } from "../domain/provisioningAttempt.ts";
 import { nextPollDelayMs } from "../domain/requeueLadder.ts";
+import { GatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { JobContext } from "../jobs/handler.ts";
 import { JobError, LeaseLostError } from "../jobs/jobError.ts";
@@ -158,12 +159,20 @@ class Hop {
       return this.#afterPromote(brand);
     }
 
-    // 3. Candidate.
-    const candidate = await chooseCandidate(
-      { db, lifecycle: this.#lifecycle, log: this.#log, owned: this.#owned, token: () => this.#token() },
-      this.#ctx,
-      brand,
-    );
+    // 3. Candidate. A transient upstream failure of the create-or-adopt is not the attempt's end:
+    // the next hop looks again (and adopts what this one may have made), within the settle budget.
+    let candidate: string | undefined;
+    try {
+      candidate = await chooseCandidate(
+        { db, lifecycle: this.#lifecycle, log: this.#log, owned: this.#owned, token: () => this.#token() },
+        this.#ctx,
+        brand,
+      );
+    } catch (error) {
+      if (!(error instanceof GatewayError && error.transient) || this.#ctx.signal.aborted) throw error;
+      this.#log.warn({ ...error.toLog() }, "create-or-adopt failed transiently; the next hop tries again");
+      return this.#notReady();
+    }
     if (!candidate) {
       await this.#cleanup();
       return this.#standDown("superseded");

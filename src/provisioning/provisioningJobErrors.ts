@@ -38,12 +38,26 @@ const RETRY_LATER_CODES = new Set<string>(["brandBusy", "workspaceBusy"]);
  * (the caller settled nothing it must undo first). `settled`: the caller already failed its state
  * (a provisioning hop after T5): always terminal.
  */
+/**
+ * A failure worth another delivery: a busy brand or workspace, or an upstream failure the gateway
+ * classified transient (5xx, timeout, lost connection, 429) — also when a service already mapped it
+ * to its registry code (the gateway error is its cause).
+ */
+export function isTransientFailure(error: unknown): boolean {
+  if (error instanceof GatewayError) return error.transient;
+  if (error instanceof ServiceError) {
+    if (RETRY_LATER_CODES.has(error.code)) return true;
+    return error.cause instanceof GatewayError && error.cause.transient;
+  }
+  return false;
+}
+
 export function asJobFailure(error: unknown, options: { settled?: boolean } = {}): JobError {
   if (isReauthFailure(error)) return error instanceof JobError ? error : needsReauth(error);
   if (error instanceof JobError) return error;
   const service = error instanceof GatewayError ? serviceErrorForGateway(error) : error;
   if (service instanceof ServiceError) {
-    const retryable = !options.settled && RETRY_LATER_CODES.has(service.code);
+    const retryable = !options.settled && isTransientFailure(error);
     return new JobError(service.code, { retryable, message: service.message, cause: error });
   }
   return new JobError("PROVISIONING_FAILED", {

@@ -113,6 +113,7 @@ export function createServices(deps: ServiceDeps): Services {
     gateway,
     meteredWrites,
     brandLease,
+    events,
   });
   const prompts = new PromptService({ db, clock, logger, orgs, markets, gateway, meteredWrites });
   const provisioning = new ProvisioningService({

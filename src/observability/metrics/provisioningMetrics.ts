@@ -23,4 +23,12 @@ export function registerProvisioningMetrics(registry: Registry, events: EventBus
   events.on("brand.leaseWait", ({ waitSeconds, acquired }) =>
     leaseWait.observe({ outcome: acquired ? "acquired" : "busy" }, waitSeconds),
   );
+
+  const rollbacksPending = new Counter({
+    name: "serenity_market_rollbacks_pending_total",
+    help: "Failed market creates whose project could not be deleted; kept = its reservation still tracks it for a retry.",
+    labelNames: ["kept"],
+    registers: [registry],
+  });
+  events.on("market.rollbackPending", ({ kept }) => rollbacksPending.inc({ kept: String(kept) }));
 }
