@@ -11,7 +11,7 @@ import { CatalogueService } from "../catalogues/catalogueService.ts";
 import { ephemeralCredentialKey } from "../credentials/credentialKey.ts";
 import { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db } from "../db/database.ts";
-import type { Clock } from "../domain/clock.ts";
+import { type Clock, systemClock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
 import { JobListing } from "../jobs/jobListing.ts";
@@ -102,8 +102,10 @@ export function createServices(deps: ServiceDeps): Services {
   });
   const meteredWrites = deps.meteredWrites ?? allocation.meteredWrites;
   const catalogues = new CatalogueService({ gateway, clock, logger });
-  // One per process: structural operations on a brand, from any process, run one at a time.
-  const brandLease = createBrandLease({ db, clock, events, logger });
+  // One per process: structural operations on a brand, from any process, run one at a time. On
+  // the system clock, not the injected one: its waits are real contention between processes, and
+  // a test's ManualClock would stall an unpumped waiter or expire a working holder (ADR 0015).
+  const brandLease = createBrandLease({ db, clock: systemClock, events, logger });
   const markets = new MarketService({
     db,
     clock,

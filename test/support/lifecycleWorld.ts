@@ -34,8 +34,13 @@ export interface LifecycleWorld {
   token: string;
   /** A real HTTP request to the app; the body parsed when JSON. */
   http(method: string, path: string, body?: unknown): Promise<HttpAnswer>;
-  /** Until no job is IN_PROGRESS (observed in the jobs table). */
+  /**
+   * Until no job is IN_PROGRESS (observed in the jobs table). Retry delays are pg-boss start times:
+   * they are made due on every look, the queue's notion of time passing (no wall-time wait).
+   */
   settled(): Promise<void>;
+  /** The org's parent workspace (the gold parent, or the suite's own). */
+  parentId: string;
   /** What upstream holds under the parent, and what Serenity tracks. */
   upstream(): Promise<{
     children: {
@@ -50,8 +55,12 @@ export interface LifecycleWorld {
   close(): Promise<void>;
 }
 
-export async function startLifecycleWorld(): Promise<LifecycleWorld> {
-  const sim = await startTestSimulator({ seed: "gold", settings: { latencyMs: 15 } });
+export async function startLifecycleWorld(
+  options: { latencyMs?: number; pool?: { projects: number; prompts: number } } = {},
+): Promise<LifecycleWorld> {
+  const sim = await startTestSimulator({ seed: "gold", settings: { latencyMs: options.latencyMs ?? 15 } });
+  // A parent of its own when the suite needs a bigger pool than the gold parent's 13 / 800.
+  const parentId = options.pool ? await sim.addParent({ title: "Lifecycle parent", ...options.pool }) : PARENT;
   const t = await createTestApp({ gateway: { url: sim.url, maxRetries: 2 } });
   const baseUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
   const jobSystem = t.services.jobs;
@@ -87,7 +96,7 @@ export async function startLifecycleWorld(): Promise<LifecycleWorld> {
     };
   }
 
-  const org = await http("POST", "/v2/orgs", { name: "Lifecycle org", parentWorkspaceId: PARENT }, admin);
+  const org = await http("POST", "/v2/orgs", { name: "Lifecycle org", parentWorkspaceId: parentId }, admin);
   expect(org.status).toBe(201);
   const orgId = (org.body as { id: string }).id;
 
@@ -98,8 +107,12 @@ export async function startLifecycleWorld(): Promise<LifecycleWorld> {
     orgId,
     token: await t.token({ sub: "user-1", orgs: [orgId] }),
     http: (method, path, body) => http(method, path, body) as ReturnType<LifecycleWorld["http"]>,
+    parentId,
     async settled() {
       await observe("every job is terminal", async () => {
+        await t.db.db.execute(
+          sql`update pgboss.job set start_after = now() - interval '1 second' where state in ('created', 'retry')`,
+        );
         const rows = await t.db.db.execute<{ n: number }>(
           sql`select count(*)::int as n from ${jobs} where status = 'IN_PROGRESS'`,
         );
@@ -112,7 +125,7 @@ export async function startLifecycleWorld(): Promise<LifecycleWorld> {
         (await t.db.db.select({ projectId: markets.projectId }).from(markets)).map((row) => row.projectId),
       );
       const children = dump.workspaces
-        .filter((workspace) => workspace.parent_id === PARENT)
+        .filter((workspace) => workspace.parent_id === parentId)
         .map((workspace) => ({
           id: workspace.id,
           title: workspace.title,
@@ -122,8 +135,8 @@ export async function startLifecycleWorld(): Promise<LifecycleWorld> {
             prompts: workspace.resources.prompts.total,
           },
         }));
-      const parent = dump.workspaces.find((workspace) => workspace.id === PARENT)!;
-      const under = new Set([PARENT, ...children.map((child) => child.id)]);
+      const parent = dump.workspaces.find((workspace) => workspace.id === parentId)!;
+      const under = new Set([parentId, ...children.map((child) => child.id)]);
       return {
         children,
         parentTotals: { projects: parent.resources.projects.total, prompts: parent.resources.prompts.total },
