@@ -60,7 +60,9 @@ export async function startLifecycleWorld(
 ): Promise<LifecycleWorld> {
   const sim = await startTestSimulator({ seed: "gold", settings: { latencyMs: options.latencyMs ?? 15 } });
   // A parent of its own when the suite needs a bigger pool than the gold parent's 13 / 800.
-  const parentId = options.pool ? await sim.addParent({ title: "Lifecycle parent", ...options.pool }) : PARENT;
+  const parentId = options.pool
+    ? await sim.addParent({ title: "Lifecycle parent", ...options.pool })
+    : PARENT;
   const t = await createTestApp({ gateway: { url: sim.url, maxRetries: 2 } });
   const baseUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
   const jobSystem = t.services.jobs;
