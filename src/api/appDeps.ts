@@ -3,6 +3,9 @@ import type { PoolHistory } from "../allocation/poolHistory.ts";
 import type { TokenVerifier } from "../auth/tokenVerifier.ts";
 import type { BrandService } from "../brands/brandService.ts";
 import type { CatalogueService } from "../catalogues/catalogueService.ts";
+import type { GenerationJobs } from "../generation/generationJobs.ts";
+import type { GenerationProducer } from "../generation/generationProducer.ts";
+import type { OperatorSettings } from "../generation/operatorSettings.ts";
 import type { JobListing } from "../jobs/jobListing.ts";
 import type { JobService } from "../jobs/jobService.ts";
 import type { MarketService } from "../markets/marketService.ts";
@@ -38,6 +41,8 @@ export interface ApiServices {
   poolHistory: PoolHistory;
   /** An org's jobs as a list and one job's lineage as a timeline (the console's Jobs page). */
   jobListing: JobListing;
+  /** Generated prompts: the shared producer, the poll and reauth of generation jobs, operator settings. */
+  generation: { producer: GenerationProducer; jobs: GenerationJobs; settings: OperatorSettings };
 }
 
 /** Everything the HTTP layer needs: services to call, and the edge's own adapters. */

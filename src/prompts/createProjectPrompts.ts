@@ -173,11 +173,16 @@ export function hasWork(prepared: PreparedProjectPrompts): boolean {
   );
 }
 
-/** Steps 3–4 with the section's `write`; never throws: failures become the items' outcomes. */
+/**
+ * Steps 3–4 with the section's `write`; never throws: failures become the items' outcomes.
+ * `publish: false` stops after the creates (the generation job publishes in a phase of its own,
+ * after a checkpoint, so a retry of a failed publish skips the creates).
+ */
 export async function writeProjectPrompts(
   deps: ProjectPromptsDeps,
   write: SectionWrite,
   prepared: PreparedProjectPrompts,
+  options: { publish?: boolean } = {},
 ): Promise<void> {
   const { projects, logger: log } = deps;
   const { ref, outcomes, fresh } = prepared;
@@ -224,6 +229,7 @@ export async function writeProjectPrompts(
     failUnwritten(prepared, upstreamFailure(error, log, "createPrompts"), log);
   }
 
+  if (options.publish === false) return;
   if ([...outcomes.values()].some((outcome) => outcome.outcome !== "failed")) {
     try {
       await write("publish", () => projects.publishProject(ref.bearer, ref.workspaceId, ref.projectId));

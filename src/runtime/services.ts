@@ -8,12 +8,19 @@ import { withPublishRecording } from "../allocation/publishRecorder.ts";
 import type { ApiServices } from "../api/appDeps.ts";
 import { BrandService } from "../brands/brandService.ts";
 import { CatalogueService } from "../catalogues/catalogueService.ts";
+import type { FlagSource } from "../config/flags.ts";
 import { ephemeralCredentialKey } from "../credentials/credentialKey.ts";
 import { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db } from "../db/database.ts";
 import { type Clock, systemClock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
+import { lazyLanguageValidator } from "../generation/createPromptGenerator.ts";
+import { GenerationJobs } from "../generation/generationJobs.ts";
+import { GenerationProducer } from "../generation/generationProducer.ts";
+import { GenerationReadiness } from "../generation/generationReadiness.ts";
+import { generationJobHandler } from "../generation/job/generationJobHandler.ts";
+import { OperatorSettings } from "../generation/operatorSettings.ts";
 import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
@@ -58,6 +65,13 @@ export interface ServiceDeps {
   syncSettleBudgetMs?: number;
   /** Tuning of the provisioning job (tests, benchmarks): its poll ladder, chain retries, env. */
   provisioning?: Pick<ProvisioningHopDeps, "nextPollDelayMs" | "chainRetryDelaysMs" | "env">;
+  /**
+   * Where generation reads its per-use settings (SERENITY_ASYNC_PROMPT_GEN, the generator
+   * variables); default process.env. Tests pass their own object and flip it.
+   */
+  generationEnv?: FlagSource;
+  /** How long operator settings are cached per process; default 60 s. */
+  settingsCacheMs?: number;
 }
 
 /**
@@ -118,6 +132,17 @@ export function createServices(deps: ServiceDeps): Services {
     events,
   });
   const prompts = new PromptService({ db, clock, logger, orgs, markets, gateway, meteredWrites });
+  const settings = new OperatorSettings({ db, clock, cacheMs: deps.settingsCacheMs });
+  const generationProducer = new GenerationProducer({
+    db,
+    clock,
+    logger,
+    credentials,
+    queue: jobs.queue,
+    gateway,
+    readiness: new GenerationReadiness({ workers: jobs, settings, logger }),
+    env: deps.generationEnv,
+  });
   const provisioning = new ProvisioningService({
     db,
     clock,
@@ -129,15 +154,27 @@ export function createServices(deps: ServiceDeps): Services {
     meteredWrites,
     brandLease,
     producers: new AsyncProvisioning({ db, clock, logger, events, jobs }),
+    generation: generationProducer,
     ...(deps.syncSettleBudgetMs ? { syncSettleBudgetMs: deps.syncSettleBudgetMs } : {}),
   });
   // Job handlers register here, so API and worker agree on the job types.
-  const chainedWork = { db, gateway, markets, brandLease };
+  const chainedWork = { db, gateway, markets, brandLease, generation: generationProducer };
   registry
     .registerHandler(provisionWorkspaceHandler({ db, gateway, events, brandLease, ...deps.provisioning }))
     .registerHandler(createMarketJobHandler(chainedWork))
     .registerHandler(activateBrandJobHandler(chainedWork))
-    .registerHandler(activateMarketsJobHandler(chainedWork));
+    .registerHandler(activateMarketsJobHandler(chainedWork))
+    .registerHandler(
+      generationJobHandler({
+        db,
+        clock,
+        events,
+        gateway,
+        meteredWrites,
+        languageValidator: lazyLanguageValidator(),
+        env: deps.generationEnv,
+      }),
+    );
   const jobListing = new JobListing({ db, clock, orgs, registry });
   return {
     orgs,
@@ -150,6 +187,7 @@ export function createServices(deps: ServiceDeps): Services {
     allocation,
     poolHistory,
     jobListing,
+    generation: { producer: generationProducer, jobs: new GenerationJobs(jobs), settings },
   };
 }
 

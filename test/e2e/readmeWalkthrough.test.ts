@@ -35,10 +35,10 @@ describe("the README walk-through", () => {
       cwd: dataDir,
       env: { ...process.env, API: server.url, SERENITY_TOKEN: server.token, ORG: server.demoOrgId },
       encoding: "utf8",
-      timeout: 60_000,
+      timeout: 120_000,
     });
     expect(run.status, run.stderr).toBe(0);
-    const [brand, created, listed, markets, pool] = run.stdout
+    const [brand, created, listed, markets, pool, french, generation] = run.stdout
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
@@ -61,5 +61,15 @@ describe("the README walk-through", () => {
     // 10 texts × 3 default models = 30 prompt units, topped up to one block of 100.
     expect(lumiere.prompts.total).toBe(100);
     expect(pool.pool.prompts.total).toBe(700);
+    // 5–6: the French market with generated prompts (the demo runs the builtin generator).
+    expect(french.market).toMatchObject({ geoTargetId: 2250, languageCode: "fr" });
+    expect(french.promptGeneration).toMatchObject({ status: "provisioning", reused: false });
+    expect(generation).toMatchObject({
+      jobId: french.promptGeneration.jobId,
+      jobType: "generateSemrushMarket",
+      status: "COMPLETED",
+      result: { projectId: french.market.projectId, published: true, verdict: "ship" },
+    });
+    expect(generation.result.promptCount).toBeGreaterThanOrEqual(5);
   });
 });

@@ -4,6 +4,7 @@ import type { AppDeps } from "../appDeps.ts";
 import { allocationRoutes } from "./allocation.ts";
 import { brandRoutes } from "./brands.ts";
 import { catalogueRoutes } from "./catalogues.ts";
+import { generationJobRoutes } from "./generationJobs.ts";
 import { healthRoutes } from "./health.ts";
 import { jobListRoutes } from "./jobList.ts";
 import { jobRoutes } from "./jobs.ts";
@@ -19,6 +20,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await brandRoutes(app, deps);
   await jobRoutes(app, deps);
   await marketRoutes(app, deps);
+  await generationJobRoutes(app, deps);
   await promptRoutes(app, deps);
   await catalogueRoutes(app, deps);
   await allocationRoutes(app, deps);
