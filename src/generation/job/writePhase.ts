@@ -9,15 +9,14 @@ import type { GatewayClient } from "../../gateway/gatewayClient.ts";
 import type { JobContext } from "../../jobs/handler.ts";
 import { JobError, needsReauth } from "../../jobs/jobError.ts";
 import { marketWriteTarget, meteredWriteGuardFor } from "../../markets/writeTarget.ts";
+import { prepareProjectPrompts, writeProjectPrompts } from "../../prompts/createProjectPrompts.ts";
+import { loadKnownFacts } from "../../prompts/knownTags.ts";
+import { projectPromptOutcomes } from "../../prompts/projectPromptOutcomes.ts";
 import {
   hasWork,
   type PreparedProjectPrompts,
-  prepareProjectPrompts,
   type ProjectPromptEntry,
-  projectPromptOutcomes,
-  writeProjectPrompts,
-} from "../../prompts/createProjectPrompts.ts";
-import { loadKnownFacts } from "../../prompts/knownTags.ts";
+} from "../../prompts/projectPrompts.ts";
 import { checkCategory } from "../../prompts/promptText.ts";
 import { promptType } from "../../prompts/promptType.ts";
 import type { TagPath } from "../../prompts/tagTaxonomy.ts";
