@@ -6,6 +6,7 @@ import type { CatalogueService } from "../catalogues/catalogueService.ts";
 import type { GenerationJobs } from "../generation/generationJobs.ts";
 import type { GenerationProducer } from "../generation/generationProducer.ts";
 import type { OperatorSettings } from "../generation/operatorSettings.ts";
+import type { PromptPreviewService } from "../generation/promptPreviewService.ts";
 import type { JobListing } from "../jobs/jobListing.ts";
 import type { JobService } from "../jobs/jobService.ts";
 import type { MarketService } from "../markets/marketService.ts";
@@ -35,6 +36,8 @@ export interface ApiServices {
   /** Markets and their models; `markets.createForBrand` is the entry for provisioning. */
   markets: MarketService;
   prompts: PromptService;
+  /** Generated prompts for a market, previewed: no upstream write, no job, no allocation (generation §8). */
+  promptPreview: PromptPreviewService;
   /** Just-in-time allocation: guards, releases, the ledger and the pool view (spec/allocation.md). */
   allocation: AllocationService;
   /** The org pool over time, recorded from every fresh pool read. */

@@ -21,6 +21,7 @@ import { GenerationProducer } from "../generation/generationProducer.ts";
 import { GenerationReadiness } from "../generation/generationReadiness.ts";
 import { generationJobHandler } from "../generation/job/generationJobHandler.ts";
 import { OperatorSettings } from "../generation/operatorSettings.ts";
+import { PromptPreviewService } from "../generation/promptPreviewService.ts";
 import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
@@ -132,6 +133,18 @@ export function createServices(deps: ServiceDeps): Services {
     events,
   });
   const prompts = new PromptService({ db, clock, logger, orgs, markets, gateway, meteredWrites });
+  // One language validator per process (eld's database is large), shared by every generator.
+  const languageValidator = lazyLanguageValidator();
+  const promptPreview = new PromptPreviewService({
+    db,
+    clock,
+    events,
+    logger,
+    orgs,
+    gateway,
+    languageValidator,
+    env: deps.generationEnv,
+  });
   const settings = new OperatorSettings({ db, clock, cacheMs: deps.settingsCacheMs });
   const generationProducer = new GenerationProducer({
     db,
@@ -171,7 +184,7 @@ export function createServices(deps: ServiceDeps): Services {
         events,
         gateway,
         meteredWrites,
-        languageValidator: lazyLanguageValidator(),
+        languageValidator,
         env: deps.generationEnv,
       }),
     );
@@ -184,6 +197,7 @@ export function createServices(deps: ServiceDeps): Services {
     catalogues,
     markets,
     prompts,
+    promptPreview,
     allocation,
     poolHistory,
     jobListing,

@@ -11,6 +11,7 @@ import { jobRoutes } from "./jobs.ts";
 import { marketRoutes } from "./markets.ts";
 import { orgRoutes } from "./orgs.ts";
 import { poolHistoryRoutes } from "./poolHistory.ts";
+import { promptPreviewRoutes } from "./promptPreview.ts";
 import { promptRoutes } from "./prompts.ts";
 
 /** Every route module, in one list: add a line here for a new one. */
@@ -22,6 +23,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await marketRoutes(app, deps);
   await generationJobRoutes(app, deps);
   await promptRoutes(app, deps);
+  await promptPreviewRoutes(app, deps);
   await catalogueRoutes(app, deps);
   await allocationRoutes(app, deps);
   await poolHistoryRoutes(app, deps);
