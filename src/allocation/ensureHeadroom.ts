@@ -21,6 +21,7 @@ import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocatio
 import { reclaimFromSiblings } from "./rebalance.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { sendTransfer } from "./sendTransfer.ts";
+import { isAmbiguousTransferFailure, settleTransferByRead } from "./settleTransfer.ts";
 import { toServiceError } from "./upstreamFailures.ts";
 
 export type EnsureResult = { toppedUp: false } | { toppedUp: true; newTotal: Units };
@@ -103,11 +104,29 @@ async function topUp(
     } catch (error) {
       const mapped = toServiceError(deps.upstream, error);
       const errorCode = mapped instanceof ServiceError ? mapped.code : "unexpected";
+      // Ambiguous (a lost answer may hide a commit): a read settles what the ledger says.
+      const settled = isAmbiguousTransferFailure(deps, error)
+        ? await settleTransferByRead(deps, target, targets)
+        : undefined;
       log.warn(
-        { err: error, step, need, required: plan.required, before, targets, errorCode },
+        { err: error, step, need, required: plan.required, before, targets, errorCode, settled },
         "allocation: top-up transfer failed",
       );
-      await recordLedgerEntry(deps, target, { reason: step, before, after, outcome: "failed", errorCode });
+      if (settled === "applied") {
+        await recordLedgerEntry(deps, target, { reason: step, before, after, outcome: "applied", errorCode });
+        log.info(
+          { step, need, before, after },
+          "allocation: topped up (settled by a read after a lost answer)",
+        );
+        return "applied";
+      }
+      await recordLedgerEntry(deps, target, {
+        reason: step,
+        before,
+        after,
+        outcome: settled ?? "failed",
+        errorCode,
+      });
       if (errorCode === "orgPoolExhausted") return mapped as ServiceError;
       if (errorCode === "workspaceBusy") {
         deps.events.emit("allocation.rejection", { orgId: target.orgId, reason: errorCode });

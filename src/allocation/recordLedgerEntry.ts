@@ -2,7 +2,11 @@ import { insertLedgerEntry, type LedgerReason } from "../db/allocation/insertLed
 import type { Units } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
 
-export type LedgerOutcome = "applied" | "failed" | "rejected";
+/**
+ * `notApplied` / `unknown`: a transfer whose answer was lost, settled by a read (not applied), or
+ * not even that (the read failed too) — never `failed` for a transfer that committed (issue 14, 5).
+ */
+export type LedgerOutcome = "applied" | "failed" | "rejected" | "notApplied" | "unknown";
 
 /**
  * Records one transfer attempt. Best effort: the transfer already happened (or failed) upstream,

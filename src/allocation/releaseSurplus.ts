@@ -13,6 +13,7 @@ import {
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { sendTransfer } from "./sendTransfer.ts";
+import { isAmbiguousTransferFailure, settleTransferByRead } from "./settleTransfer.ts";
 import { type ReleaseErrorCode, releaseErrorCodeOf } from "./upstreamFailures.ts";
 
 export type ReleaseOutcome =
@@ -129,15 +130,24 @@ export async function releaseSurplusLocked(
     await sendTransfer(deps, target, plan.targets, path);
   } catch (error) {
     const errorCode = releaseErrorCodeOf(deps.upstream, error);
-    log.warn({ err: error, errorCode, reason, before, targets: plan.targets }, "allocation: release failed");
-    await recordLedgerEntry(deps, target, {
-      reason,
-      before,
-      after,
-      outcome: "failed",
-      errorCode: errorCode ?? "unexpected",
-    });
-    return report({ outcome: "error", errorCode, ...planned, after: before, returned: undefined });
+    // Ambiguous (a lost answer may hide a commit): a read settles what the ledger says.
+    const settled = isAmbiguousTransferFailure(deps, error)
+      ? await settleTransferByRead(deps, target, plan.targets)
+      : undefined;
+    log.warn(
+      { err: error, errorCode, reason, before, targets: plan.targets, settled },
+      "allocation: release failed",
+    );
+    if (settled !== "applied") {
+      await recordLedgerEntry(deps, target, {
+        reason,
+        before,
+        after,
+        outcome: settled ?? "failed",
+        errorCode: errorCode ?? "unexpected",
+      });
+      return report({ outcome: "error", errorCode, ...planned, after: before, returned: undefined });
+    }
   }
 
   await recordLedgerEntry(deps, target, { reason, before, after, outcome: "applied" });

@@ -27,6 +27,9 @@ export type App = FastifyInstance;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** The `Retry-After` of the retryable busy answers (503): a lease or lock wait already ran out. */
+const RETRY_AFTER_SECONDS: Partial<Record<string, number>> = { brandBusy: 2, workspaceBusy: 1 };
+
 /**
  * How long a client may take to send a request: its headers, then the whole request with its body
  * (a slow-body "slowloris" socket is answered 408 and closed). Node checks these every second.
@@ -96,6 +99,9 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     const logContext = { err: error, code: mapped.code, status: mapped.status, details };
     if (mapped.status >= 500) request.log.error(logContext, "request failed");
     else request.log.info(logContext, "request rejected");
+    // A busy lease or lock clears within seconds: say when to come back (docs/decisions/0015).
+    const retryAfter = RETRY_AFTER_SECONDS[mapped.code];
+    if (retryAfter !== undefined) void reply.header("retry-after", String(retryAfter));
     return reply
       .status(mapped.status)
       .send({ error: mapped.code, message: mapped.message, requestId: request.id });

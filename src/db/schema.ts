@@ -206,6 +206,18 @@ export const allocationLocks = pgTable("allocation_locks", {
 });
 
 /**
+ * Per-brand leases (docs/decisions/0015): the brand's structural operations — activate,
+ * deactivate, create / delete market, replace models, and the jobs doing the same — run one at a
+ * time across processes. Same shape and rules as `allocation_locks`; no foreign key, so a brand
+ * deleted under a holder never turns its release into an error.
+ */
+export const brandLeases = pgTable("brand_leases", {
+  brandId: uuid("brand_id").primaryKey(),
+  holder: uuid("holder").notNull(),
+  expiresAt: tz("expires_at").notNull(),
+});
+
+/**
  * The last publish written into each sub-workspace. Upstream's `used` catches up asynchronously
  * after a publish (spec/gateway.md §3), so a release computed from a read inside that lag could
  * lower the allocation below real usage; releases defer within the lag window (ADR 0001 addendum).
@@ -260,6 +272,7 @@ export const schema = {
   credentials,
   allocationLedger,
   allocationLocks,
+  brandLeases,
   poolSamples,
   workerHeartbeats,
   settings,

@@ -113,6 +113,11 @@ export const ERROR_REGISTRY = {
     message: "The upstream failed to create the workspace.",
     when: "the upstream reports a terminal creation failure",
   },
+  brandBusy: {
+    status: 503,
+    message: "Another change to this brand is in progress; retry shortly.",
+    when: "another structural operation on the brand holds its lease past the wait (Retry-After)",
+  },
   workspaceBusy: {
     status: 503,
     message: "The workspace is busy; retry shortly.",

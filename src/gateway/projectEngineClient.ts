@@ -156,6 +156,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
       body?: unknown;
       response?: ZodType<T>;
       signal?: AbortSignal;
+      idempotent?: boolean;
     } = {},
   ) => transport.send<T>(bearer, { gateway: "pe", method, route, params, ...extra });
   const inProject = (ws: string, pid: string) => ({ ws, pid });
@@ -214,7 +215,9 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
       }),
     deleteProject: (bearer, ws, pid, options) =>
       pe(bearer, "DELETE", PROJECT, inProject(ws, pid), { signal: options?.signal }),
-    publishProject: (bearer, ws, pid) => pe(bearer, "POST", `${PROJECT}/publish`, inProject(ws, pid)),
+    // Publishing twice publishes once: safe to repeat after a lost answer.
+    publishProject: (bearer, ws, pid) =>
+      pe(bearer, "POST", `${PROJECT}/publish`, inProject(ws, pid), { idempotent: true }),
     getBrandTopics: (bearer, ws, { domain, country }) =>
       pe(
         bearer,
@@ -244,6 +247,8 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
           limit: Math.min(request.limit ?? MAX_PROMPT_PAGE_SIZE, MAX_PROMPT_PAGE_SIZE),
         },
         response: wirePage(promptWire),
+        // A read sent as POST.
+        idempotent: true,
       }),
     createPrompts: (bearer, ws, pid, request) => {
       const at = clock.now().toISOString();
@@ -261,6 +266,8 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
           tag_ids: request.tagIds ?? [],
         },
         response: createPromptsWire,
+        // Upstream deduplicates by exact text: a repeat answers is_new: false and consumes nothing.
+        idempotent: true,
       });
     },
     deletePrompts: (bearer, ws, pid, promptIds) =>

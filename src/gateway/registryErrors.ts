@@ -25,7 +25,9 @@ export const REGISTRY_ROWS: Readonly<Record<GatewayErrorKind, RegistryRow>> = {
   forbidden: { code: "forbidden", message: UPSTREAM_AUTHORIZATION_FAILED },
   conflict: { code: "conflict" },
   meteredQuota: { code: "quotaExceeded" },
-  gone: UPSTREAM_FAILED,
+  // A project (or prompt) Serenity tracks that upstream no longer has: removed by a concurrent
+  // change or outside Serenity. The caller's resource is gone, not the upstream broken (issue 14, 6).
+  gone: { code: "notFound" },
   methodNotAllowed: UPSTREAM_FAILED,
   poolExhausted: UPSTREAM_FAILED,
   workspaceNotReady: UPSTREAM_FAILED,

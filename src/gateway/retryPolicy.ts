@@ -22,6 +22,11 @@ export type AttemptOutcome =
 
 export interface RetryInput {
   method: string;
+  /**
+   * A POST the upstream treats as idempotent in effect (an absolute transfer, a publish, a prompt
+   * create deduplicated by text): repeated after a 5xx or a lost answer like a PUT (issue 14, 3).
+   */
+  idempotent?: boolean;
   outcome: AttemptOutcome;
   /** Retries already made (0 after the first attempt). */
   retriesSoFar: number;
@@ -61,20 +66,23 @@ export function backoffMs(retriesSoFar: number, random: () => number): number {
   return Math.min(MAX_WAIT_MS, Math.round(jittered));
 }
 
-function isRetryableOutcome(method: string, outcome: AttemptOutcome): boolean {
+function isRetryableOutcome(method: string, outcome: AttemptOutcome, idempotent: boolean): boolean {
+  const repeatable = idempotent || isIdempotentMethod(method);
   if (outcome.type === "answer") {
     // 429 means "not processed": safe to repeat for any method, a POST included.
     if (outcome.status === 429) return true;
     // A 5xx may come after the upstream committed a create: only idempotent methods repeat.
-    return outcome.status >= 500 && isIdempotentMethod(method);
+    return outcome.status >= 500 && repeatable;
   }
   // A timeout or a dropped connection may also hide a committed write.
-  return isIdempotentMethod(method);
+  return repeatable;
 }
 
 export function decideRetry(input: RetryInput): RetryDecision {
   const { method, outcome, retriesSoFar, maxRetries, now, random } = input;
-  if (retriesSoFar >= maxRetries || !isRetryableOutcome(method, outcome)) return { retry: false };
+  if (retriesSoFar >= maxRetries || !isRetryableOutcome(method, outcome, input.idempotent === true)) {
+    return { retry: false };
+  }
   if (outcome.type === "answer" && outcome.status === 429) {
     const asked = parseRetryAfter(outcome.retryAfter, now);
     // Honour the upstream's wait, but never longer than the cap: a request must end in bounded time.

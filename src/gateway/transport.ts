@@ -32,6 +32,8 @@ export interface GatewayRequest<T> {
   body?: unknown;
   /** Validates and maps a 2xx body; omitted when the body is not used (202/204 answers). */
   response?: z.ZodType<T>;
+  /** A POST safe to repeat (absolute transfer, publish, text-deduplicated prompt create): retried on 5xx / lost answers. */
+  idempotent?: boolean;
   /**
    * The caller's cancellation (e.g. a job's abort signal at its timeout). Aborting ends the call at
    * once — the attempt in flight and any retry wait — and is never retried: the call rejects with
@@ -135,6 +137,7 @@ export class GatewayTransport {
           : attempt;
       const decision = decideRetry({
         method,
+        idempotent: request.idempotent === true,
         outcome,
         retriesSoFar: retries,
         maxRetries: this.#options.maxRetries,

@@ -100,6 +100,8 @@ export function createUserManagerClient(transport: GatewayTransport): UserManage
         route: "/v2/workspaces/{ws}/resources/transfer",
         params: { ws: subWorkspaceId },
         body: { resources: { ai: aiResourcesBody(totals).ai ?? {} } },
+        // Absolute totals: repeating the transfer changes nothing (spec/gateway.md §3).
+        idempotent: true,
       }),
     getWorkspace: (bearer, workspaceId) =>
       transport.send(bearer, {

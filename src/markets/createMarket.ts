@@ -15,9 +15,12 @@ import { ServiceError } from "../domain/errors.ts";
 import { countryName, geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
+import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
+import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
+import { createOrAdoptProject } from "./createOrAdopt.ts";
 import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
 import { describeMarket } from "./describeMarket.ts";
 import { rememberModels } from "./knownModels.ts";
@@ -33,6 +36,8 @@ export interface CreateMarketDeps {
   gateway: GatewayClient;
   meteredWrites: MeteredWriteGuardFactory;
   staleReservationMs: number;
+  /** Where a kept rollback is announced (the metric of failed rollbacks); optional in tests. */
+  events?: EventBus;
 }
 
 /**
@@ -105,8 +110,9 @@ export async function createMarketForBrand(
     projectId = await guard.section({ projects: 1 }, async (write) => {
       const project = await write(
         "projectCreate",
+        // Create-or-adopt: after a transient failure, the project the first try may have made.
         () =>
-          projects.createProject(ctx.bearer, target.workspaceId, {
+          createOrAdoptProject({ db: deps.db, projects, logger: log }, ctx.bearer, target.workspaceId, {
             name: `${brand.name} ${country} ${language.code}`,
             brandNameDisplay: brand.name,
             brandNames: [brand.name, ...brand.aliases],
@@ -156,7 +162,11 @@ export async function createMarketForBrand(
       return id;
     });
   } catch (error) {
-    const mapped = upstreamFailure(error, log, "createMarket");
+    // The project vanished while it was being made (a concurrent change upstream): the market
+    // request conflicts with the state upstream (409), it is not a missing resource of the caller.
+    const mapped = isGatewayError(error, "gone")
+      ? new ServiceError("conflict", { cause: upstreamFailure(error, log, "createMarket") })
+      : upstreamFailure(error, log, "createMarket");
     await rollBack(deps, log, ctx.bearer, reservation, projectId);
     throw mapped;
   }
@@ -213,6 +223,21 @@ async function reserve(
   // Taken: by a market, a create in flight, a reservation abandoned by a crashed process, or our
   // own reservation (or market) from an earlier delivery of the same job.
   const staleBefore = new Date(deps.clock.now().getTime() - deps.staleReservationMs);
+  // A reclaimable reservation's project goes first: were the delete to fail after the row was
+  // reclaimed, nothing would track the project any more (an orphan). Upstream down → the create
+  // fails (a job retries it) and the row keeps tracking the project.
+  const holder = await findMarket(deps.db, slice);
+  const reclaimable =
+    holder?.status === "creating" &&
+    (holder.updatedAt < staleBefore ||
+      (slice.reservationKey !== undefined && holder.reservationKey === slice.reservationKey));
+  if (reclaimable && holder.projectId) {
+    try {
+      await deps.gateway.projects.deleteProject(bearer, holder.workspaceId, holder.projectId);
+    } catch (error) {
+      if (!isGatewayError(error, "gone")) throw upstreamFailure(error, log, "reclaimReservation");
+    }
+  }
   const reclaimed = await reclaimReservation(deps.db, { ...slice, staleBefore });
   if (!reclaimed) {
     const existing = slice.reservationKey ? await findMarket(deps.db, slice) : undefined;
@@ -267,6 +292,14 @@ async function modelsForNewMarket(
   return DEFAULT_MODEL_KEYS.flatMap((key) => catalogue.filter((model) => model.key === key));
 }
 
+/**
+ * Undoes a failed create: the project (404 = done), then the reservation. When the project cannot
+ * be deleted (upstream down), the reservation is KEPT — `creating`, with the project id it recorded
+ * — so the project stays tracked and the delete is retried: by the next delivery of the same job
+ * (its own reservation key), by any create of the slice once the reservation is stale, and by the
+ * upstream reconciler, which treats an old `creating` row with a project id as a failed rollback
+ * (docs/decisions/0015). Never drop the row while its project may still live: that is an orphan.
+ */
 async function rollBack(
   deps: CreateMarketDeps,
   log: Logger,
@@ -274,7 +307,19 @@ async function rollBack(
   reservation: MarketRow,
   projectId: string | undefined,
 ): Promise<void> {
-  if (projectId) await deleteProjectQuietly(deps, log, bearer, reservation.workspaceId, projectId);
+  if (projectId && !(await deleteProjectQuietly(deps, log, bearer, reservation.workspaceId, projectId))) {
+    const kept = await recordReservationProject(deps.db, {
+      id: reservation.id,
+      projectId,
+      now: deps.clock.now(),
+    }).catch(() => undefined);
+    deps.events?.emit("market.rollbackPending", { kept: Boolean(kept) });
+    log.warn(
+      { marketId: reservation.id, projectId, kept: Boolean(kept) },
+      "rollback could not delete a project; its reservation is kept so the delete is retried",
+    );
+    return;
+  }
   await deleteMarketRow(deps.db, reservation.id, "creating").catch((error: unknown) =>
     log.error({ err: error, marketId: reservation.id }, "could not release a market reservation"),
   );
@@ -286,14 +331,17 @@ async function deleteProjectQuietly(
   bearer: string,
   workspaceId: string,
   projectId: string,
-): Promise<void> {
+): Promise<boolean> {
   try {
     await deps.gateway.projects.deleteProject(bearer, workspaceId, projectId);
+    return true;
   } catch (error) {
+    if (isGatewayError(error, "gone")) return true;
     log.warn(
       { err: upstreamFailure(error, log, "deleteProject"), projectId },
       "rollback could not delete a project",
     );
+    return false;
   }
 }
 

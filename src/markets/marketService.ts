@@ -1,6 +1,7 @@
 import type { Principal } from "../auth/principal.ts";
 import { type BrandContext, loadBrandContext } from "../brands/brandContext.ts";
 import type { CatalogueModel, CatalogueService } from "../catalogues/catalogueService.ts";
+import { findBrandById } from "../db/brands/findBrandById.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
@@ -17,8 +18,10 @@ import { boundedMap } from "../gateway/boundedMap.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
+import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
+import type { BrandLease } from "./brandLease.ts";
 import { createMarketForBrand } from "./createMarket.ts";
 import { describeMarket } from "./describeMarket.ts";
 import { forgetModels, rememberModels } from "./knownModels.ts";
@@ -42,6 +45,9 @@ export interface MarketServiceDeps {
   catalogue: CatalogueService;
   gateway: GatewayClient;
   meteredWrites: MeteredWriteGuardFactory;
+  /** Serialises the brand's structural operations across processes (docs/decisions/0015). */
+  brandLease: BrandLease;
+  events?: EventBus;
   /** A `creating` reservation untouched this long is abandoned and may be reclaimed; default 10 min. */
   staleReservationMs?: number;
 }
@@ -80,17 +86,23 @@ export class MarketService {
     org: OrgRow,
     input: CreateMarketInput,
   ): Promise<Market> {
-    return createMarketForBrand(
-      {
-        ...this.deps,
-        staleReservationMs: this.staleReservationMs,
-        logger: this.#log(ctx, brand),
-      },
-      ctx,
-      brand,
-      org,
-      input,
-    );
+    return this.deps.brandLease.withBrand(brand.id, async () => {
+      // Read again under the lease: a deactivate or an activate that held it may have moved the
+      // brand since the caller read it.
+      const current = await findBrandById(this.deps.db, brand.id);
+      if (!current || current.status === "deleted") throw new ServiceError("notFound");
+      return createMarketForBrand(
+        {
+          ...this.deps,
+          staleReservationMs: this.staleReservationMs,
+          logger: this.#log(ctx, current),
+        },
+        ctx,
+        current,
+        org,
+        input,
+      );
+    });
   }
 
   /** `GET …/serenity/markets`: each ready market with its upstream state, read with bounded concurrency. */
@@ -119,7 +131,20 @@ export class MarketService {
     ctx: { requestId: string | undefined } = { requestId: undefined },
   ): Promise<void> {
     const context = await this.#context(principal, orgId, brandId);
-    const operation = { bearer: principal.bearer, requestId: ctx.requestId };
+    await this.deps.brandLease.withBrand(brandId, () =>
+      this.#delete(context, principal.bearer, geoTargetId, languageCode, ctx),
+    );
+  }
+
+  async #delete(
+    context: BrandContext,
+    bearer: string,
+    geoTargetId: number,
+    languageCode: string,
+    ctx: { requestId: string | undefined },
+  ): Promise<void> {
+    const brandId = context.brand.id;
+    const operation = { bearer, requestId: ctx.requestId };
     const log = this.#log(operation, context.brand);
     const row = await findMarket(this.deps.db, {
       brandId,
@@ -149,6 +174,20 @@ export class MarketService {
       throw new ServiceError("invalidRequest", { message: "modelIds must hold 1 to 50 models" });
     }
     const context = await this.#context(principal, orgId, brandId);
+    return this.deps.brandLease.withBrand(brandId, () =>
+      this.#replaceModels(context, principal, geoTargetId, languageCode, modelIds, ctx),
+    );
+  }
+
+  async #replaceModels(
+    context: BrandContext,
+    principal: Principal,
+    geoTargetId: number,
+    languageCode: string,
+    modelIds: string[],
+    ctx: { requestId: string | undefined },
+  ): Promise<Market> {
+    const brandId = context.brand.id;
     const operation = { bearer: principal.bearer, requestId: ctx.requestId };
     const log = this.#log(operation, context.brand);
     const row = await this.readyMarket(brandId, geoTargetId, languageCode);

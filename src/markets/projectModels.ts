@@ -1,6 +1,7 @@
 import type { SectionWrite } from "../domain/meteredWrites.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import type { AiModelAssignment } from "../gateway/types.ts";
+import { addOrFindModel } from "./createOrAdopt.ts";
 import type { ProjectRef } from "./market.ts";
 
 /**
@@ -69,7 +70,8 @@ export async function addModels(
   for (const modelId of plan.added) {
     await write(
       "modelAdd",
-      () => projects.addProjectAiModel(ref.bearer, ref.workspaceId, ref.projectId, modelId),
+      // Create-or-adopt: a transiently failed add is looked for before it is sent again.
+      () => addOrFindModel(projects, ref, modelId),
       { prompts: texts },
     );
   }

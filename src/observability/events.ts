@@ -68,6 +68,13 @@ export interface ServiceEvents {
   };
   "allocation.quotaRetry": { callSite: string; outcome: "recovered" | "exhausted" | "abandoned" };
   "allocation.lockWait": { waitSeconds: number; acquired: boolean };
+  /** A wait for a brand's lease (docs/decisions/0015): how long, and whether it was had. */
+  "brand.leaseWait": { waitSeconds: number; acquired: boolean };
+  /**
+   * A failed market create whose rollback could not delete its project (upstream down): the
+   * reservation is kept (`kept`) so the delete is retried (docs/decisions/0015).
+   */
+  "market.rollbackPending": { kept: boolean };
   /** The pool's free share per dimension, from a pool view or the periodic sampler. */
   "allocation.poolSampled": { orgId: string; dimension: "projects" | "prompts"; freeRatio: number };
   /**

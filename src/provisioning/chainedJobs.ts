@@ -10,8 +10,10 @@ import { ACTIVATE_BRAND_JOB, ACTIVATE_MARKETS_JOB, CREATE_MARKET_JOB } from "./p
  * The jobs a provisioning hop chains after its promote (spec/provisioning.md §6). Each stores as
  * its `result` the `{status, body}` the synchronous endpoint would have answered, or "superseded"
  * when it no longer applies (jobResults.ts). Failures carry the registry code the endpoint would
- * have answered with; they are not retried (a market create is not idempotent upstream; the caller
- * retries the request).
+ * have answered with. Transient ones (a busy brand, an upstream 5xx / timeout / lost connection)
+ * are retried with a bounded backoff (issue 14, finding 3): a market create is safe to run again —
+ * its reservation is keyed by the job's lineage and its project create is create-or-adopt — so a
+ * blip upstream no longer leaves a ready brand without the market it asked for.
  */
 
 const target = { brandId: z.uuid(), workspaceId: z.string().nullable() };
@@ -37,7 +39,17 @@ const activateMetadata = z.object({
   generatePrompts: z.boolean().optional(),
 });
 
-const LIMITS = { timeoutMs: 5 * 60_000, leaseTtlMs: 6 * 60_000, maxAttempts: 3 } as const;
+const LIMITS = {
+  timeoutMs: 5 * 60_000,
+  leaseTtlMs: 6 * 60_000,
+  maxAttempts: 6,
+  retryDelayMs: chainedRetryDelayMs,
+} as const;
+
+/** 2 s, 4 s, 8 s, 16 s, 30 s: about a minute of upstream trouble ridden out, then FAILED. */
+export function chainedRetryDelayMs(attempt: number): number {
+  return Math.min(30_000, 2_000 * 2 ** Math.max(0, attempt - 1));
+}
 
 export function createMarketJobHandler(deps: ChainedWorkDeps) {
   return defineJobHandler({

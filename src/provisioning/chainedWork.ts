@@ -9,6 +9,7 @@ import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
 import type { JobContext } from "../jobs/handler.ts";
+import { type BrandLease, JOB_BRAND_LEASE_WAIT_MS } from "../markets/brandLease.ts";
 import type { CreateMarketInput, Market } from "../markets/market.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -32,6 +33,8 @@ import type { ActivationResult } from "./provisioningRequests.ts";
 
 export interface ChainedWorkDeps {
   db: Db;
+  /** Chained work is structural: it runs under the brand's lease (docs/decisions/0015). */
+  brandLease: BrandLease;
   gateway: Pick<GatewayClient, "projects">;
   markets: Pick<MarketService, "createForBrand">;
   /** The one generation producer: the chained jobs run it as the synchronous endpoints do. */
@@ -69,36 +72,38 @@ export async function createMarketChained(
   input: CreateMarketInput,
   generatePrompts?: boolean,
 ): Promise<ChainedOutcome<Market>> {
-  const context = await stillApplies(deps.db, target);
-  if (!context) return { kind: "superseded" };
-  const bearer = await ctx.credential();
-  const market = await deps.markets.createForBrand(
-    { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
-    context.brand,
-    context.org,
-    input,
-  );
-  const after = await stillApplies(deps.db, target);
-  if (!after) {
-    await undoMarkets(deps, ctx.logger, bearer, context.brand.id, [market]);
-    return { kind: "superseded" };
-  }
-  const promptGeneration = ctx.job.createdBy
-    ? await generationForMarket(
-        deps.generation,
-        callerOf(ctx, bearer),
-        after.brand,
-        after.org,
-        market,
-        generatePrompts,
-      )
-    : undefined;
-  return {
-    kind: "done",
-    value: market,
-    brand: after.brand,
-    ...(promptGeneration ? { promptGeneration } : {}),
-  };
+  return underBrandLease(deps, target, async () => {
+    const context = await stillApplies(deps.db, target);
+    if (!context) return { kind: "superseded" };
+    const bearer = await ctx.credential();
+    const market = await deps.markets.createForBrand(
+      { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
+      context.brand,
+      context.org,
+      input,
+    );
+    const after = await stillApplies(deps.db, target);
+    if (!after) {
+      await undoMarkets(deps, ctx.logger, bearer, context.brand.id, [market]);
+      return { kind: "superseded" };
+    }
+    const promptGeneration = ctx.job.createdBy
+      ? await generationForMarket(
+          deps.generation,
+          callerOf(ctx, bearer),
+          after.brand,
+          after.org,
+          market,
+          generatePrompts,
+        )
+      : undefined;
+    return {
+      kind: "done",
+      value: market,
+      brand: after.brand,
+      ...(promptGeneration ? { promptGeneration } : {}),
+    };
+  });
 }
 
 export async function activateMarketsChained(
@@ -108,36 +113,47 @@ export async function activateMarketsChained(
   requested: { market: string; languageCode: string }[],
   generatePrompts?: boolean,
 ): Promise<ChainedOutcome<ActivationResult>> {
-  const context = await stillApplies(deps.db, target);
-  if (!context) return { kind: "superseded" };
-  const bearer = await ctx.credential();
-  const { results, created } = await createActivationMarkets(
-    deps.markets,
-    { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
-    context.brand,
-    context.org,
-    requested,
-  );
-  const after = await stillApplies(deps.db, target);
-  if (!after) {
-    await undoMarkets(deps, ctx.logger, bearer, context.brand.id, created);
-    return { kind: "superseded" };
-  }
-  const markets = ctx.job.createdBy
-    ? await generationForActivation(
-        deps.generation,
-        callerOf(ctx, bearer),
-        after.brand,
-        after.org,
-        results,
-        generatePrompts,
-      )
-    : results;
-  return {
-    kind: "done",
-    value: { brandId: target.brandId, status: "active", markets },
-    brand: after.brand,
-  };
+  return underBrandLease(deps, target, async () => {
+    const context = await stillApplies(deps.db, target);
+    if (!context) return { kind: "superseded" };
+    const bearer = await ctx.credential();
+    const { results, created } = await createActivationMarkets(
+      deps.markets,
+      { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
+      context.brand,
+      context.org,
+      requested,
+    );
+    const after = await stillApplies(deps.db, target);
+    if (!after) {
+      await undoMarkets(deps, ctx.logger, bearer, context.brand.id, created);
+      return { kind: "superseded" };
+    }
+    const markets = ctx.job.createdBy
+      ? await generationForActivation(
+          deps.generation,
+          callerOf(ctx, bearer),
+          after.brand,
+          after.org,
+          results,
+          generatePrompts,
+        )
+      : results;
+    return {
+      kind: "done",
+      value: { brandId: target.brandId, status: "active", markets },
+      brand: after.brand,
+    };
+  });
+}
+
+/** Off the request path a busy brand is waited for longer; still busy → the job retries later. */
+function underBrandLease<T>(
+  deps: ChainedWorkDeps,
+  target: ChainedTarget,
+  work: () => Promise<T>,
+): Promise<T> {
+  return deps.brandLease.withBrand(target.brandId, work, { waitMs: JOB_BRAND_LEASE_WAIT_MS });
 }
 
 /** The brand and its org while the chained work applies: live (`active`) and pointing at the target. */

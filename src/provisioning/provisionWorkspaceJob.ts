@@ -1,4 +1,5 @@
 import { defineJobHandler } from "../jobs/handler.ts";
+import { withJobBrandLease } from "./brandLeaseForJobs.ts";
 import { hopResult } from "./jobResults.ts";
 import { type ProvisioningHopDeps, runProvisioningHop } from "./provisioningHop.ts";
 import { PROVISIONING_JOB_ERROR_MESSAGES } from "./provisioningJobErrors.ts";
@@ -28,6 +29,11 @@ export function provisionWorkspaceHandler(deps: ProvisioningHopDeps) {
     maxAttempts: 5,
     errorMessages: PROVISIONING_JOB_ERROR_MESSAGES,
     metadataSchema: provisionWorkspaceMetadataSchema,
-    handle: async (ctx) => hopResult(ctx.metadata.brandId, await runProvisioningHop(deps, ctx)),
+    // A hop creates, adopts and promotes the brand's workspace: structural, under the brand's lease.
+    handle: async (ctx) =>
+      hopResult(
+        ctx.metadata.brandId,
+        await withJobBrandLease(deps.brandLease, ctx.metadata.brandId, () => runProvisioningHop(deps, ctx)),
+      ),
   });
 }

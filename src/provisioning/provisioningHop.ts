@@ -10,9 +10,11 @@ import {
   type ProvisioningFailureReason,
 } from "../domain/provisioningAttempt.ts";
 import { nextPollDelayMs } from "../domain/requeueLadder.ts";
+import { GatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { JobContext } from "../jobs/handler.ts";
 import { JobError, LeaseLostError } from "../jobs/jobError.ts";
+import type { BrandLease } from "../markets/brandLease.ts";
 import type { EventBus, ServiceEvents } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { chooseCandidate, OwnedCandidate } from "./attemptCandidate.ts";
@@ -24,6 +26,8 @@ import { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
 
 export interface ProvisioningHopDeps {
   db: Db;
+  /** A hop runs under the brand's lease (docs/decisions/0015). */
+  brandLease: BrandLease;
   gateway: Pick<GatewayClient, "users" | "projects">;
   events: EventBus;
   /** Where SERENITY_PROVISION_SETTLE_BUDGET_MS is read (per hop); default process.env. */
@@ -155,12 +159,20 @@ class Hop {
       return this.#afterPromote(brand);
     }
 
-    // 3. Candidate.
-    const candidate = await chooseCandidate(
-      { db, lifecycle: this.#lifecycle, log: this.#log, owned: this.#owned, token: () => this.#token() },
-      this.#ctx,
-      brand,
-    );
+    // 3. Candidate. A transient upstream failure of the create-or-adopt is not the attempt's end:
+    // the next hop looks again (and adopts what this one may have made), within the settle budget.
+    let candidate: string | undefined;
+    try {
+      candidate = await chooseCandidate(
+        { db, lifecycle: this.#lifecycle, log: this.#log, owned: this.#owned, token: () => this.#token() },
+        this.#ctx,
+        brand,
+      );
+    } catch (error) {
+      if (!(error instanceof GatewayError && error.transient) || this.#ctx.signal.aborted) throw error;
+      this.#log.warn({ ...error.toLog() }, "create-or-adopt failed transiently; the next hop tries again");
+      return this.#notReady();
+    }
     if (!candidate) {
       await this.#cleanup();
       return this.#standDown("superseded");
@@ -295,7 +307,7 @@ class Hop {
     }
     // After T5: while our attempt was pending its candidate was a live claim the cleanup skips.
     await this.#cleanup();
-    return asJobFailure(error);
+    return asJobFailure(error, { settled: true });
   }
 
   /**

@@ -27,13 +27,38 @@ export function isReauthFailure(error: unknown): boolean {
   return false;
 }
 
-/** The terminal JobError for a failure (never retryable: the caller already settled its state). */
-export function asJobFailure(error: unknown): JobError {
+/**
+ * Registry codes that say "not now" rather than "no": a job meeting one is retried later by the
+ * runner (bounded by its attempts) instead of failing for good.
+ */
+const RETRY_LATER_CODES = new Set<string>(["brandBusy", "workspaceBusy"]);
+
+/**
+ * The JobError for a failure: terminal, except the "not now" codes above, which the runner retries
+ * (the caller settled nothing it must undo first). `settled`: the caller already failed its state
+ * (a provisioning hop after T5): always terminal.
+ */
+/**
+ * A failure worth another delivery: a busy brand or workspace, or an upstream failure the gateway
+ * classified transient (5xx, timeout, lost connection, 429) — also when a service already mapped it
+ * to its registry code (the gateway error is its cause).
+ */
+export function isTransientFailure(error: unknown): boolean {
+  if (error instanceof GatewayError) return error.transient;
+  if (error instanceof ServiceError) {
+    if (RETRY_LATER_CODES.has(error.code)) return true;
+    return error.cause instanceof GatewayError && error.cause.transient;
+  }
+  return false;
+}
+
+export function asJobFailure(error: unknown, options: { settled?: boolean } = {}): JobError {
   if (isReauthFailure(error)) return error instanceof JobError ? error : needsReauth(error);
   if (error instanceof JobError) return error;
   const service = error instanceof GatewayError ? serviceErrorForGateway(error) : error;
   if (service instanceof ServiceError) {
-    return new JobError(service.code, { retryable: false, message: service.message, cause: error });
+    const retryable = !options.settled && isTransientFailure(error);
+    return new JobError(service.code, { retryable, message: service.message, cause: error });
   }
   return new JobError("PROVISIONING_FAILED", {
     retryable: false,

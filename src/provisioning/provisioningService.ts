@@ -12,6 +12,7 @@ import { geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { BrandLease } from "../markets/brandLease.ts";
 import type { Market } from "../markets/market.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -52,6 +53,8 @@ export interface ProvisioningServiceDeps {
   gateway: GatewayClient;
   /** The metered-write seam (deactivate's release). */
   meteredWrites: MeteredWriteGuardFactory;
+  /** Serialises the brand's structural operations across processes (docs/decisions/0015). */
+  brandLease: BrandLease;
   /** The asynchronous producers (`async: true`). */
   producers: AsyncProvisioning;
   /** The one generation producer (spec/generation.md §2), run after a market exists. */
@@ -99,31 +102,33 @@ export class ProvisioningService {
       ...(market.modelIds ? { modelIds: market.modelIds } : {}),
     };
     const inserted = await insertNewBrand(this.deps, orgId, input);
-    if (input.async && this.#asyncOn()) {
-      const accepted = await this.#startFresh(inserted, () =>
-        this.deps.producers.createBrand({ sub: principal.sub, ...operation }, inserted, parentWorkspaceId, {
-          ...initialMarket,
-          generatePrompts: market.generatePrompts,
-        }),
+    return this.deps.brandLease.withBrand(inserted.id, async () => {
+      if (input.async && this.#asyncOn()) {
+        const accepted = await this.#startFresh(inserted, () =>
+          this.deps.producers.createBrand({ sub: principal.sub, ...operation }, inserted, parentWorkspaceId, {
+            ...initialMarket,
+            generatePrompts: market.generatePrompts,
+          }),
+        );
+        return { accepted };
+      }
+      const sync = this.#sync(operation);
+      const brand = await this.#startFresh(inserted, () =>
+        provisionBrandSync(sync, operation, inserted, parentWorkspaceId),
       );
-      return { accepted };
-    }
-    const sync = this.#sync(operation);
-    const brand = await this.#startFresh(inserted, () =>
-      provisionBrandSync(sync, operation, inserted, parentWorkspaceId),
-    );
-    // A failure of the initial market itself (the brand is active by now) is reported as is: the
-    // brand keeps its workspace, and the market can be created again through the markets endpoint.
-    const created = await this.deps.markets.createForBrand(operation, brand, org, initialMarket);
-    const promptGeneration = await generationForMarket(
-      this.deps.generation,
-      { sub: principal.sub, ...operation },
-      brand,
-      org,
-      created,
-      market.generatePrompts,
-    );
-    return { done: brand, ...(promptGeneration ? { promptGeneration } : {}) };
+      // A failure of the initial market itself (the brand is active by now) is reported as is: the
+      // brand keeps its workspace, and the market can be created again through the markets endpoint.
+      const created = await this.deps.markets.createForBrand(operation, brand, org, initialMarket);
+      const promptGeneration = await generationForMarket(
+        this.deps.generation,
+        { sub: principal.sub, ...operation },
+        brand,
+        org,
+        created,
+        market.generatePrompts,
+      );
+      return { done: brand, ...(promptGeneration ? { promptGeneration } : {}) };
+    });
   }
 
   /**
@@ -138,6 +143,20 @@ export class ProvisioningService {
     input: ActivateInput,
     ctx: { requestId: string | undefined },
   ): Promise<Requested<ActivationResult>> {
+    await loadBrandContext(this.deps, principal, orgId, brandId);
+    return this.deps.brandLease.withBrand(brandId, () =>
+      this.#activate(principal, orgId, brandId, input, ctx),
+    );
+  }
+
+  async #activate(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    input: ActivateInput,
+    ctx: { requestId: string | undefined },
+  ): Promise<Requested<ActivationResult>> {
+    // Read under the lease: what a concurrent deactivate or activate left is what we act on.
     const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
     const requested = input.markets ?? [];
     checkActivation(org, brand, requested);
@@ -175,12 +194,15 @@ export class ProvisioningService {
     brandId: string,
     ctx: { requestId: string | undefined },
   ): Promise<{ brandId: string; status: "pending" }> {
-    const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
-    await deactivateBrand(
-      { ...this.deps, lifecycle: this.#lifecycle() },
-      { ...this.#operation(principal, ctx), brand, org },
-    );
-    return { brandId: brand.id, status: "pending" };
+    await loadBrandContext(this.deps, principal, orgId, brandId);
+    return this.deps.brandLease.withBrand(brandId, async () => {
+      const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
+      await deactivateBrand(
+        { ...this.deps, lifecycle: this.#lifecycle() },
+        { ...this.#operation(principal, ctx), brand, org },
+      );
+      return { brandId: brand.id, status: "pending" as const };
+    });
   }
 
   /**
@@ -197,6 +219,20 @@ export class ProvisioningService {
     input: CreateMarketRequest,
     ctx: { requestId: string | undefined },
   ): Promise<Requested<Market>> {
+    await loadBrandContext(this.deps, principal, orgId, brandId);
+    return this.deps.brandLease.withBrand(brandId, () =>
+      this.#createMarket(principal, orgId, brandId, input, ctx),
+    );
+  }
+
+  async #createMarket(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    input: CreateMarketRequest,
+    ctx: { requestId: string | undefined },
+  ): Promise<Requested<Market>> {
+    // Read under the lease: what a concurrent deactivate or activate left is what we act on.
     const { async: wantsAsync, generatePrompts, ...market } = input;
     const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
     const operation = this.#operation(principal, ctx);

@@ -67,7 +67,8 @@ export class WorkspaceLifecycle {
    *    read the family again. A matching workspace that was not there before is the one our create
    *    made: adopted as our own (`freshlyCreated`), even while still `not ready` — the caller
    *    settles it like a fresh create instead of failing and leaving an orphan behind. Otherwise
-   *    the usual ready-only adoption applies; nothing at all → the create's error is rethrown.
+   *    the usual ready-only adoption applies; nothing at all → one more create (the failed one
+   *    made nothing), and after a second failure with nothing found, its error is rethrown.
    */
   async createOrAdopt(
     bearer: string,
@@ -86,22 +87,31 @@ export class WorkspaceLifecycle {
       return { workspaceId: adopted.id, freshlyCreated: false };
     }
 
-    try {
-      const created = await this.deps.gateway.users.createSubWorkspace(
-        bearer,
-        parentWorkspaceId,
-        { title },
-        this.#call,
-      );
-      log.info({ workspaceId: created.id }, "created a sub-workspace");
-      return { workspaceId: created.id, freshlyCreated: true };
-    } catch (error) {
-      if (!isGatewayError(error, "unavailable")) throw error;
-      log.warn({ ...error.toLog() }, "sub-workspace create timed out; looking for it by title");
-      const recovered = await this.#recoverAfterTimeout(bearer, before, parentWorkspaceId, title, brandId);
-      if (!recovered) throw error;
-      log.info({ ...recovered }, "adopted after a timed-out create");
-      return recovered;
+    // Two creates at most: a create that failed without leaving anything behind (a 500 before the
+    // upstream committed, a dropped connection) is sent once more (issue 14, finding 3).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const created = await this.deps.gateway.users.createSubWorkspace(
+          bearer,
+          parentWorkspaceId,
+          { title },
+          this.#call,
+        );
+        log.info({ workspaceId: created.id, attempt }, "created a sub-workspace");
+        return { workspaceId: created.id, freshlyCreated: true };
+      } catch (error) {
+        if (!isGatewayError(error, "unavailable")) throw error;
+        log.warn(
+          { ...error.toLog(), attempt },
+          "sub-workspace create failed or timed out; looking for it by title",
+        );
+        const recovered = await this.#recoverAfterTimeout(bearer, before, parentWorkspaceId, title, brandId);
+        if (recovered) {
+          log.info({ ...recovered }, "adopted after a timed-out create");
+          return recovered;
+        }
+        if (attempt >= 2) throw error;
+      }
     }
   }
 

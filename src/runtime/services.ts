@@ -12,7 +12,7 @@ import type { FlagSource } from "../config/flags.ts";
 import { ephemeralCredentialKey } from "../credentials/credentialKey.ts";
 import { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db } from "../db/database.ts";
-import type { Clock } from "../domain/clock.ts";
+import { type Clock, systemClock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
 import { lazyLanguageValidator } from "../generation/createPromptGenerator.ts";
@@ -26,6 +26,7 @@ import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
+import { createBrandLease } from "../markets/brandLease.ts";
 import { MarketService } from "../markets/marketService.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -116,6 +117,10 @@ export function createServices(deps: ServiceDeps): Services {
   });
   const meteredWrites = deps.meteredWrites ?? allocation.meteredWrites;
   const catalogues = new CatalogueService({ gateway, clock, logger });
+  // One per process: structural operations on a brand, from any process, run one at a time. On
+  // the system clock, not the injected one: its waits are real contention between processes, and
+  // a test's ManualClock would stall an unpumped waiter or expire a working holder (ADR 0015).
+  const brandLease = createBrandLease({ db, clock: systemClock, events, logger });
   const markets = new MarketService({
     db,
     clock,
@@ -124,6 +129,8 @@ export function createServices(deps: ServiceDeps): Services {
     catalogue: catalogues,
     gateway,
     meteredWrites,
+    brandLease,
+    events,
   });
   const prompts = new PromptService({ db, clock, logger, orgs, markets, gateway, meteredWrites });
   // One language validator per process (eld's database is large), shared by every generator.
@@ -158,14 +165,15 @@ export function createServices(deps: ServiceDeps): Services {
     markets,
     gateway,
     meteredWrites,
+    brandLease,
     producers: new AsyncProvisioning({ db, clock, logger, events, jobs }),
     generation: generationProducer,
     ...(deps.syncSettleBudgetMs ? { syncSettleBudgetMs: deps.syncSettleBudgetMs } : {}),
   });
   // Job handlers register here, so API and worker agree on the job types.
-  const chainedWork = { db, gateway, markets, generation: generationProducer };
+  const chainedWork = { db, gateway, markets, brandLease, generation: generationProducer };
   registry
-    .registerHandler(provisionWorkspaceHandler({ db, gateway, events, ...deps.provisioning }))
+    .registerHandler(provisionWorkspaceHandler({ db, gateway, events, brandLease, ...deps.provisioning }))
     .registerHandler(createMarketJobHandler(chainedWork))
     .registerHandler(activateBrandJobHandler(chainedWork))
     .registerHandler(activateMarketsJobHandler(chainedWork))

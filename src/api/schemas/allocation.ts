@@ -56,7 +56,11 @@ export const ledgerPageSchema = z
           ),
         before: units.nullable(),
         after: units.nullable(),
-        outcome: z.string().describe("applied | failed | rejected"),
+        outcome: z
+          .string()
+          .describe(
+            "applied | failed | rejected | notApplied | unknown (a lost answer, settled by a read or not)",
+          ),
         errorCode: z.string().nullable(),
         requestId: z.string().nullable(),
         createdAt: isoTimestamp,

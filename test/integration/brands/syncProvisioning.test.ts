@@ -243,10 +243,11 @@ describe("create brand with semrushMarket (sync)", () => {
     });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body).toMatchObject({ error: "forbidden", message: "Upstream authorization failed" });
+    // Twice: one failed create that left nothing is sent once more (create-or-adopt, ADR 0015).
     await w.sim.control("/faults", {
       match: { method: "POST", pathPattern: "/child$" },
       action: { status: 500, body: "boom <html>", contentType: "text/html" },
-      times: 1,
+      times: 2,
     });
     const broken = await w.call("POST", brandsUrl(), {
       name: unique("Boom"),

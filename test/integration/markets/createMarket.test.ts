@@ -196,10 +196,11 @@ describe("create market (flat brand, gold parent)", () => {
   });
 
   it("a failed project create releases the reservation", async () => {
+    // Twice: a single transient failure is followed by create-or-adopt (a look, then one more try).
     await world.sim.control("/faults", {
       match: { method: "POST", pathPattern: "/projects$" },
       action: { status: 503 },
-      times: 1,
+      times: 2,
     });
     const failed = await world.call("POST", world.marketsUrl(), { market: "SE", languageCode: "sv" });
     expect(failed.status).toBe(502);

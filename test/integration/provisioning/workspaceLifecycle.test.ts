@@ -164,20 +164,36 @@ describe("createOrAdopt", () => {
     expect(handle).toEqual({ workspaceId: created[0]!.id, freshlyCreated: true });
   });
 
-  it("after a 504 that did not commit, rethrows the gateway error once the family stays empty", async () => {
+  it("after two 504s that did not commit, rethrows the gateway error once the family stays empty", async () => {
     const name = title("Lost");
     await sim.control("/faults", {
       match: { method: "POST", pathPattern: "/child$" },
       action: { status: 504, body: "gateway timeout" },
-      times: 1,
+      times: 2,
     });
     const error = await pumping(clock, lifecycle.createOrAdopt(BEARER, PARENT, name, await newBrand())).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).kind).toBe("unavailable");
+    // The look before creating, then three looks after each failed create.
     const familyReads = (await sim.calls()).filter((call) => call.path.endsWith("/family")).length;
-    expect(familyReads).toBe(4);
+    expect(familyReads).toBe(7);
+  });
+
+  it("after a 504 that did not commit and left nothing, creates once more", async () => {
+    const name = title("Second try");
+    await sim.control("/faults", {
+      match: { method: "POST", pathPattern: "/child$" },
+      action: { status: 504, body: "gateway timeout" },
+      times: 1,
+    });
+    const handle = await pumping(clock, lifecycle.createOrAdopt(BEARER, PARENT, name, await newBrand()));
+    expect(handle.freshlyCreated).toBe(true);
+    const creates = (await sim.calls()).filter(
+      (call) => call.method === "POST" && call.path.endsWith("/child"),
+    );
+    expect(creates.map((call) => call.status)).toEqual([504, 200]);
   });
 
   it("after a 504, takes the workspace its create made, not an older settling one of the same title", async () => {

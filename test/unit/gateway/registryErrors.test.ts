@@ -19,7 +19,7 @@ describe("upstream error mapping", () => {
     ["forbidden", 403, "forbidden", "Upstream authorization failed"],
     ["conflict", 409, "conflict", "The request conflicts with the current state upstream."],
     ["meteredQuota", 405, "quotaExceeded", "The AI resource quota is exceeded."],
-    ["gone", 404, "serenityUpstreamError", "The upstream service failed."],
+    ["gone", 404, "notFound", "The resource was not found."],
     ["unavailable", 504, "serenityUpstreamError", "The upstream service failed."],
     ["badRequest", 400, "serenityUpstreamError", "The upstream service failed."],
     ["rateLimited", 429, "serenityUpstreamError", "The upstream service failed."],

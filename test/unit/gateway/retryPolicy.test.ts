@@ -47,6 +47,24 @@ describe("decideRetry: which outcomes are retried", () => {
     expect(decide(method, { type: "timeout" }).retry).toBe(false);
     expect(decide(method, { type: "network" }).retry).toBe(false);
   });
+  it("a POST marked idempotent in effect (transfer, publish, prompt create) is retried like a PUT", () => {
+    const idempotent = (outcome: AttemptOutcome, retriesSoFar = 0) =>
+      decideRetry({
+        method: "POST",
+        idempotent: true,
+        outcome,
+        retriesSoFar,
+        maxRetries: 2,
+        now: NOW,
+        random: () => 0.5,
+      });
+    for (const status of [500, 502, 503, 504])
+      expect(idempotent({ type: "answer", status }).retry).toBe(true);
+    expect(idempotent({ type: "timeout" }).retry).toBe(true);
+    expect(idempotent({ type: "network" }).retry).toBe(true);
+    expect(idempotent({ type: "answer", status: 422 }).retry).toBe(false);
+    expect(idempotent({ type: "answer", status: 503 }, 2).retry).toBe(false);
+  });
   it.each([400, 401, 403, 404, 405, 409, 422])("a %s is never retried, even for GET", (status) => {
     expect(decide("GET", { type: "answer", status }).retry).toBe(false);
   });

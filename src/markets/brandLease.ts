@@ -1,0 +1,138 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+
+import {
+  type AllocationLock,
+  type LockLease,
+  type LockProvider,
+  reentrant,
+} from "../allocation/allocationLock.ts";
+import { durationMs, type FlagSource } from "../config/flags.ts";
+import { acquireBrandLease } from "../db/brandLeases/acquireBrandLease.ts";
+import { releaseBrandLease } from "../db/brandLeases/releaseBrandLease.ts";
+import { renewBrandLease } from "../db/brandLeases/renewBrandLease.ts";
+import type { Db } from "../db/database.ts";
+import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
+import type { EventBus } from "../observability/events.ts";
+import type { Logger } from "../observability/logger.ts";
+
+/**
+ * The per-brand lease (spec/provisioning.md §9, docs/decisions/0015): a brand's structural
+ * operations — activate, deactivate, create / delete market, replace models, and the jobs that do
+ * the same — run one at a time across every API and worker process. A lease row per brand in
+ * `brand_leases`, taken and renewed by short autocommit statements (no transaction and no pooled
+ * connection held across upstream calls), renewed on a heartbeat, freed by a crash within one TTL.
+ * Reentrant within one async context: a structural operation that runs another (a synchronous
+ * activate creating its markets) does not wait for itself.
+ *
+ * Prompt writes do not take it: they never create or delete a project or a sub-workspace, and the
+ * allocation lock already serialises their metered writes per sub-workspace.
+ */
+export interface BrandLease {
+  /**
+   * Runs `work` holding the brand's lease; waits at most `waitMs` (default
+   * SERENITY_BRAND_LEASE_TIMEOUT_MS), then throws `brandBusy` (503, retryable) — never runs unserialised.
+   */
+  withBrand<T>(brandId: string, work: () => Promise<T>, options?: { waitMs?: number }): Promise<T>;
+}
+
+export const DEFAULT_BRAND_LEASE_TIMEOUT_MS = 10_000;
+export const DEFAULT_BRAND_LEASE_TTL_MS = 30_000;
+/** What a job waits: off the request path, a busy brand is worth a longer wait than a retry. */
+export const JOB_BRAND_LEASE_WAIT_MS = 60_000;
+
+export interface BrandLeaseOptions {
+  db: Db;
+  clock: Clock;
+  events: EventBus;
+  logger: Logger;
+  env?: FlagSource;
+  ttlMs?: number;
+  random?: () => number;
+}
+
+export function createBrandLease(options: BrandLeaseOptions): BrandLease {
+  const provider = databaseBrandLeaseProvider(options);
+  const lock: AllocationLock = reentrant(provider);
+  return {
+    withBrand(brandId, work, withOptions = {}) {
+      if (withOptions.waitMs === undefined) return lock.withLock(brandId, work);
+      // reentrant() calls acquire without options: the wait travels in the async context.
+      return scopedWait.run(withOptions.waitMs, () => lock.withLock(brandId, work));
+    },
+  };
+}
+
+/** The wait of the withBrand call being entered, when it names one. */
+const scopedWait = new AsyncLocalStorage<number>();
+
+function databaseBrandLeaseProvider(options: BrandLeaseOptions): LockProvider {
+  const { db, clock, events, logger } = options;
+  const ttlMs = options.ttlMs ?? DEFAULT_BRAND_LEASE_TTL_MS;
+  const random = options.random ?? Math.random;
+  const backoff = (attempt: number) => {
+    const ceiling = Math.min(250, 10 * 2 ** attempt);
+    return Math.max(1, Math.round(ceiling / 2 + (random() * ceiling) / 2));
+  };
+
+  function heartbeat(brandId: string, holder: string): () => void {
+    const stop = new AbortController();
+    void (async () => {
+      while (!stop.signal.aborted) {
+        try {
+          await clock.sleep(Math.max(1, Math.floor(ttlMs / 3)), stop.signal);
+        } catch {
+          return;
+        }
+        try {
+          if (!(await renewBrandLease(db, { brandId, holder, now: clock.now(), ttlMs }))) {
+            logger.warn({ brandId }, "brand lease lost while held");
+            return;
+          }
+        } catch (error) {
+          logger.warn({ brandId, err: error }, "brand lease renewal failed");
+        }
+      }
+    })();
+    return () => stop.abort("released");
+  }
+
+  return {
+    async acquire(brandId: string): Promise<LockLease> {
+      const holder = randomUUID();
+      const timeoutMs =
+        scopedWait.getStore() ??
+        durationMs("SERENITY_BRAND_LEASE_TIMEOUT_MS", DEFAULT_BRAND_LEASE_TIMEOUT_MS, options.env);
+      const started = clock.now().getTime();
+      const deadline = started + timeoutMs;
+      for (let attempt = 0; ; attempt++) {
+        if (await acquireBrandLease(db, { brandId, holder, now: clock.now(), ttlMs })) {
+          events.emit("brand.leaseWait", {
+            waitSeconds: (clock.now().getTime() - started) / 1000,
+            acquired: true,
+          });
+          const stopHeartbeat = heartbeat(brandId, holder);
+          return {
+            release: async () => {
+              stopHeartbeat();
+              try {
+                await releaseBrandLease(db, { brandId, holder });
+              } catch (error) {
+                // It expires on its own within one TTL; the operation's result stands.
+                logger.warn({ brandId, err: error }, "brand lease release failed");
+              }
+            },
+          };
+        }
+        const remaining = deadline - clock.now().getTime();
+        if (remaining <= 0) {
+          events.emit("brand.leaseWait", { waitSeconds: timeoutMs / 1000, acquired: false });
+          logger.info({ brandId, timeoutMs }, "brand lease wait timed out");
+          throw new ServiceError("brandBusy", { details: { brandId } });
+        }
+        await clock.sleep(Math.min(remaining, backoff(attempt)));
+      }
+    },
+  };
+}
