@@ -68,6 +68,8 @@ export const PROVISIONING_ERROR_SENTENCES = {
   unexpected: "Unexpected error while provisioning",
   couldNotStart: "Could not start provisioning",
   claimedElsewhere: "Workspace is already used by another brand",
+  /** On a ready brand: its workspace is fine, the markets its request asked for are not all there. */
+  marketsNotCreated: "Workspace is ready, but a requested market could not be created",
 } as const;
 
 export type ProvisioningFailureReason = keyof typeof PROVISIONING_ERROR_SENTENCES;

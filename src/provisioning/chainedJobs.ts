@@ -1,6 +1,8 @@
 import { z } from "zod";
 
-import { defineJobHandler } from "../jobs/handler.ts";
+import { noteMarketsNotCreated } from "../db/brands/noteMarketsNotCreated.ts";
+import { defineJobHandler, type JobContext } from "../jobs/handler.ts";
+import type { JobError } from "../jobs/jobError.ts";
 import { activateMarketsChained, type ChainedWorkDeps, createMarketChained } from "./chainedWork.ts";
 import { activatedResult, brandCreatedResult, marketCreatedResult, supersededResult } from "./jobResults.ts";
 import { asJobFailure } from "./provisioningJobErrors.ts";
@@ -73,7 +75,8 @@ export function createMarketJobHandler(deps: ChainedWorkDeps) {
           ? brandCreatedResult(outcome.brand, outcome.promptGeneration)
           : marketCreatedResult(outcome.value, outcome.promptGeneration);
       } catch (error) {
-        throw asJobFailure(error);
+        // A market asked for on its own (respondWith "market") answers through its job alone.
+        throw await failChained(deps, ctx, { brandId, workspaceId }, error, respondWith === "brand");
       }
     },
   });
@@ -99,10 +102,35 @@ function activateHandler(type: string, publicType: string, deps: ChainedWorkDeps
         if (outcome.kind === "superseded") return supersededResult(brandId);
         return activatedResult(outcome.value);
       } catch (error) {
-        throw asJobFailure(error);
+        throw await failChained(deps, ctx, { brandId, workspaceId }, error, true);
       }
     },
   });
+}
+
+/**
+ * The failure a chained job throws. When it ends the job (not retryable, or the last attempt) and
+ * the markets were part of the brand's own request, the brand's provisioning state says so.
+ */
+async function failChained(
+  deps: ChainedWorkDeps,
+  ctx: JobContext,
+  target: { brandId: string; workspaceId: string | null },
+  error: unknown,
+  brandAsked: boolean,
+): Promise<JobError> {
+  const failure = asJobFailure(error);
+  const final = !failure.retryable || ctx.attempt >= LIMITS.maxAttempts;
+  if (brandAsked && final && target.workspaceId !== null) {
+    await noteMarketsNotCreated(deps.db, {
+      brandId: target.brandId,
+      workspaceId: target.workspaceId,
+      now: ctx.clock.now(),
+    }).catch((noteError: unknown) =>
+      ctx.logger.warn({ err: noteError }, "could not note the missing markets on the brand"),
+    );
+  }
+  return failure;
 }
 
 /** After a fresh workspace: create the requested markets (the promote already made the brand active). */

@@ -102,6 +102,36 @@ describe("one transient failure of each upstream write during asynchronous provi
     },
   );
 
+  it("a project create that keeps failing: the job ends FAILED and the ready brand says its market is missing", async () => {
+    const name = "Persistently faulty project create";
+    await w.sim.control("/faults", undefined, "DELETE");
+    await w.sim.control("/faults", {
+      match: WRITES.projectCreate!,
+      action: FAILURES.status500!,
+      times: 1_000,
+    });
+    const created = await w.http("POST", `/v2/orgs/${w.orgId}/brands`, {
+      name,
+      domain: "persistent.example",
+      semrushMarket: { market: "US", languageCode: "en" },
+      async: true,
+    });
+    expect(created.status).toBe(202);
+    const brandId = created.body.id as string;
+    await w.settled();
+    await w.sim.control("/faults", undefined, "DELETE");
+
+    const chained = await w.t.db.db.select().from(jobs).where(eq(jobs.brandId, brandId));
+    expect(chained.some((job) => job.status === "FAILED")).toBe(true);
+    const answer = await w.http("GET", `/v2/orgs/${w.orgId}/brands/${brandId}`);
+    expect(answer.body.provisioning).toMatchObject({
+      status: "ready",
+      error: "Workspace is ready, but a requested market could not be created",
+    });
+    expect(await w.t.db.db.select().from(markets).where(eq(markets.brandId, brandId))).toEqual([]);
+    expect((await w.upstream()).untrackedProjects).toEqual([]);
+  });
+
   it("after all of them: the pool is conserved and nothing is stranded", async () => {
     const upstream = await w.upstream();
     expect(upstream.untrackedProjects).toEqual([]);
