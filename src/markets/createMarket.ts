@@ -2,13 +2,9 @@ import type { CatalogueModel, CatalogueService } from "../catalogues/catalogueSe
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
-import { findMarket } from "../db/markets/findMarket.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
-import type { MarketRow } from "../db/markets/marketRow.ts";
 import { markMarketReady } from "../db/markets/markMarketReady.ts";
-import { reclaimReservation } from "../db/markets/reclaimReservation.ts";
 import { recordReservationProject } from "../db/markets/recordReservationProject.ts";
-import { reserveMarket } from "../db/markets/reserveMarket.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
@@ -25,6 +21,7 @@ import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
 import { describeMarket } from "./describeMarket.ts";
 import { rememberModels } from "./knownModels.ts";
 import type { CreateMarketInput, Market } from "./market.ts";
+import { deleteProjectQuietly, reserve, rollBack } from "./marketReservation.ts";
 import { addModels, planModelChange, removeModels } from "./projectModels.ts";
 import { meteredWriteGuardFor, resolveWriteTarget } from "./writeTarget.ts";
 
@@ -201,67 +198,6 @@ export async function createMarketForBrand(
 }
 
 /**
- * A fresh `creating` reservation of the slice (`reserved`), or the market this reservation key
- * already made (`madeEarlier`: a redelivery of work that finished); anything else holding the
- * slice is `marketExists`.
- */
-async function reserve(
-  deps: CreateMarketDeps,
-  log: Logger,
-  bearer: string,
-  slice: {
-    brandId: string;
-    geoTargetId: number;
-    languageCode: string;
-    country: string;
-    workspaceId: string;
-    reservationKey: string | undefined;
-  },
-): Promise<{ kind: "reserved" | "madeEarlier"; row: MarketRow }> {
-  const first = await reserveMarket(deps.db, { ...slice, now: deps.clock.now() });
-  if (first) return { kind: "reserved", row: first };
-  // Taken: by a market, a create in flight, a reservation abandoned by a crashed process, or our
-  // own reservation (or market) from an earlier delivery of the same job.
-  const staleBefore = new Date(deps.clock.now().getTime() - deps.staleReservationMs);
-  // A reclaimable reservation's project goes first: were the delete to fail after the row was
-  // reclaimed, nothing would track the project any more (an orphan). Upstream down → the create
-  // fails (a job retries it) and the row keeps tracking the project.
-  const holder = await findMarket(deps.db, slice);
-  const reclaimable =
-    holder?.status === "creating" &&
-    (holder.updatedAt < staleBefore ||
-      (slice.reservationKey !== undefined && holder.reservationKey === slice.reservationKey));
-  if (reclaimable && holder.projectId) {
-    try {
-      await deps.gateway.projects.deleteProject(bearer, holder.workspaceId, holder.projectId);
-    } catch (error) {
-      if (!isGatewayError(error, "gone")) throw upstreamFailure(error, log, "reclaimReservation");
-    }
-  }
-  const reclaimed = await reclaimReservation(deps.db, { ...slice, staleBefore });
-  if (!reclaimed) {
-    const existing = slice.reservationKey ? await findMarket(deps.db, slice) : undefined;
-    if (existing?.status === "ready" && existing.reservationKey === slice.reservationKey) {
-      return { kind: "madeEarlier", row: existing };
-    }
-    throw new ServiceError("marketExists");
-  }
-  const own = slice.reservationKey !== undefined && reclaimed.reservationKey === slice.reservationKey;
-  log.warn(
-    { marketId: reclaimed.id, projectId: reclaimed.projectId },
-    own
-      ? "reclaimed this job's market reservation from an interrupted delivery"
-      : "reclaimed an abandoned market reservation",
-  );
-  if (reclaimed.projectId) {
-    await deleteProjectQuietly(deps, log, bearer, reclaimed.workspaceId, reclaimed.projectId);
-  }
-  const second = await reserveMarket(deps.db, { ...slice, now: deps.clock.now() });
-  if (!second) throw new ServiceError("marketExists");
-  return { kind: "reserved", row: second };
-}
-
-/**
  * The request's models; else those of the brand's oldest market (a brand tracks the same models
  * everywhere unless told otherwise); else the default set (ADR 0005).
  */
@@ -290,59 +226,6 @@ async function modelsForNewMarket(
   }
   const catalogue = await deps.catalogue.models(bearer);
   return DEFAULT_MODEL_KEYS.flatMap((key) => catalogue.filter((model) => model.key === key));
-}
-
-/**
- * Undoes a failed create: the project (404 = done), then the reservation. When the project cannot
- * be deleted (upstream down), the reservation is KEPT — `creating`, with the project id it recorded
- * — so the project stays tracked and the delete is retried: by the next delivery of the same job
- * (its own reservation key), by any create of the slice once the reservation is stale, and by the
- * upstream reconciler, which treats an old `creating` row with a project id as a failed rollback
- * (docs/decisions/0015). Never drop the row while its project may still live: that is an orphan.
- */
-async function rollBack(
-  deps: CreateMarketDeps,
-  log: Logger,
-  bearer: string,
-  reservation: MarketRow,
-  projectId: string | undefined,
-): Promise<void> {
-  if (projectId && !(await deleteProjectQuietly(deps, log, bearer, reservation.workspaceId, projectId))) {
-    const kept = await recordReservationProject(deps.db, {
-      id: reservation.id,
-      projectId,
-      now: deps.clock.now(),
-    }).catch(() => undefined);
-    deps.events?.emit("market.rollbackPending", { kept: Boolean(kept) });
-    log.warn(
-      { marketId: reservation.id, projectId, kept: Boolean(kept) },
-      "rollback could not delete a project; its reservation is kept so the delete is retried",
-    );
-    return;
-  }
-  await deleteMarketRow(deps.db, reservation.id, "creating").catch((error: unknown) =>
-    log.error({ err: error, marketId: reservation.id }, "could not release a market reservation"),
-  );
-}
-
-async function deleteProjectQuietly(
-  deps: CreateMarketDeps,
-  log: Logger,
-  bearer: string,
-  workspaceId: string,
-  projectId: string,
-): Promise<boolean> {
-  try {
-    await deps.gateway.projects.deleteProject(bearer, workspaceId, projectId);
-    return true;
-  } catch (error) {
-    if (isGatewayError(error, "gone")) return true;
-    log.warn(
-      { err: upstreamFailure(error, log, "deleteProject"), projectId },
-      "rollback could not delete a project",
-    );
-    return false;
-  }
 }
 
 function hostOf(url: string | undefined): string | undefined {
