@@ -50,13 +50,13 @@ export const ledgerPageSchema = z
         brandId: z.string().nullable(),
         subWorkspaceId: z.string(),
         reason: z
-          .enum(["topUp", "exact", "rebalance", "release", "sweep", "deactivate"])
+          .enum(["topUp", "exact", "rebalance", "release", "sweep", "deactivate", "reconcile"])
           .describe(
-            "topUp: a block-rounded top-up; exact: the unrounded retry near exhaustion; rebalance: slack moved between sibling sub-workspaces (a row on each side); release, sweep, deactivate: surplus given back",
+            "topUp: a block-rounded top-up; exact: the unrounded retry near exhaustion; rebalance: slack moved between sibling sub-workspaces (a row on each side); release, sweep, deactivate: surplus given back; reconcile: the upstream reconciler reclaiming an orphan (a release, or `projectDeleted` for an orphan project it deleted)",
           ),
         before: units.nullable(),
         after: units.nullable(),
-        outcome: z.string().describe("applied | failed | rejected"),
+        outcome: z.string().describe("applied | failed | rejected | projectDeleted"),
         errorCode: z.string().nullable(),
         requestId: z.string().nullable(),
         createdAt: isoTimestamp,
