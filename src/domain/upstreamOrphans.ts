@@ -100,7 +100,9 @@ export function subWorkspaceProvenance(
   workspace: ObservedWorkspace,
 ): { brandId: string | null; tracked: boolean; claimed: boolean } | undefined {
   if (workspace.parentId !== parentWorkspaceId || workspace.id === parentWorkspaceId) return undefined;
-  const tracker = claims.brands.find((brand) => brand.status !== "deleted" && brand.subWorkspaceId === workspace.id);
+  const tracker = claims.brands.find(
+    (brand) => brand.status !== "deleted" && brand.subWorkspaceId === workspace.id,
+  );
   if (tracker) return { brandId: tracker.id, tracked: true, claimed: false };
   const candidateOf = claims.brands.filter((brand) => brand.candidateWorkspaceId === workspace.id);
   const titledAs = claims.brands.filter((brand) => brand.name === workspace.title);

@@ -1,9 +1,15 @@
+import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
 import { DEFAULT_POOL_SAMPLE_INTERVAL_MS, PoolSampler } from "../allocation/poolSampler.ts";
 import { durationMs } from "../config/flags.ts";
 import type { AnyJobHandler } from "../jobs/handler.ts";
 import { createPgBossQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
 import { JobWorker, type JobWorkerOptions } from "../jobs/worker.ts";
+import { UpstreamReconciler } from "../operations/upstreamReconciler.ts";
+import {
+  UpstreamReconcileSchedule,
+  upstreamReconcileSettings,
+} from "../operations/upstreamReconcileSchedule.ts";
 import { staleAttemptsStep } from "../provisioning/staleAttemptsStep.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -15,6 +21,11 @@ export interface StartWorkerOptions extends JobWorkerOptions {
    * SERENITY_POOL_SAMPLE_INTERVAL_MS, else 60 s.
    */
   poolSampleIntervalMs?: number;
+  /**
+   * Period of the upstream reconciler (spec/provisioning.md §9); 0 disables it. Default:
+   * SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS, else 5 min.
+   */
+  upstreamReconcileIntervalMs?: number;
 }
 
 /**
@@ -69,6 +80,34 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
     worker.stop = async () => {
       await sampler.stop();
       await stopJobs();
+    };
+  }
+  const settings = upstreamReconcileSettings();
+  if (options.upstreamReconcileIntervalMs !== undefined)
+    settings.intervalMs = options.upstreamReconcileIntervalMs;
+  if (settings.intervalMs > 0) {
+    const schedule = new UpstreamReconcileSchedule({
+      db: runtime.database.db,
+      clock: runtime.clock,
+      logger: runtime.logger,
+      events: runtime.events,
+      credentials: jobs.credentials,
+      settings,
+      reconciler: new UpstreamReconciler({
+        db: runtime.database.db,
+        clock: runtime.clock,
+        logger: runtime.logger,
+        events: runtime.events,
+        gateway: runtime.gateway,
+        upstream: gatewayAllocationUpstream(runtime.gateway),
+        allocation: runtime.services.allocation,
+      }),
+    });
+    schedule.start();
+    const stopRest = worker.stop.bind(worker);
+    worker.stop = async () => {
+      await schedule.stop();
+      await stopRest();
     };
   }
   return worker;

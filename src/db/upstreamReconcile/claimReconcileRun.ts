@@ -24,8 +24,14 @@ export async function claimReconcileRun(
       target: upstreamReconcileRuns.orgId,
       set: { holder: sql`excluded.holder`, leaseExpiresAt: sql`excluded.lease_expires_at` },
       setWhere: and(
-        or(isNull(upstreamReconcileRuns.leaseExpiresAt), lt(upstreamReconcileRuns.leaseExpiresAt, values.now)),
-        or(isNull(upstreamReconcileRuns.lastFinishedAt), lte(upstreamReconcileRuns.lastFinishedAt, dueBefore)),
+        or(
+          isNull(upstreamReconcileRuns.leaseExpiresAt),
+          lt(upstreamReconcileRuns.leaseExpiresAt, values.now),
+        ),
+        or(
+          isNull(upstreamReconcileRuns.lastFinishedAt),
+          lte(upstreamReconcileRuns.lastFinishedAt, dueBefore),
+        ),
       ),
     })
     .returning({ orgId: upstreamReconcileRuns.orgId });

@@ -14,7 +14,9 @@ export async function finishReconcileRun(
   const rows = await db
     .update(upstreamReconcileRuns)
     .set({ holder: null, leaseExpiresAt: null, lastFinishedAt: values.now })
-    .where(and(eq(upstreamReconcileRuns.orgId, values.orgId), eq(upstreamReconcileRuns.holder, values.holder)))
+    .where(
+      and(eq(upstreamReconcileRuns.orgId, values.orgId), eq(upstreamReconcileRuns.holder, values.holder)),
+    )
     .returning({ orgId: upstreamReconcileRuns.orgId });
   return rows.length === 1;
 }

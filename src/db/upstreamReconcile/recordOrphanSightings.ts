@@ -34,7 +34,10 @@ export async function recordOrphanSightings(
           eq(upstreamOrphanSightings.orgId, orgId),
           keys.length === 0
             ? sql`true`
-            : notInArray(sql`${upstreamOrphanSightings.kind} || ':' || ${upstreamOrphanSightings.upstreamId}`, keys),
+            : notInArray(
+                sql`${upstreamOrphanSightings.kind} || ':' || ${upstreamOrphanSightings.upstreamId}`,
+                keys,
+              ),
         ),
       );
     if (sightings.length === 0) return new Map();
@@ -42,7 +45,11 @@ export async function recordOrphanSightings(
       .insert(upstreamOrphanSightings)
       .values(sightings.map((sighting) => ({ ...sighting, orgId, firstSeenAt: now, lastSeenAt: now })))
       .onConflictDoUpdate({
-        target: [upstreamOrphanSightings.orgId, upstreamOrphanSightings.kind, upstreamOrphanSightings.upstreamId],
+        target: [
+          upstreamOrphanSightings.orgId,
+          upstreamOrphanSightings.kind,
+          upstreamOrphanSightings.upstreamId,
+        ],
         set: { lastSeenAt: now, workspaceId: sql`excluded.workspace_id` },
       })
       .returning({
