@@ -1,17 +1,16 @@
-import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
 import { DEFAULT_POOL_SAMPLE_INTERVAL_MS, PoolSampler } from "../allocation/poolSampler.ts";
 import { durationMs } from "../config/flags.ts";
 import type { AnyJobHandler } from "../jobs/handler.ts";
 import { createPgBossQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
 import { JobWorker, type JobWorkerOptions } from "../jobs/worker.ts";
-import { UpstreamReconciler } from "../operations/upstreamReconciler.ts";
 import {
   UpstreamReconcileSchedule,
   upstreamReconcileSettings,
 } from "../operations/upstreamReconcileSchedule.ts";
 import { staleAttemptsStep } from "../provisioning/staleAttemptsStep.ts";
 import type { Runtime } from "./runtime.ts";
+import { upstreamReconcilerOf } from "./upstreamReconcilerOf.ts";
 
 export interface StartWorkerOptions extends JobWorkerOptions {
   /** Defaults to every handler registered in `runtime.services.jobs.registry`. */
@@ -93,15 +92,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       events: runtime.events,
       credentials: jobs.credentials,
       settings,
-      reconciler: new UpstreamReconciler({
-        db: runtime.database.db,
-        clock: runtime.clock,
-        logger: runtime.logger,
-        events: runtime.events,
-        gateway: runtime.gateway,
-        upstream: gatewayAllocationUpstream(runtime.gateway),
-        allocation: runtime.services.allocation,
-      }),
+      reconciler: upstreamReconcilerOf(runtime),
     });
     schedule.start();
     const stopRest = worker.stop.bind(worker);

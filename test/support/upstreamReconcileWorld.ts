@@ -171,9 +171,15 @@ export async function startUpstreamReconcileWorld(): Promise<UpstreamReconcileWo
       };
     },
     async mutatingCalls() {
-      return (await sim.calls())
-        .filter((call) => call.method !== "GET" && !call.path.startsWith("/__sim"))
-        .map((call) => `${call.method} ${call.path}`);
+      return (
+        (await sim.calls())
+          // A prompt listing is a POST that reads (`…/aio/prompts/by_tags`).
+          .filter(
+            (call) =>
+              call.method !== "GET" && !call.path.startsWith("/__sim") && !call.path.endsWith("/by_tags"),
+          )
+          .map((call) => `${call.method} ${call.path}`)
+      );
     },
     ledger: () =>
       database

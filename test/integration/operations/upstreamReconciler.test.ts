@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { claimReconcileRun } from "../../../src/db/upstreamReconcile/claimReconcileRun.ts";
 import { finishReconcileRun } from "../../../src/db/upstreamReconcile/finishReconcileRun.ts";
+import { runAudit } from "../../../src/operations/audit.ts";
+import { promptCounterOf } from "../../../src/runtime/upstreamReconcilerOf.ts";
 import {
   startUpstreamReconcileWorld,
   TOKEN,
@@ -71,6 +73,43 @@ describe("the upstream reconciler", () => {
       [ids.parked!]: "parked",
     });
     expect(observation.projects.map((project) => project.id)).toEqual([ids.leftover]);
+  });
+
+  it("serenity audit lists the orphans with the units they hold, and the parked sub-workspace", async () => {
+    await world.sim.clearCalls();
+    const report = await runAudit(
+      {
+        db: world.runtime.database.db,
+        logger: world.runtime.logger,
+        allocation: world.runtime.services.allocation,
+        orphans: {
+          observe: (org, bearer) => world.reconciler.observe(org, bearer),
+          prompts: promptCounterOf(world.runtime),
+        },
+      },
+      { bearer: TOKEN, orgIds: [world.orgId], now: () => world.clock.now() },
+    );
+    expect(await world.mutatingCalls()).toEqual([]);
+    const org = report.orgs[0]!;
+    const byId = Object.fromEntries(org.orphans.map((orphan) => [orphan.id, orphan]));
+    expect(byId[ids.duplicate!]).toMatchObject({
+      kind: "subWorkspace",
+      state: "orphan",
+      name: "Lumiere",
+      projects: 1,
+      units: { projects: { total: 3, drafted: 1 }, prompts: { total: 300 } },
+    });
+    expect(byId[ids.leftover!]).toMatchObject({
+      kind: "project",
+      state: "orphan",
+      workspaceId: ids.lumiere,
+      name: "Lumiere FR fr",
+      publishStatus: "draft",
+      units: { projects: { total: 1, drafted: 1 }, prompts: { total: 0 } },
+    });
+    expect(byId[ids.parked!]).toMatchObject({ kind: "subWorkspace", state: "parked" });
+    expect(Object.keys(byId).sort()).toEqual([ids.duplicate, ids.leftover, ids.parked].sort());
+    expect(org.orphanSum).toEqual({ projects: 3 + 1, prompts: 300 });
   });
 
   it("a grace period later reclaims both: the duplicate emptied and released, the leftover deleted, the pool conserved", async () => {
