@@ -28,6 +28,20 @@ export const poolViewSchema = z
         error: z.enum(["forbidden", "unavailable"]).optional().describe("set when this brand's read failed"),
       }),
     ),
+    unattached: z
+      .array(
+        z.object({
+          subWorkspaceId: z.string(),
+          title: z.string(),
+          brandId: z.string().nullable().describe("the brand whose name it bears, e.g. a deactivated brand"),
+          projects: poolDimension.nullable(),
+          prompts: poolDimension.nullable(),
+          error: z.enum(["forbidden", "unavailable"]).optional(),
+        }),
+      )
+      .describe(
+        "sub-workspaces of the parent no brand points at (a deactivated brand's, kept at the floor 1 / 1; an orphan not reclaimed yet; another team's): pool.total + the brands' totals + these totals is the whole pool",
+      ),
     sampledAt: isoTimestamp,
   })
   .meta({ id: "PoolView" });
