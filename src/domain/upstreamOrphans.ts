@@ -30,7 +30,14 @@ export interface UpstreamClaims {
     provisioningStatus: "pending" | "ready" | "failed" | null;
     candidateWorkspaceId: string | null;
   }[];
-  markets: { brandId: string; workspaceId: string; projectId: string | null; status: "creating" | "ready" }[];
+  markets: {
+    id: string;
+    brandId: string;
+    workspaceId: string;
+    projectId: string | null;
+    status: "creating" | "ready";
+    updatedAt: Date;
+  }[];
   /** Brands with a job record still IN_PROGRESS. */
   brandsWithLiveJobs: string[];
   /** Sub-workspaces the allocation ledger shows Serenity transferring into. */
@@ -165,4 +172,23 @@ export function projectOrphans(
     });
   }
   return orphans;
+}
+
+/**
+ * Reservations a failed rollback left (ADR 0015): `creating` with the project id the create
+ * recorded, untouched for `graceMs`, of a brand no live job works for. The reconciler retries
+ * their rollback: delete the project, then drop the row.
+ */
+export function staleRollbacks(
+  claims: UpstreamClaims,
+  now: Date,
+  graceMs: number,
+): (UpstreamClaims["markets"][number] & { projectId: string })[] {
+  return claims.markets.filter(
+    (market): market is UpstreamClaims["markets"][number] & { projectId: string } =>
+      market.status === "creating" &&
+      market.projectId !== null &&
+      now.getTime() - market.updatedAt.getTime() >= graceMs &&
+      !claims.brandsWithLiveJobs.includes(market.brandId),
+  );
 }

@@ -4,6 +4,7 @@ import type { AllocationService } from "../allocation/allocationService.ts";
 import type { AllocationUpstream } from "../allocation/upstreamPort.ts";
 import { insertLedgerEntry } from "../db/allocation/insertLedgerEntry.ts";
 import type { Db } from "../db/database.ts";
+import { dropStaleReservation } from "../db/upstreamReconcile/dropStaleReservation.ts";
 import { forgetOrphanSighting } from "../db/upstreamReconcile/forgetOrphanSighting.ts";
 import { readUpstreamClaims } from "../db/upstreamReconcile/readUpstreamClaims.ts";
 import {
@@ -13,7 +14,12 @@ import {
 } from "../db/upstreamReconcile/recordOrphanSightings.ts";
 import { DEACTIVATION_FLOOR, RELEASE_FLOOR, type Units } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
-import { projectOrphans, subWorkspaceProvenance, type UpstreamClaims } from "../domain/upstreamOrphans.ts";
+import {
+  projectOrphans,
+  staleRollbacks,
+  subWorkspaceProvenance,
+  type UpstreamClaims,
+} from "../domain/upstreamOrphans.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { EventBus } from "../observability/events.ts";
@@ -47,6 +53,8 @@ export interface OrgReconcileReport {
   /** Orphans still inside their grace period (seen, left for a later pass). */
   waiting: number;
   reclaimed: { subWorkspaces: number; projects: number };
+  /** Failed rollbacks (kept `creating` reservations with a project) finished: project deleted, row dropped. */
+  rollbacksRetried: number;
   /** Orphans found tracked or claimed on the second look, left alone. */
   spared: number;
   failed: number;
@@ -98,6 +106,7 @@ export class UpstreamReconciler {
       },
       waiting: 0,
       reclaimed: { subWorkspaces: 0, projects: 0 },
+      rollbacksRetried: 0,
       spared: 0,
       failed: 0,
       returned: { projects: 0, prompts: 0 },
@@ -149,6 +158,7 @@ export class UpstreamReconciler {
         });
       }
     }
+    await this.#retryRollbacks(context, options.graceMs);
     this.deps.events.emit("upstream.orphansSeen", {
       orgId: org.id,
       subWorkspaces: report.orphans.subWorkspaces - report.reclaimed.subWorkspaces,
@@ -156,6 +166,51 @@ export class UpstreamReconciler {
     });
     if (sightings.length > 0) log.info({ ...report }, "upstream reconciled");
     return report;
+  }
+
+  /**
+   * Finishes the rollbacks a create could not finish (ADR 0015 keeps their reservation, `creating`
+   * with the project id, so the project stays tracked): once such a row is older than the grace and
+   * no live job of its brand may come back for it, delete the project, then drop the row (guarded:
+   * a redelivery that reclaimed the row meanwhile keeps it).
+   */
+  async #retryRollbacks(context: ReconcileContext, graceMs: number): Promise<void> {
+    const now = this.deps.clock.now();
+    const claims = await readUpstreamClaims(this.deps.db, context.org.id);
+    for (const market of staleRollbacks(claims, now, graceMs)) {
+      try {
+        await this.#deleteProject(context, market.brandId, market.workspaceId, market.projectId);
+        const dropped = await dropStaleReservation(this.deps.db, {
+          id: market.id,
+          projectId: market.projectId,
+          updatedBefore: new Date(now.getTime() - graceMs + 1),
+        });
+        if (market.workspaceId !== context.org.parentWorkspaceId) {
+          await this.#release(context, market.brandId, market.workspaceId, RELEASE_FLOOR);
+        }
+        context.report.rollbacksRetried += 1;
+        context.log.info(
+          { marketId: market.id, projectId: market.projectId, dropped },
+          "upstream reconciler: finished a failed rollback",
+        );
+        this.deps.events.emit("upstream.orphanReclaimed", {
+          orgId: context.org.id,
+          kind: "project",
+          outcome: "reclaimed",
+        });
+      } catch (error) {
+        context.report.failed += 1;
+        context.log.warn(
+          { ...(isGatewayError(error) ? error.toLog() : { err: error }), marketId: market.id },
+          "upstream reconciler: could not finish a failed rollback; the next pass tries again",
+        );
+        this.deps.events.emit("upstream.orphanReclaimed", {
+          orgId: context.org.id,
+          kind: "project",
+          outcome: "failed",
+        });
+      }
+    }
   }
 
   async #reclaimSubWorkspace(

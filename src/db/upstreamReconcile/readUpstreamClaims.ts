@@ -23,6 +23,8 @@ export async function readUpstreamClaims(db: DbExecutor, orgId: string): Promise
       ? []
       : await db
           .select({
+            id: markets.id,
+            updatedAt: markets.updatedAt,
             brandId: markets.brandId,
             workspaceId: markets.workspaceId,
             projectId: markets.projectId,

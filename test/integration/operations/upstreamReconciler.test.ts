@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { markets } from "../../../src/db/schema.ts";
 import { claimReconcileRun } from "../../../src/db/upstreamReconcile/claimReconcileRun.ts";
 import { finishReconcileRun } from "../../../src/db/upstreamReconcile/finishReconcileRun.ts";
 import { runAudit } from "../../../src/operations/audit.ts";
@@ -229,5 +231,25 @@ describe("the upstream reconciler", () => {
     expect(
       await claimReconcileRun(db, { ...run, now: muchLater, holder: "00000000-0000-4000-8000-000000000003" }),
     ).toBe(true);
+  });
+
+  it("finishes a failed rollback (ADR 0015's kept reservation) once it is older than the grace: project deleted, row dropped", async () => {
+    const lumiere = (await world.reconciler.observe(world.org, TOKEN)).claims.brands.find(
+      (brand) => brand.name === "Lumiere",
+    )!;
+    await world.runtime.gateway.users.transferResources(TOKEN, ids.lumiere!, { projects: 4 });
+    const kept = await world.project(ids.lumiere!, "Lumiere NL nl");
+    await world.market(lumiere.id, ids.lumiere!, kept, "creating");
+    const young = await world.reconciler.reconcileOrg(world.org, TOKEN, { graceMs: GRACE_MS });
+    expect(young.rollbacksRetried).toBe(0);
+    expect(await world.projectIds(ids.lumiere!)).toContain(kept);
+
+    world.clock.advance(GRACE_MS);
+    const old = await world.reconciler.reconcileOrg(world.org, TOKEN, { graceMs: GRACE_MS });
+    expect(old.rollbacksRetried).toBe(1);
+    expect(await world.projectIds(ids.lumiere!)).not.toContain(kept);
+    const rows = await world.runtime.database.db.select().from(markets).where(eq(markets.projectId, kept));
+    expect(rows).toEqual([]);
+    expect((await world.ledger()).filter((row) => row.outcome === "projectDeleted")).toHaveLength(3);
   });
 });
