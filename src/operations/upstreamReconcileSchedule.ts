@@ -57,6 +57,12 @@ export interface UpstreamReconcileScheduleDeps {
   credentials: CredentialStore;
   reconciler: UpstreamReconciler;
   settings: UpstreamReconcileSettings;
+  /**
+   * An operator's upstream token (SERENITY_UPSTREAM_TOKEN) used when the org has no live stored
+   * credential: stored ones end with their job's lineage, so without it an org is reconciled only
+   * while someone's job runs there.
+   */
+  fallbackBearer?: string;
 }
 
 export interface ReconcilePassReport {
@@ -110,9 +116,10 @@ export class UpstreamReconcileSchedule {
           now: clock.now(),
         });
         const exchanged = credentialId ? await credentials.exchange(credentialId) : undefined;
-        if (exchanged?.status !== "ok") {
+        const bearer = exchanged?.status === "ok" ? exchanged.token : this.#deps.fallbackBearer;
+        if (!bearer) {
           log.debug(
-            { reason: exchanged?.reason ?? "missing" },
+            { reason: exchanged?.status === "NEEDS_REAUTH" ? exchanged.reason : "missing" },
             "upstream reconciler: no live credential; skipped",
           );
           report.noCredential += 1;
@@ -120,7 +127,7 @@ export class UpstreamReconcileSchedule {
           continue;
         }
         report.ran.push(
-          await reconciler.reconcileOrg(target, exchanged.token, {
+          await reconciler.reconcileOrg(target, bearer, {
             graceMs: options.graceMs ?? settings.graceMs,
           }),
         );

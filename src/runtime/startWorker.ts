@@ -93,6 +93,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       credentials: jobs.credentials,
       settings,
       reconciler: upstreamReconcilerOf(runtime),
+      fallbackBearer: process.env.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
     });
     schedule.start();
     const stopRest = worker.stop.bind(worker);
