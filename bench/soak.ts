@@ -225,7 +225,7 @@ async function main() {
             semrushMarket: { market: "US", languageCode: "en" },
             async: true,
           });
-          if (answer.status === 202) brands.push(String((answer.json().brand as { id: string }).id));
+          if (answer.status === 202) brands.push(String(answer.json().id));
         },
       ],
       [
