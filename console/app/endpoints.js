@@ -16,6 +16,8 @@ import { api } from "./api.js";
 /** @typedef {import("./types.js").LedgerPage} LedgerPage */
 /** @typedef {import("./types.js").JobListPage} JobListPage */
 /** @typedef {import("./types.js").JobTimeline} JobTimeline */
+/** @typedef {import("./types.js").PromptPreview} PromptPreview */
+/** @typedef {import("./types.js").PromptGenerationHandle} PromptGenerationHandle */
 
 const part = encodeURIComponent;
 const org = (/** @type {string} */ orgId) => `/v2/orgs/${part(orgId)}`;
@@ -43,8 +45,8 @@ export const listBrands = (orgId) => api(`${org(orgId)}/brands`);
 export const getBrand = (orgId, brandId) => api(brand(orgId, brandId));
 /**
  * @param {string} orgId
- * @param {{ name: string, domain?: string, semrushMarket?: { market: string, languageCode: string }, async?: boolean }} body
- * @returns {Promise<Brand | BrandAccepted>}
+ * @param {{ name: string, domain?: string, semrushMarket?: { market: string, languageCode: string, generatePrompts?: boolean }, async?: boolean }} body
+ * @returns {Promise<(Brand | BrandAccepted) & { promptGeneration?: PromptGenerationHandle }>}
  */
 export const createBrand = (orgId, body) => api(`${org(orgId)}/brands`, { method: "POST", body });
 /** @param {string} orgId @param {string} brandId @returns {Promise<{ brandId: string, status: string }>} */
@@ -56,8 +58,8 @@ export const listMarkets = (orgId, brandId) => api(`${brand(orgId, brandId)}/ser
 /**
  * @param {string} orgId
  * @param {string} brandId
- * @param {{ market: string, languageCode: string, async?: boolean }} body
- * @returns {Promise<{ market: import("./types.js").Market } | { jobId: string, status: string }>}
+ * @param {{ market: string, languageCode: string, async?: boolean, generatePrompts?: boolean }} body
+ * @returns {Promise<{ market: import("./types.js").Market, promptGeneration?: PromptGenerationHandle } | { jobId: string, status: string }>}
  */
 export const createMarket = (orgId, brandId, body) =>
   api(`${brand(orgId, brandId)}/serenity/markets`, { method: "POST", body });
@@ -76,11 +78,34 @@ export const listPrompts = (orgId, brandId, query) =>
 /**
  * @param {string} orgId
  * @param {string} brandId
- * @param {{ text: string, geoTargetId: number, languageCode: string }[]} items
+ * @param {{ text: string, geoTargetId: number, languageCode: string, category?: string }[]} items
  * @returns {Promise<BulkPromptResult>}
  */
 export const createPrompts = (orgId, brandId, items) =>
   api(`${brand(orgId, brandId)}/serenity/prompts`, { method: "POST", body: { items } });
+/**
+ * Generated prompts for a market, for review: nothing is written (spec/generation.md §8).
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {number} geoTargetId
+ * @param {string} languageCode
+ * @param {{ count?: number }} body
+ * @returns {Promise<PromptPreview>}
+ */
+export const previewPrompts = (orgId, brandId, geoTargetId, languageCode, body) =>
+  api(`${brand(orgId, brandId)}/serenity/markets/${geoTargetId}/${part(languageCode)}/prompt-preview`, {
+    method: "POST",
+    body,
+  });
+/**
+ * Resumes a generation job that needs a sign-in, with this session's token (spec/generation.md §5).
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {string} jobId
+ * @returns {Promise<{ jobId: string, jobType: string, status: string }>}
+ */
+export const reauthGeneration = (orgId, brandId, jobId) =>
+  api(`${brand(orgId, brandId)}/serenity/markets/generation/jobs/${part(jobId)}/reauth`, { method: "POST" });
 /**
  * @param {string} orgId
  * @param {string} brandId

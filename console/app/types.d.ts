@@ -14,6 +14,7 @@ import type { jobSchema } from "../../src/api/schemas/jobs.ts";
 import type { marketList, marketSchema } from "../../src/api/schemas/markets.ts";
 import type { orgList, orgSchema } from "../../src/api/schemas/orgs.ts";
 import type { poolHistorySchema, poolSummariesSchema } from "../../src/api/schemas/poolHistory.ts";
+import type { promptPreviewSchema } from "../../src/api/schemas/promptPreview.ts";
 import type { bulkPromptsResponse, promptList } from "../../src/api/schemas/prompts.ts";
 
 export type ErrorEnvelope = z.output<typeof errorEnvelope>;
@@ -40,3 +41,11 @@ export type JobSummary = z.output<typeof jobSummarySchema>;
 export type JobListPage = z.output<typeof jobListPageSchema>;
 export type JobTimeline = z.output<typeof jobTimelineSchema>;
 export type JobHop = JobTimeline["hops"][number];
+export type PromptPreview = z.output<typeof promptPreviewSchema>;
+export type PreviewedPrompt = PromptPreview["prompts"][number];
+/** `promptGeneration` of a create market / create brand / activate answer (spec/generation.md §2). */
+export interface PromptGenerationHandle {
+  jobId: string;
+  status: string;
+  reused: boolean;
+}

@@ -3,6 +3,10 @@ import type { PoolHistory } from "../allocation/poolHistory.ts";
 import type { TokenVerifier } from "../auth/tokenVerifier.ts";
 import type { BrandService } from "../brands/brandService.ts";
 import type { CatalogueService } from "../catalogues/catalogueService.ts";
+import type { GenerationJobs } from "../generation/generationJobs.ts";
+import type { GenerationProducer } from "../generation/generationProducer.ts";
+import type { OperatorSettings } from "../generation/operatorSettings.ts";
+import type { PromptPreviewService } from "../generation/promptPreviewService.ts";
 import type { JobListing } from "../jobs/jobListing.ts";
 import type { JobService } from "../jobs/jobService.ts";
 import type { MarketService } from "../markets/marketService.ts";
@@ -32,12 +36,16 @@ export interface ApiServices {
   /** Markets and their models; `markets.createForBrand` is the entry for provisioning. */
   markets: MarketService;
   prompts: PromptService;
+  /** Generated prompts for a market, previewed: no upstream write, no job, no allocation (generation §8). */
+  promptPreview: PromptPreviewService;
   /** Just-in-time allocation: guards, releases, the ledger and the pool view (spec/allocation.md). */
   allocation: AllocationService;
   /** The org pool over time, recorded from every fresh pool read. */
   poolHistory: PoolHistory;
   /** An org's jobs as a list and one job's lineage as a timeline (the console's Jobs page). */
   jobListing: JobListing;
+  /** Generated prompts: the shared producer, the poll and reauth of generation jobs, operator settings. */
+  generation: { producer: GenerationProducer; jobs: GenerationJobs; settings: OperatorSettings };
 }
 
 /** Everything the HTTP layer needs: services to call, and the edge's own adapters. */

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 
+import { registerAdmin } from "./commands/admin.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerServe } from "./commands/serve.ts";
@@ -23,5 +24,6 @@ registerSimulator(program);
 registerWorker(program);
 registerSweep(program);
 registerAudit(program);
+registerAdmin(program);
 
 await program.parseAsync(process.argv);

@@ -103,6 +103,11 @@ export const ERROR_REGISTRY = {
     message: "The upstream service failed.",
     when: "any other upstream failure, including timeouts",
   },
+  generatorUnavailable: {
+    status: 502,
+    message: "The prompt generator failed or could not be reached; retry later.",
+    when: "a prompt preview's generator answered an error, nothing usable, or could not be reached",
+  },
   subworkspaceCreationFailed: {
     status: 502,
     message: "The upstream failed to create the workspace.",
@@ -127,6 +132,11 @@ export const ERROR_REGISTRY = {
     status: 504,
     message: "The workspace did not become ready in time; retry with async: true.",
     when: "a synchronous settle wait ran out",
+  },
+  generationTimeout: {
+    status: 504,
+    message: "The prompt generator did not answer in time; retry, or ask for fewer prompts.",
+    when: "a prompt preview ran past the generator timeout",
   },
 } as const satisfies Record<string, { status: number; message: string; when: string }>;
 

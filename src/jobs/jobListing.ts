@@ -36,8 +36,18 @@ export interface JobSummary {
   /** IN_PROGRESS and untouched for the stall grace (src/domain/jobActivity.ts). */
   stuck: boolean;
   hops: number;
+  /**
+   * The market a job works on (generation jobs, market creation), from its metadata: only these
+   * two values leave the server, and only when they are well-formed.
+   */
+  market: JobMarket | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface JobMarket {
+  geoTargetId: number;
+  languageCode: string;
 }
 
 export interface JobListQuery {
@@ -82,6 +92,14 @@ export interface JobListingDeps {
   orgs: OrgService;
   registry: JobRegistry;
   env?: FlagSource;
+}
+
+function marketOf(market: OrgJobRow["market"]): JobMarket | null {
+  if (!market) return null;
+  const { geoTargetId, languageCode } = market;
+  if (typeof geoTargetId !== "number" || !Number.isInteger(geoTargetId) || geoTargetId <= 0) return null;
+  if (typeof languageCode !== "string" || !/^[A-Za-z]{2,3}$/.test(languageCode)) return null;
+  return { geoTargetId, languageCode: languageCode.toLowerCase() };
 }
 
 function errorView(error: JobRecordError | null, status: JobStatus): JobErrorView | null {
@@ -187,6 +205,7 @@ export class JobListing {
       error: errorView(effective.error, effective.status),
       stuck: isJobStuck(effective, this.#deps.clock.now(), this.#stallGraceMs()),
       hops: row.hops,
+      market: marketOf(row.market),
       createdAt: row.createdAt,
       updatedAt: effective.updatedAt,
     };

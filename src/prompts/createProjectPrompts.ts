@@ -1,34 +1,20 @@
-import type { Need } from "../domain/allocation.ts";
-import { ERROR_REGISTRY, ServiceError } from "../domain/errors.ts";
-import type { MeteredWriteGuard, SectionWrite } from "../domain/meteredWrites.ts";
-import { isGatewayError } from "../gateway/errors.ts";
+import { ServiceError } from "../domain/errors.ts";
+import type { SectionWrite } from "../domain/meteredWrites.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
 import { upstreamFailure } from "../gateway/registryErrors.ts";
-import { forgetModels, type KnownFactsDeps, readAndRememberModels } from "../markets/knownModels.ts";
+import { readAndRememberModels } from "../markets/knownModels.ts";
 import type { ProjectRef } from "../markets/market.ts";
-import type { Logger } from "../observability/logger.ts";
-import type { BulkItemOutcome } from "./bulkOutcome.ts";
-import { forgetTags, type KnownMarketFacts, rememberTags } from "./knownTags.ts";
+import { type KnownMarketFacts, rememberTags } from "./knownTags.ts";
+import { asFailure, failUnwritten } from "./projectPromptOutcomes.ts";
+import {
+  marketProject,
+  type PreparedProjectPrompts,
+  type ProjectPromptEntry,
+  type ProjectPromptsDeps,
+} from "./projectPrompts.ts";
+import { refreshStaleTags, stagesAfterRefusal } from "./staleMarketFacts.ts";
 import { resolveTagIds, tagKey, type TagPath } from "./tagTaxonomy.ts";
-
-/** What preparing and writing a project's prompts is composed from. */
-export interface ProjectPromptsDeps {
-  projects: ProjectEngineClient;
-  logger: Logger;
-  /**
-   * Where facts about markets are remembered (their model sets and tag ids). Without it, or for a
-   * project the caller passes no known facts for, everything is read upstream and nothing is kept.
-   */
-  known?: KnownFactsDeps;
-}
-
-/** One valid item bound for a project, with its tags already decided. */
-export interface ProjectPromptEntry {
-  index: number;
-  text: string;
-  tags: TagPath[];
-}
 
 /** Texts per create call: bounded so one call stays well inside the upstream's body and time limits. */
 const CREATE_BATCH_SIZE = 100;
@@ -57,31 +43,6 @@ const MAX_PROMPT_PAGES = 200;
  *
  * The first text of a request wins; later duplicates copy its outcome (`created` becomes `existed`).
  */
-
-/** A project's items after the reads of step 1–2: what is decided, and what is left to write. */
-export interface PreparedProjectPrompts {
-  ref: ProjectRef & { createdBy: string };
-  /** The first entry of each text. */
-  primaries: Map<string, ProjectPromptEntry>;
-  /** Later entries repeating a text. */
-  duplicates: ProjectPromptEntry[];
-  /** Decided outcomes by text; a text without one is still to be written. */
-  outcomes: Map<string, BulkItemOutcome>;
-  /** Entries to create. */
-  fresh: ProjectPromptEntry[];
-  /** Prompt units the creates stage: fresh texts × the project's models. */
-  units: number;
-  tagIds: Map<string, string>;
-  /** Every tag path the entries use. */
-  paths: TagPath[];
-  /** What was known about the market before this request (undefined: nothing is remembered). */
-  market: KnownMarketFacts | undefined;
-  /** The project's model count, and whether it came from the known set (not read upstream now). */
-  models: number;
-  modelsKnown: boolean;
-  /** Whether a tag id used came from the known ids (not resolved upstream now). */
-  tagsKnown: boolean;
-}
 
 export async function prepareProjectPrompts(
   deps: ProjectPromptsDeps,
@@ -153,31 +114,20 @@ async function modelCount(
   return { count: assignments.length, known: false };
 }
 
-function marketProject(prepared: PreparedProjectPrompts) {
-  return {
-    marketId: prepared.market!.marketId,
-    workspaceId: prepared.ref.workspaceId,
-    projectId: prepared.ref.projectId,
-  };
-}
-
 function uniquePaths(paths: readonly TagPath[]): TagPath[] {
   return [...new Map(paths.map((path) => [tagKey(path), path])).values()];
 }
 
-/** Whether the project still has anything to write (creates or the publish). */
-export function hasWork(prepared: PreparedProjectPrompts): boolean {
-  return (
-    prepared.fresh.length > 0 ||
-    [...prepared.outcomes.values()].some((outcome) => outcome.outcome !== "failed")
-  );
-}
-
-/** Steps 3–4 with the section's `write`; never throws: failures become the items' outcomes. */
+/**
+ * Steps 3–4 with the section's `write`; never throws: failures become the items' outcomes.
+ * `publish: false` stops after the creates (the generation job publishes in a phase of its own,
+ * after a checkpoint, so a retry of a failed publish skips the creates).
+ */
 export async function writeProjectPrompts(
   deps: ProjectPromptsDeps,
   write: SectionWrite,
   prepared: PreparedProjectPrompts,
+  options: { publish?: boolean } = {},
 ): Promise<void> {
   const { projects, logger: log } = deps;
   const { ref, outcomes, fresh } = prepared;
@@ -224,6 +174,7 @@ export async function writeProjectPrompts(
     failUnwritten(prepared, upstreamFailure(error, log, "createPrompts"), log);
   }
 
+  if (options.publish === false) return;
   if ([...outcomes.values()].some((outcome) => outcome.outcome !== "failed")) {
     try {
       await write("publish", () => projects.publishProject(ref.bearer, ref.workspaceId, ref.projectId));
@@ -235,116 +186,6 @@ export async function writeProjectPrompts(
       }
     }
   }
-}
-
-/**
- * What the creates still stage, asked after a metered-quota refusal (spec/allocation.md §6). A
- * refusal is also how upstream says a remembered model set is stale (a model added behind our
- * back makes every text cost more than we counted): the set is read again first.
- */
-async function stagesAfterRefusal(deps: ProjectPromptsDeps, prepared: PreparedProjectPrompts): Promise<Need> {
-  if (prepared.modelsKnown && prepared.market) {
-    // Forgotten first: what upstream reads now replaces it, whatever its time stamp says.
-    await forgetModels(deps.known!, prepared.market.marketId).catch((error: unknown) =>
-      deps.logger.warn({ err: error }, "could not forget a market's models"),
-    );
-    const modelIds = await readAndRememberModels(
-      deps.known!,
-      deps.projects,
-      prepared.ref.bearer,
-      marketProject(prepared),
-    );
-    prepared.models = modelIds.length;
-    prepared.modelsKnown = false;
-  }
-  const left = prepared.fresh.filter((entry) => !prepared.outcomes.has(entry.text)).length;
-  return { prompts: left * prepared.models };
-}
-
-/**
- * After a create failed: when a remembered tag id may be what upstream refused (an unknown tag is
- * a bare 500, nothing created), forgets the market's tag ids, resolves them upstream again, and
- * answers whether an id of `batch` changed (then the batch is worth sending again). Any other
- * failure, or one where the ids are still the same, is left to the caller.
- */
-async function refreshStaleTags(
-  deps: ProjectPromptsDeps,
-  prepared: PreparedProjectPrompts,
-  batch: ProjectPromptEntry[],
-  error: unknown,
-): Promise<boolean> {
-  const staleSignal =
-    isGatewayError(error) && (error.status === 500 || error.status === 404 || error.kind === "badRequest");
-  if (!prepared.tagsKnown || !staleSignal) return false;
-  const idsOf = () => batch[0]!.tags.map((tag) => prepared.tagIds.get(tagKey(tag)));
-  const before = idsOf();
-  try {
-    if (prepared.market) await forgetTags(deps.known!, prepared.market.marketId);
-    const fresh = await resolveTagIds(deps.projects, prepared.ref, prepared.paths);
-    if (prepared.market) await rememberTags(deps.known!, marketProject(prepared), fresh.learned);
-    prepared.tagIds = fresh.ids;
-    prepared.tagsKnown = false;
-  } catch (refreshError) {
-    deps.logger.warn({ err: refreshError }, "could not resolve tags again after a failed create");
-    return false;
-  }
-  const changed = idsOf().some((id, index) => id !== before[index]);
-  deps.logger.info(
-    { changed, status: isGatewayError(error) ? error.status : undefined },
-    "a create failed with remembered tag ids; resolved them again",
-  );
-  return changed;
-}
-
-/** Fails every text without an outcome yet (e.g. the section could not start: nothing was written). */
-export function failUnwritten(prepared: PreparedProjectPrompts, error: unknown, log: Logger): void {
-  const failure = asFailure(error, log);
-  for (const [text, entry] of prepared.primaries) {
-    if (!prepared.outcomes.has(text)) prepared.outcomes.set(text, { index: entry.index, ...failure });
-  }
-}
-
-/** Every entry's outcome, duplicates included (not sorted). */
-export function projectPromptOutcomes(prepared: PreparedProjectPrompts): BulkItemOutcome[] {
-  const { primaries, outcomes, duplicates } = prepared;
-  const results = [...primaries.values()].map((entry) => outcomes.get(entry.text)!);
-  for (const duplicate of duplicates) {
-    const first = outcomes.get(duplicate.text)!;
-    results.push(
-      first.outcome === "failed"
-        ? { ...first, index: duplicate.index }
-        : { index: duplicate.index, outcome: "existed", id: first.id },
-    );
-  }
-  return results;
-}
-
-/**
- * One project on its own: one section whose need is the project's reads (overlapped with the
- * guard's), then its creates and publish.
- */
-export async function createProjectPrompts(
-  deps: ProjectPromptsDeps,
-  guard: MeteredWriteGuard,
-  ref: ProjectRef & { createdBy: string },
-  entries: readonly ProjectPromptEntry[],
-  market?: KnownMarketFacts,
-): Promise<BulkItemOutcome[]> {
-  let preparing: Promise<PreparedProjectPrompts> | undefined;
-  const prepare = () => (preparing ??= prepareProjectPrompts(deps, ref, entries, market));
-  try {
-    await guard.section(
-      async () => ({ prompts: (await prepare()).units }),
-      async (write) => {
-        const prepared = await prepare();
-        if (hasWork(prepared)) await writeProjectPrompts(deps, write, prepared);
-      },
-    );
-  } catch (error) {
-    // Only the section's own start (lock wait, ensure) throws: nothing was written.
-    failUnwritten(await prepare(), upstreamFailure(error, deps.logger, "createPrompts"), deps.logger);
-  }
-  return projectPromptOutcomes(await prepare());
 }
 
 /** Every text of the project, drafts included, with its id. */
@@ -375,17 +216,4 @@ function batchesByTagSet(entries: readonly ProjectPromptEntry[]): ProjectPromptE
     }
   }
   return batches;
-}
-
-function asFailure(
-  error: unknown,
-  log: Logger,
-): { outcome: "failed"; code: ServiceError["code"]; message: string } {
-  if (error instanceof ServiceError) return { outcome: "failed", code: error.code, message: error.message };
-  log.error({ err: error }, "bulk prompt create failed unexpectedly");
-  return {
-    outcome: "failed",
-    code: "internalServerError",
-    message: ERROR_REGISTRY.internalServerError.message,
-  };
 }

@@ -16,16 +16,10 @@ import { marketWriteTarget, meteredWriteGuardFor } from "../markets/writeTarget.
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import { type BulkItemOutcome, type BulkPromptItem, MAX_BULK_PROMPTS } from "./bulkOutcome.ts";
-import {
-  failUnwritten,
-  hasWork,
-  type PreparedProjectPrompts,
-  prepareProjectPrompts,
-  type ProjectPromptEntry,
-  projectPromptOutcomes,
-  writeProjectPrompts,
-} from "./createProjectPrompts.ts";
+import { prepareProjectPrompts, writeProjectPrompts } from "./createProjectPrompts.ts";
 import { loadKnownFacts } from "./knownTags.ts";
+import { failUnwritten, projectPromptOutcomes } from "./projectPromptOutcomes.ts";
+import { hasWork, type PreparedProjectPrompts, type ProjectPromptEntry } from "./projectPrompts.ts";
 import { checkCategory, checkPromptText } from "./promptText.ts";
 import { promptType } from "./promptType.ts";
 import { type TagPath, taxonomyDimensions } from "./tagTaxonomy.ts";

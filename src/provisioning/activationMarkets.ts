@@ -3,6 +3,7 @@ import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
+import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
 import type { CreateMarketInput } from "../markets/market.ts";
 
 /** One requested market of an activation: made now, or already there (the view shows 201 / 409). */
@@ -10,6 +11,8 @@ export interface ActivationMarketResult {
   geoTargetId: number;
   languageCode: string;
   outcome: "created" | "exists";
+  /** The market's generation handle, when one was produced (spec/generation.md §2 step 5). */
+  promptGeneration?: PromptGenerationHandle;
 }
 
 /** What activation needs of the market service. */

@@ -13,6 +13,7 @@ export function activationView(result: ActivationResult) {
       geoTargetId: market.geoTargetId,
       languageCode: market.languageCode,
       status: market.outcome === "created" ? (201 as const) : (409 as const),
+      ...(market.promptGeneration ? { promptGeneration: market.promptGeneration } : {}),
     })),
   };
 }

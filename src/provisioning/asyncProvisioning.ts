@@ -30,6 +30,15 @@ export interface AsyncProvisioningDeps {
   env?: Record<string, string | undefined>;
 }
 
+/** A request's `generatePrompts`: carried to the chained job, which runs the generation producer. */
+interface Generation {
+  generatePrompts?: boolean | undefined;
+}
+
+function generationOf(generatePrompts: boolean | undefined): { generatePrompts?: true } {
+  return generatePrompts === true ? { generatePrompts: true } : {};
+}
+
 /** Who asked: their `sub` owns the job, their bearer is sealed for the worker (spec/generation.md §6). */
 export interface AsyncCaller {
   sub: string;
@@ -51,11 +60,17 @@ export class AsyncProvisioning {
     caller: AsyncCaller,
     brand: BrandRow,
     parentWorkspaceId: string,
-    market: { market: string; languageCode: string; primaryUrl: string | null; modelIds?: string[] },
+    market: {
+      market: string;
+      languageCode: string;
+      primaryUrl: string | null;
+      modelIds?: string[];
+    } & Generation,
   ): Promise<AcceptedProvisioning> {
+    const { generatePrompts, ...input } = market;
     return this.#start(caller, brand, parentWorkspaceId, {
       type: CREATE_MARKET_JOB,
-      metadata: { input: market, respondWith: "brand" },
+      metadata: { input, respondWith: "brand", ...generationOf(generatePrompts) },
     });
   }
 
@@ -64,11 +79,17 @@ export class AsyncProvisioning {
     caller: AsyncCaller,
     brand: BrandRow,
     parentWorkspaceId: string,
-    market: { market: string; languageCode: string; primaryUrl?: string | null; modelIds?: string[] },
+    market: {
+      market: string;
+      languageCode: string;
+      primaryUrl?: string | null;
+      modelIds?: string[];
+    } & Generation,
   ): Promise<AcceptedProvisioning> {
+    const { generatePrompts, ...input } = market;
     return this.#start(caller, brand, parentWorkspaceId, {
       type: CREATE_MARKET_JOB,
-      metadata: { input: market, respondWith: "market" },
+      metadata: { input, respondWith: "market", ...generationOf(generatePrompts) },
     });
   }
 
@@ -81,10 +102,11 @@ export class AsyncProvisioning {
     brand: BrandRow,
     parentWorkspaceId: string,
     markets: { market: string; languageCode: string }[],
+    generatePrompts?: boolean,
   ): Promise<AcceptedProvisioning> {
     return this.#start(caller, brand, parentWorkspaceId, {
       type: brand.subWorkspaceId === null ? ACTIVATE_BRAND_JOB : ACTIVATE_MARKETS_JOB,
-      metadata: { markets },
+      metadata: { markets, ...generationOf(generatePrompts) },
     });
   }
 

@@ -27,11 +27,14 @@ const createMarketMetadata = z.object({
   input: marketInput,
   /** createBrand answers with the Brand (201), createMarket with `{market}` (201). */
   respondWith: z.enum(["brand", "market"]),
+  /** The request asked for generated prompts (spec/generation.md §2): run the producer after the create. */
+  generatePrompts: z.boolean().optional(),
 });
 
 const activateMetadata = z.object({
   ...target,
   markets: z.array(z.object({ market: z.string(), languageCode: z.string() })),
+  generatePrompts: z.boolean().optional(),
 });
 
 const LIMITS = { timeoutMs: 5 * 60_000, leaseTtlMs: 6 * 60_000, maxAttempts: 3 } as const;
@@ -44,13 +47,19 @@ export function createMarketJobHandler(deps: ChainedWorkDeps) {
     ...LIMITS,
     metadataSchema: createMarketMetadata,
     async handle(ctx) {
-      const { brandId, workspaceId, input, respondWith } = ctx.metadata;
+      const { brandId, workspaceId, input, respondWith, generatePrompts } = ctx.metadata;
       try {
-        const outcome = await createMarketChained(deps, ctx, { brandId, workspaceId }, input);
+        const outcome = await createMarketChained(
+          deps,
+          ctx,
+          { brandId, workspaceId },
+          input,
+          generatePrompts,
+        );
         if (outcome.kind === "superseded") return supersededResult(brandId);
         return respondWith === "brand"
-          ? brandCreatedResult(outcome.brand)
-          : marketCreatedResult(outcome.value);
+          ? brandCreatedResult(outcome.brand, outcome.promptGeneration)
+          : marketCreatedResult(outcome.value, outcome.promptGeneration);
       } catch (error) {
         throw asJobFailure(error);
       }
@@ -66,9 +75,15 @@ function activateHandler(type: string, publicType: string, deps: ChainedWorkDeps
     ...LIMITS,
     metadataSchema: activateMetadata,
     async handle(ctx) {
-      const { brandId, workspaceId, markets } = ctx.metadata;
+      const { brandId, workspaceId, markets, generatePrompts } = ctx.metadata;
       try {
-        const outcome = await activateMarketsChained(deps, ctx, { brandId, workspaceId }, markets);
+        const outcome = await activateMarketsChained(
+          deps,
+          ctx,
+          { brandId, workspaceId },
+          markets,
+          generatePrompts,
+        );
         if (outcome.kind === "superseded") return supersededResult(brandId);
         return activatedResult(outcome.value);
       } catch (error) {

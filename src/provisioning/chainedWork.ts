@@ -7,11 +7,17 @@ import { findOrgById } from "../db/orgs/findOrgById.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
 import type { JobContext } from "../jobs/handler.ts";
 import type { CreateMarketInput, Market } from "../markets/market.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";
 import { createActivationMarkets } from "./activationMarkets.ts";
+import {
+  generationForActivation,
+  generationForMarket,
+  type GenerationProducerPort,
+} from "./marketGeneration.ts";
 import type { ActivationResult } from "./provisioningRequests.ts";
 
 /**
@@ -28,6 +34,8 @@ export interface ChainedWorkDeps {
   db: Db;
   gateway: Pick<GatewayClient, "projects">;
   markets: Pick<MarketService, "createForBrand">;
+  /** The one generation producer: the chained jobs run it as the synchronous endpoints do. */
+  generation: GenerationProducerPort;
 }
 
 export interface ChainedTarget {
@@ -36,7 +44,14 @@ export interface ChainedTarget {
   workspaceId: string | null;
 }
 
-export type ChainedOutcome<T> = { kind: "superseded" } | { kind: "done"; value: T; brand: BrandRow };
+export type ChainedOutcome<T> =
+  | { kind: "superseded" }
+  | { kind: "done"; value: T; brand: BrandRow; promptGeneration?: PromptGenerationHandle };
+
+/** The job's owner and its exchanged token, as the generation producer's caller. */
+function callerOf(ctx: Pick<JobContext, "job">, bearer: string) {
+  return { sub: ctx.job.createdBy ?? "", bearer, requestId: undefined };
+}
 
 /**
  * The owner key of the slice reservations a chained job makes: its lineage's root, the same on
@@ -52,6 +67,7 @@ export async function createMarketChained(
   ctx: Pick<JobContext, "credential" | "logger" | "job">,
   target: ChainedTarget,
   input: CreateMarketInput,
+  generatePrompts?: boolean,
 ): Promise<ChainedOutcome<Market>> {
   const context = await stillApplies(deps.db, target);
   if (!context) return { kind: "superseded" };
@@ -67,7 +83,22 @@ export async function createMarketChained(
     await undoMarkets(deps, ctx.logger, bearer, context.brand.id, [market]);
     return { kind: "superseded" };
   }
-  return { kind: "done", value: market, brand: after.brand };
+  const promptGeneration = ctx.job.createdBy
+    ? await generationForMarket(
+        deps.generation,
+        callerOf(ctx, bearer),
+        after.brand,
+        after.org,
+        market,
+        generatePrompts,
+      )
+    : undefined;
+  return {
+    kind: "done",
+    value: market,
+    brand: after.brand,
+    ...(promptGeneration ? { promptGeneration } : {}),
+  };
 }
 
 export async function activateMarketsChained(
@@ -75,6 +106,7 @@ export async function activateMarketsChained(
   ctx: Pick<JobContext, "credential" | "logger" | "job">,
   target: ChainedTarget,
   requested: { market: string; languageCode: string }[],
+  generatePrompts?: boolean,
 ): Promise<ChainedOutcome<ActivationResult>> {
   const context = await stillApplies(deps.db, target);
   if (!context) return { kind: "superseded" };
@@ -91,9 +123,19 @@ export async function activateMarketsChained(
     await undoMarkets(deps, ctx.logger, bearer, context.brand.id, created);
     return { kind: "superseded" };
   }
+  const markets = ctx.job.createdBy
+    ? await generationForActivation(
+        deps.generation,
+        callerOf(ctx, bearer),
+        after.brand,
+        after.org,
+        results,
+        generatePrompts,
+      )
+    : results;
   return {
     kind: "done",
-    value: { brandId: target.brandId, status: "active", markets: results },
+    value: { brandId: target.brandId, status: "active", markets },
     brand: after.brand,
   };
 }

@@ -1,5 +1,6 @@
 import { brandView } from "../brands/brandView.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
 import type { Market } from "../markets/market.ts";
 import { marketView } from "../markets/marketView.ts";
 import { activationView } from "./activationView.ts";
@@ -23,13 +24,16 @@ export function provisionedResult(brandId: string) {
 }
 
 /** `create-market` for create brand: the Brand, as its 201. */
-export function brandCreatedResult(brand: BrandRow) {
-  return { status: 201, body: brandView(brand) };
+export function brandCreatedResult(brand: BrandRow, promptGeneration?: PromptGenerationHandle) {
+  return { status: 201, body: { ...brandView(brand), ...(promptGeneration ? { promptGeneration } : {}) } };
 }
 
 /** `create-market` for create market: `{market}`, as its 201. */
-export function marketCreatedResult(market: Market) {
-  return { status: 201, body: { market: marketView(market) } };
+export function marketCreatedResult(market: Market, promptGeneration?: PromptGenerationHandle) {
+  return {
+    status: 201,
+    body: { market: marketView(market), ...(promptGeneration ? { promptGeneration } : {}) },
+  };
 }
 
 /** `activate-brand` and `activate-markets`: the activation, as its 200. */

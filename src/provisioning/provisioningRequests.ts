@@ -1,5 +1,6 @@
 import type { NewBrandInput } from "../brands/brandService.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
 import type { CreateMarketInput } from "../markets/market.ts";
 import type { ActivationMarketResult } from "./activationMarkets.ts";
 
@@ -30,6 +31,8 @@ export interface ActivateInput {
 
 export interface CreateMarketRequest extends CreateMarketInput {
   async?: boolean;
+  /** Generate monitoring prompts for the market (spec/generation.md §2). */
+  generatePrompts?: boolean;
 }
 
 export interface ActivationResult {
@@ -46,4 +49,10 @@ export interface AcceptedProvisioning {
 }
 
 /** What a create or activate request got: done now, or accepted as a provisioning job (202). */
-export type Requested<T> = { done: T } | { accepted: AcceptedProvisioning };
+export type Requested<T> =
+  | {
+      done: T;
+      /** The generation handle when one was produced; absent whenever gate 1 is closed. */
+      promptGeneration?: PromptGenerationHandle;
+    }
+  | { accepted: AcceptedProvisioning };

@@ -18,6 +18,8 @@ import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AsyncProvisioning } from "./asyncProvisioning.ts";
 import { deactivateBrand } from "./deactivation.ts";
+import type { GenerationProducerPort } from "./marketGeneration.ts";
+import { generationForActivation, generationForMarket } from "./marketGeneration.ts";
 import type {
   ActivateInput,
   ActivationResult,
@@ -46,12 +48,14 @@ export interface ProvisioningServiceDeps {
   logger: Logger;
   orgs: OrgService;
   brands: Pick<BrandService, "createFlat">;
-  markets: Pick<MarketService, "create" | "createForBrand">;
+  markets: Pick<MarketService, "createForBrand">;
   gateway: GatewayClient;
   /** The metered-write seam (deactivate's release). */
   meteredWrites: MeteredWriteGuardFactory;
   /** The asynchronous producers (`async: true`). */
   producers: AsyncProvisioning;
+  /** The one generation producer (spec/generation.md §2), run after a market exists. */
+  generation: GenerationProducerPort;
   /** `SERENITY_SYNC_SETTLE_BUDGET_MS` (config.syncSettleBudgetMs); default 10 s. */
   syncSettleBudgetMs?: number;
   /** Between status reads of a synchronous settle; default 250 ms. */
@@ -97,12 +101,10 @@ export class ProvisioningService {
     const inserted = await insertNewBrand(this.deps, orgId, input);
     if (input.async && this.#asyncOn()) {
       const accepted = await this.#startFresh(inserted, () =>
-        this.deps.producers.createBrand(
-          { sub: principal.sub, ...operation },
-          inserted,
-          parentWorkspaceId,
-          initialMarket,
-        ),
+        this.deps.producers.createBrand({ sub: principal.sub, ...operation }, inserted, parentWorkspaceId, {
+          ...initialMarket,
+          generatePrompts: market.generatePrompts,
+        }),
       );
       return { accepted };
     }
@@ -112,8 +114,16 @@ export class ProvisioningService {
     );
     // A failure of the initial market itself (the brand is active by now) is reported as is: the
     // brand keeps its workspace, and the market can be created again through the markets endpoint.
-    await this.deps.markets.createForBrand(operation, brand, org, initialMarket);
-    return { done: brand };
+    const created = await this.deps.markets.createForBrand(operation, brand, org, initialMarket);
+    const promptGeneration = await generationForMarket(
+      this.deps.generation,
+      { sub: principal.sub, ...operation },
+      brand,
+      org,
+      created,
+      market.generatePrompts,
+    );
+    return { done: brand, ...(promptGeneration ? { promptGeneration } : {}) };
   }
 
   /**
@@ -142,10 +152,20 @@ export class ProvisioningService {
           brand,
           parentWorkspaceId,
           requested,
+          input.generatePrompts,
         ),
       };
     }
-    return { done: await activateSync(this.#sync(operation), { operation, org, brand, requested }) };
+    const activation = await activateSync(this.#sync(operation), { operation, org, brand, requested });
+    const markets = await generationForActivation(
+      this.deps.generation,
+      { sub: principal.sub, ...operation },
+      brand,
+      org,
+      activation.markets,
+      input.generatePrompts,
+    );
+    return { done: { ...activation, markets } };
   }
 
   /** `POST …/serenity/deactivate` (spec/provisioning.md §6 order; see deactivation.ts). */
@@ -177,15 +197,25 @@ export class ProvisioningService {
     input: CreateMarketRequest,
     ctx: { requestId: string | undefined },
   ): Promise<Requested<Market>> {
-    const { async: wantsAsync, ...market } = input;
-    if (!wantsAsync || !this.#asyncOn()) {
-      return { done: await this.deps.markets.create(principal, orgId, brandId, market, ctx) };
-    }
+    const { async: wantsAsync, generatePrompts, ...market } = input;
     const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
     const operation = this.#operation(principal, ctx);
+    const createNow = async (): Promise<Requested<Market>> => {
+      const created = await this.deps.markets.createForBrand(operation, brand, org, market);
+      const promptGeneration = await generationForMarket(
+        this.deps.generation,
+        { sub: principal.sub, ...operation },
+        brand,
+        org,
+        created,
+        generatePrompts,
+      );
+      return { done: created, ...(promptGeneration ? { promptGeneration } : {}) };
+    };
+    if (!wantsAsync || !this.#asyncOn()) return createNow();
     if (brand.subWorkspaceId === null) {
       if (brand.provisioningStatus !== null) throw new ServiceError("semrushProvisioningIncomplete");
-      return { done: await this.deps.markets.createForBrand(operation, brand, org, market) };
+      return createNow();
     }
     if (brand.subWorkspaceId === org.parentWorkspaceId) throw new ServiceError("workspaceMisconfigured");
     // Say now what a job would only find out later.
@@ -205,7 +235,7 @@ export class ProvisioningService {
         { sub: principal.sub, ...operation },
         brand,
         org.parentWorkspaceId ?? "",
-        market,
+        { ...market, generatePrompts },
       ),
     };
   }

@@ -8,12 +8,20 @@ import { withPublishRecording } from "../allocation/publishRecorder.ts";
 import type { ApiServices } from "../api/appDeps.ts";
 import { BrandService } from "../brands/brandService.ts";
 import { CatalogueService } from "../catalogues/catalogueService.ts";
+import type { FlagSource } from "../config/flags.ts";
 import { ephemeralCredentialKey } from "../credentials/credentialKey.ts";
 import { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
+import { lazyLanguageValidator } from "../generation/createPromptGenerator.ts";
+import { GenerationJobs } from "../generation/generationJobs.ts";
+import { GenerationProducer } from "../generation/generationProducer.ts";
+import { GenerationReadiness } from "../generation/generationReadiness.ts";
+import { generationJobHandler } from "../generation/job/generationJobHandler.ts";
+import { OperatorSettings } from "../generation/operatorSettings.ts";
+import { PromptPreviewService } from "../generation/promptPreviewService.ts";
 import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
@@ -57,6 +65,13 @@ export interface ServiceDeps {
   syncSettleBudgetMs?: number;
   /** Tuning of the provisioning job (tests, benchmarks): its poll ladder, chain retries, env. */
   provisioning?: Pick<ProvisioningHopDeps, "nextPollDelayMs" | "chainRetryDelaysMs" | "env">;
+  /**
+   * Where generation reads its per-use settings (SERENITY_ASYNC_PROMPT_GEN, the generator
+   * variables); default process.env. Tests pass their own object and flip it.
+   */
+  generationEnv?: FlagSource;
+  /** How long operator settings are cached per process; default 60 s. */
+  settingsCacheMs?: number;
 }
 
 /**
@@ -111,6 +126,29 @@ export function createServices(deps: ServiceDeps): Services {
     meteredWrites,
   });
   const prompts = new PromptService({ db, clock, logger, orgs, markets, gateway, meteredWrites });
+  // One language validator per process (eld's database is large), shared by every generator.
+  const languageValidator = lazyLanguageValidator();
+  const promptPreview = new PromptPreviewService({
+    db,
+    clock,
+    events,
+    logger,
+    orgs,
+    gateway,
+    languageValidator,
+    env: deps.generationEnv,
+  });
+  const settings = new OperatorSettings({ db, clock, cacheMs: deps.settingsCacheMs });
+  const generationProducer = new GenerationProducer({
+    db,
+    clock,
+    logger,
+    credentials,
+    queue: jobs.queue,
+    gateway,
+    readiness: new GenerationReadiness({ workers: jobs, settings, logger }),
+    env: deps.generationEnv,
+  });
   const provisioning = new ProvisioningService({
     db,
     clock,
@@ -121,15 +159,27 @@ export function createServices(deps: ServiceDeps): Services {
     gateway,
     meteredWrites,
     producers: new AsyncProvisioning({ db, clock, logger, events, jobs }),
+    generation: generationProducer,
     ...(deps.syncSettleBudgetMs ? { syncSettleBudgetMs: deps.syncSettleBudgetMs } : {}),
   });
   // Job handlers register here, so API and worker agree on the job types.
-  const chainedWork = { db, gateway, markets };
+  const chainedWork = { db, gateway, markets, generation: generationProducer };
   registry
     .registerHandler(provisionWorkspaceHandler({ db, gateway, events, ...deps.provisioning }))
     .registerHandler(createMarketJobHandler(chainedWork))
     .registerHandler(activateBrandJobHandler(chainedWork))
-    .registerHandler(activateMarketsJobHandler(chainedWork));
+    .registerHandler(activateMarketsJobHandler(chainedWork))
+    .registerHandler(
+      generationJobHandler({
+        db,
+        clock,
+        events,
+        gateway,
+        meteredWrites,
+        languageValidator,
+        env: deps.generationEnv,
+      }),
+    );
   const jobListing = new JobListing({ db, clock, orgs, registry });
   return {
     orgs,
@@ -139,9 +189,11 @@ export function createServices(deps: ServiceDeps): Services {
     catalogues,
     markets,
     prompts,
+    promptPreview,
     allocation,
     poolHistory,
     jobListing,
+    generation: { producer: generationProducer, jobs: new GenerationJobs(jobs), settings },
   };
 }
 

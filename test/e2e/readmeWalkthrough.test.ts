@@ -30,15 +30,15 @@ afterAll(async () => {
 });
 
 describe("the README walk-through", () => {
-  it("creates a brand with a US/en market in the demo org, adds 10 prompts and lists them", () => {
+  it("creates a brand with a US/en market in the demo org, adds 10 prompts, lists them, previews French prompts and generates them for a French market", () => {
     const run = spawnSync("bash", ["-euo", "pipefail", "-c", walkthroughScript()], {
       cwd: dataDir,
       env: { ...process.env, API: server.url, SERENITY_TOKEN: server.token, ORG: server.demoOrgId },
       encoding: "utf8",
-      timeout: 60_000,
+      timeout: 120_000,
     });
     expect(run.status, run.stderr).toBe(0);
-    const [brand, created, listed, markets, pool] = run.stdout
+    const [brand, created, listed, markets, pool, preview, french, generation] = run.stdout
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
@@ -61,5 +61,24 @@ describe("the README walk-through", () => {
     // 10 texts × 3 default models = 30 prompt units, topped up to one block of 100.
     expect(lumiere.prompts.total).toBe(100);
     expect(pool.pool.prompts.total).toBe(700);
+    // 5: the preview, five validated French prompts, before the market exists.
+    expect(preview.summary).toMatchObject({ verdict: "ship", final_count: 5 });
+    expect(preview.prompts).toHaveLength(5);
+    expect(preview.prompts[0]).toEqual({
+      text: expect.any(String),
+      category: expect.any(String),
+      type: expect.stringMatching(/^(branded|non-branded)$/),
+      topic: expect.any(String),
+    });
+    // 6–7: the French market with generated prompts (the demo runs the builtin generator).
+    expect(french.market).toMatchObject({ geoTargetId: 2250, languageCode: "fr" });
+    expect(french.promptGeneration).toMatchObject({ status: "provisioning", reused: false });
+    expect(generation).toMatchObject({
+      jobId: french.promptGeneration.jobId,
+      jobType: "generateSemrushMarket",
+      status: "COMPLETED",
+      result: { projectId: french.market.projectId, published: true, verdict: "ship" },
+    });
+    expect(generation.result.promptCount).toBeGreaterThanOrEqual(5);
   });
 });

@@ -39,8 +39,10 @@ export interface AsyncProvisioningWorld extends ProvisioningWorld {
   projectsOf(workspaceId: string): Promise<number>;
 }
 
-export async function startAsyncProvisioningWorld(): Promise<AsyncProvisioningWorld> {
-  const world = await startProvisioningWorld();
+export async function startAsyncProvisioningWorld(
+  app: Parameters<typeof startProvisioningWorld>[0] = {},
+): Promise<AsyncProvisioningWorld> {
+  const world = await startProvisioningWorld(app);
   const { t, clock } = world;
   const jobs = t.services.jobs;
   const failEnqueues = { value: false };

@@ -38,12 +38,13 @@ export interface ConsoleWorld {
   close(): Promise<void>;
 }
 
-export async function openConsoleWorld(): Promise<ConsoleWorld> {
+/** @param env extra environment of `serenity start` (e.g. simulator controls for fault rules). */
+export async function openConsoleWorld(env: Record<string, string> = {}): Promise<ConsoleWorld> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-console-"));
   await fs.chmod(dataDir, 0o755);
   await fs.mkdir(SCREENSHOTS, { recursive: true });
   // Request logs on, so the suite can check that no log line carries the token.
-  const server = await startSerenity(dataDir, { LOG_LEVEL: "info" });
+  const server = await startSerenity(dataDir, { LOG_LEVEL: "info", ...env });
   const minted = await runCli(["token", "--sub", "member", "--org", server.demoOrgId], {
     SERENITY_DATA_DIR: dataDir,
   });

@@ -27,13 +27,13 @@ export interface FakeGeneratorServer {
 }
 
 export async function startFakeGeneratorServer(
-  answer: (request: ReceivedRequest, index: number) => FakeAnswer,
+  answer: (request: ReceivedRequest, index: number) => FakeAnswer | Promise<FakeAnswer>,
 ): Promise<FakeGeneratorServer> {
   const received: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
+    req.on("end", async () => {
       const request = {
         method: req.method ?? "",
         path: req.url ?? "",
@@ -41,7 +41,7 @@ export async function startFakeGeneratorServer(
         body: Buffer.concat(chunks).toString("utf8"),
       };
       received.push(request);
-      const scripted = answer(request, received.length - 1);
+      const scripted = await answer(request, received.length - 1);
       if (scripted === "hang") return;
       const body = typeof scripted.body === "string" ? scripted.body : JSON.stringify(scripted.body);
       res.writeHead(scripted.status, { "content-type": scripted.contentType ?? "application/json" });

@@ -18,7 +18,7 @@ import { UpstreamReconciler } from "../../src/operations/upstreamReconciler.ts";
 import { createServices, type Services } from "../../src/runtime/services.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
-import { type RestartableSimulator,startRestartableSimulator } from "./restartableSimulator.ts";
+import { type RestartableSimulator, startRestartableSimulator } from "./restartableSimulator.ts";
 import { spawnWorker, type WorkerProcess } from "./workerProcess.ts";
 
 export const PARENT = GOLD_PARENT_WORKSPACE_ID;

@@ -9,7 +9,7 @@ import { ManualClock } from "./manualClock.ts";
 import { expectNoLeaks } from "./marketWorld.ts";
 import { startTestSimulator, type TestSimulator } from "./simulator.ts";
 import { PE, UM } from "./simulator.ts";
-import { type Answer, callRoute, createTestApp, type TestApp } from "./testApp.ts";
+import { type Answer, callRoute, createTestApp, type TestApp, type TestAppOptions } from "./testApp.ts";
 import { nextTurn } from "./wait.ts";
 
 /**
@@ -67,10 +67,12 @@ export async function pumping<T>(clock: ManualClock, work: Promise<T>, stepMs = 
   return finished;
 }
 
-export async function startProvisioningWorld(): Promise<ProvisioningWorld> {
+export async function startProvisioningWorld(
+  app: Pick<TestAppOptions, "generationEnv" | "settingsCacheMs"> = {},
+): Promise<ProvisioningWorld> {
   const sim = await startTestSimulator({ seed: "unmetered" });
   const clock = new ManualClock(new Date());
-  const t = await createTestApp({ clock, gateway: { url: sim.url, maxRetries: 0 } });
+  const t = await createTestApp({ clock, gateway: { url: sim.url, maxRetries: 0 }, ...app });
   const admin = await t.token({ sub: "admin", admin: true });
   const responses: string[] = [];
 

@@ -86,6 +86,10 @@ export interface TestAppOptions {
   meteredWrites?: MeteredWriteGuardFactory;
   /** HTTP options of the app (short request timeouts). */
   http?: AppOptions;
+  /** Generation's per-use settings (flag, generator variables); default process.env. */
+  generationEnv?: Record<string, string | undefined>;
+  /** The operator settings' cache; tests that flip a setting use 0. */
+  settingsCacheMs?: number;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -112,6 +116,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger,
     gateway,
     meteredWrites: options.meteredWrites,
+    generationEnv: options.generationEnv,
+    settingsCacheMs: options.settingsCacheMs,
   });
   const app = await buildApp(
     {

@@ -1,6 +1,7 @@
 // @ts-check
 // The create forms: a brand (optionally with its first market) and a market of a brand. Both post
-// to the public API; "in the background" maps to `async: true` (a job the pages then follow).
+// to the public API; "in the background" maps to `async: true` (a job the pages then follow), and
+// "generate prompts" to `generatePrompts: true` (a generation job when the server has it on).
 import { useState } from "../../vendor/hooks.js";
 import { ApiError } from "../api.js";
 import { createBrand, createMarket } from "../endpoints.js";
@@ -15,6 +16,32 @@ function sentenceOf(error) {
   if (error instanceof ApiError)
     return `${error.message}${error.requestId ? ` (request ${error.requestId})` : ""}`;
   return "The request did not complete.";
+}
+
+/**
+ * What became of "generate prompts": the job when one was enqueued (or reused), else why not. The
+ * API leaves `promptGeneration` out when generation is off or not ready (spec/generation.md §2).
+ * @param {boolean} asked
+ * @param {import("../types.js").PromptGenerationHandle | undefined} handle
+ */
+export function generationSentence(asked, handle) {
+  if (!asked) return "";
+  if (handle)
+    return handle.reused
+      ? ` Prompt generation was already under way (job ${handle.jobId}).`
+      : ` Prompt generation started (job ${handle.jobId}).`;
+  return " Prompt generation did not start: it is off or not ready on this server (see its logs).";
+}
+
+/**
+ * The "generate prompts" checkbox both forms share.
+ * @param {{ id: string, checked: boolean, set: (v: boolean) => void }} props
+ */
+function GenerateCheck({ id, checked, set }) {
+  return html`<div class="check">
+    <input id=${id} type="checkbox" checked=${checked} onChange=${(/** @type {Event} */ e) => set(checkedOf(e))} />
+    <label for=${id}>Generate monitoring prompts for it (a generation job)</label>
+  </div>`;
 }
 
 /** @param {Event} event */
@@ -53,6 +80,7 @@ export function NewBrandForm({ orgId, onCreated }) {
   const [language, setLanguage] = useState("en");
   const [withMarket, setWithMarket] = useState(true);
   const [background, setBackground] = useState(true);
+  const [generate, setGenerate] = useState(false);
   const [problem, setProblem] = useState(/** @type {string | null} */ (null));
   const [busy, setBusy] = useState(false);
 
@@ -66,7 +94,14 @@ export function NewBrandForm({ orgId, onCreated }) {
         name: name.trim(),
         ...(domain.trim() ? { domain: domain.trim() } : {}),
         ...(withMarket
-          ? { semrushMarket: { market: market.trim(), languageCode: language.trim() }, async: background }
+          ? {
+              semrushMarket: {
+                market: market.trim(),
+                languageCode: language.trim(),
+                ...(generate ? { generatePrompts: true } : {}),
+              },
+              async: background,
+            }
           : {}),
       });
       setName("");
@@ -104,7 +139,8 @@ export function NewBrandForm({ orgId, onCreated }) {
           <div class="check">
             <input id="brand-async" type="checkbox" checked=${background} onChange=${(/** @type {Event} */ e) => setBackground(checkedOf(e))} />
             <label for="brand-async">Provision in the background (a job; the page follows it)</label>
-          </div>`
+          </div>
+          <${GenerateCheck} id="brand-generate" checked=${generate} set=${setGenerate} />`
         : null
     }
     <button type="submit" class="button-primary" disabled=${busy}>${busy ? "Creating…" : "Create brand"}</button>
@@ -118,6 +154,7 @@ export function NewMarketForm({ orgId, brandId, onDone }) {
   const [market, setMarket] = useState("");
   const [language, setLanguage] = useState("");
   const [background, setBackground] = useState(false);
+  const [generate, setGenerate] = useState(false);
   const [problem, setProblem] = useState(/** @type {string | null} */ (null));
   const [busy, setBusy] = useState(false);
 
@@ -131,13 +168,14 @@ export function NewMarketForm({ orgId, brandId, onDone }) {
         market: market.trim(),
         languageCode: language.trim(),
         ...(background ? { async: true } : {}),
+        ...(generate ? { generatePrompts: true } : {}),
       });
       setMarket("");
       setLanguage("");
       onDone(
         "jobId" in created
-          ? `The market is being created in the background (job ${created.jobId}).`
-          : "Market created.",
+          ? `The market is being created in the background (job ${created.jobId}).${generate ? " Its prompt generation follows once it exists." : ""}`
+          : `Market created.${generationSentence(generate, created.promptGeneration)}`,
       );
     } catch (error) {
       setProblem(sentenceOf(error));
@@ -155,6 +193,7 @@ export function NewMarketForm({ orgId, brandId, onDone }) {
       <input id="market-async" type="checkbox" checked=${background} onChange=${(/** @type {Event} */ e) => setBackground(checkedOf(e))} />
       <label for="market-async">Create in the background (a job)</label>
     </div>
+    <${GenerateCheck} id="market-generate" checked=${generate} set=${setGenerate} />
     <button type="submit" class="button-primary" disabled=${busy}>${busy ? "Creating…" : "Add market"}</button>
   </form>`;
 }

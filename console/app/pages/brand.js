@@ -12,25 +12,39 @@ import {
   usePageTitle,
 } from "../components/common.js";
 import { NewMarketForm } from "../components/forms.js";
+import { GenerationCell } from "../components/generation.js";
 import { JobRows } from "../components/jobs.js";
-import { deactivateBrand, deleteMarket, getBrand, listJobs, listMarkets } from "../endpoints.js";
+import { PromptPreviewPanel } from "../components/preview.js";
+import {
+  deactivateBrand,
+  deleteMarket,
+  getBrand,
+  listJobs,
+  listMarkets,
+  reauthGeneration,
+} from "../endpoints.js";
 import { formatClock, formatNumber, formatTime } from "../format.js";
+import { GENERATION_JOB_TYPE, generationJobsByMarket, marketKey } from "../generation.js";
 import { html } from "../html.js";
 import { useLive } from "../live.js";
 import { Link } from "../router.js";
 
 /** @typedef {import("../types.js").Market} Market */
+/** @typedef {import("../types.js").JobSummary} JobSummary */
 /** @typedef {import("../components/common.js").Column<Market>} MarketColumn */
 
+/** Generation jobs read per refresh: one per market, so a brand's markets fit in one page. */
+const GENERATION_JOBS_LIMIT = 200;
+
 /**
- * The columns of a brand's market table. A column is one entry: the generation state of a market
- * (spec/console.md §3) joins this list when prompt generation lands.
+ * The columns of a brand's market table (a column is one entry).
  * @param {string} orgId
  * @param {string} brandId
  * @param {(market: Market) => any} actions
+ * @param {(market: Market) => any} generation the market's prompt generation state
  * @returns {MarketColumn[]}
  */
-export function marketColumns(orgId, brandId, actions) {
+export function marketColumns(orgId, brandId, actions, generation) {
   return [
     {
       key: "market",
@@ -52,23 +66,28 @@ export function marketColumns(orgId, brandId, actions) {
       cell: (market) => market.models.map((model) => model.name).join(", ") || "—",
     },
     { key: "prompts", header: "Prompts", cell: (market) => formatNumber(market.promptCount) },
+    { key: "generation", header: "Generation", cell: generation },
     { key: "created", header: "Created", cell: (market) => formatTime(market.createdAt) },
     { key: "actions", header: "Actions", cell: actions },
   ];
 }
 
 /**
- * A brand: its state and provisioning, its markets, its recent jobs; create a market, delete one,
- * deactivate the brand. Three API calls per refresh.
+ * A brand: its state and provisioning, its markets with their prompt generation, its recent jobs;
+ * create a market (with or without generation), preview generated prompts for one and accept them,
+ * re-authenticate a generation waiting for a sign-in, delete a market, deactivate the brand. Four
+ * API calls per refresh (the generation states are one filtered page of the org's job list).
  * @param {{ orgId: string, brandId: string }} props
  */
 export function BrandPage({ orgId, brandId }) {
   const [note, setNote] = useState(/** @type {{ message: string, tone?: "ok" | "error" } | null} */ (null));
+  const [previewing, setPreviewing] = useState(/** @type {string | null} */ (null));
   const live = useLive(
     {
       brand: () => getBrand(orgId, brandId),
       markets: () => listMarkets(orgId, brandId),
       jobs: () => listJobs(orgId, { brandId, limit: 10 }),
+      generation: () => listJobs(orgId, { brandId, type: GENERATION_JOB_TYPE, limit: GENERATION_JOBS_LIMIT }),
     },
     [orgId, brandId],
   );
@@ -92,13 +111,26 @@ export function BrandPage({ orgId, brandId }) {
     await live.refresh();
   };
 
+  const generationJobs = generationJobsByMarket(live.data.generation?.items ?? []);
+  /** @param {JobSummary} job */
+  const reauth = (job) =>
+    act(
+      () => reauthGeneration(orgId, brandId, job.jobId),
+      "Signed in again: the generation resumes where it stopped.",
+    );
   const columns = marketColumns(
     orgId,
     brandId,
-    (market) => html`<${ConfirmButton} label="Delete" danger
-    question=${`Delete the market ${market.country} · ${market.languageCode} and its upstream project? Its prompts go with it.`}
-    onConfirm=${() => act(() => deleteMarket(orgId, brandId, market.geoTargetId, market.languageCode), "Market deleted.")} />`,
+    (market) => html`<div class="actions actions-tight">
+      <button type="button" onClick=${() => setPreviewing(marketKey(market))}
+        aria-label=${`Preview prompts for ${market.country} · ${market.languageCode}`}>Preview prompts</button>
+      <${ConfirmButton} label="Delete" danger
+        question=${`Delete the market ${market.country} · ${market.languageCode} and its upstream project? Its prompts go with it.`}
+        onConfirm=${() => act(() => deleteMarket(orgId, brandId, market.geoTargetId, market.languageCode), "Market deleted.")} />
+    </div>`,
+    (market) => html`<${GenerationCell} job=${generationJobs.get(marketKey(market))} onReauth=${reauth} />`,
   );
+  const previewed = live.data.markets?.items.find((market) => marketKey(market) === previewing);
   const provisioning = brand.provisioning;
 
   return html`<section aria-labelledby="page-title">
@@ -135,6 +167,21 @@ export function BrandPage({ orgId, brandId }) {
             rowKey=${(/** @type {Market} */ market) => `${market.geoTargetId}-${market.languageCode}`} empty="No markets yet." />`
           : null
       }
+      ${
+        previewed
+          ? html`<${PromptPreviewPanel} key=${previewing} orgId=${orgId} brandId=${brandId} market=${previewed}
+              onClose=${() => setPreviewing(null)}
+              onAccepted=${(
+                /** @type {string} */ message,
+                /** @type {"ok" | "error" | undefined} */ tone,
+              ) => {
+                setPreviewing(null);
+                setNote({ message, tone });
+                void live.refresh();
+              }} />`
+          : null
+      }
+      <${ErrorNote} error=${live.errors.generation} what="load the generation states" />
       <details class="create">
         <summary>Add a market…</summary>
         <${NewMarketForm} orgId=${orgId} brandId=${brandId} onDone=${(/** @type {string} */ message) => {

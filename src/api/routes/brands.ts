@@ -9,6 +9,7 @@ import {
   activateBrandBody,
   activationSchema,
   brandAccepted,
+  brandCreated,
   brandList,
   brandSchema,
   createBrandBody,
@@ -30,7 +31,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
           "With `semrushMarket` and `async: true`, the brand is stored `pending` and provisioned by a job (202): poll `…/serenity/jobs/{jobId}`.",
         params: orgParams,
         body: createBrandBody,
-        response: { 201: brandSchema, 202: brandAccepted, ...errorResponses(403, 404, 409, 502, 503, 504) },
+        response: { 201: brandCreated, 202: brandAccepted, ...errorResponses(403, 404, 409, 502, 503, 504) },
       },
     },
     async (request, reply) => {
@@ -44,7 +45,10 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
         const { brand, jobId } = outcome.accepted;
         return reply.status(202).send({ ...brandView(brand), jobId, jobType: "provisionWorkspace" as const });
       }
-      return reply.status(201).send(brandView(outcome.done));
+      const { promptGeneration } = outcome;
+      return reply
+        .status(201)
+        .send({ ...brandView(outcome.done), ...(promptGeneration ? { promptGeneration } : {}) });
     },
   );
 
@@ -96,8 +100,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       },
     },
     async (request, reply) => {
-      // Prompt generation is accepted and not started yet.
-      const { generatePrompts: _generatePrompts, ...input } = request.body ?? {};
+      const input = request.body ?? {};
       const outcome = await services.provisioning.activate(
         principalOf(request),
         request.params.orgId,

@@ -4,12 +4,14 @@ import type { AppDeps } from "../appDeps.ts";
 import { allocationRoutes } from "./allocation.ts";
 import { brandRoutes } from "./brands.ts";
 import { catalogueRoutes } from "./catalogues.ts";
+import { generationJobRoutes } from "./generationJobs.ts";
 import { healthRoutes } from "./health.ts";
 import { jobListRoutes } from "./jobList.ts";
 import { jobRoutes } from "./jobs.ts";
 import { marketRoutes } from "./markets.ts";
 import { orgRoutes } from "./orgs.ts";
 import { poolHistoryRoutes } from "./poolHistory.ts";
+import { promptPreviewRoutes } from "./promptPreview.ts";
 import { promptRoutes } from "./prompts.ts";
 
 /** Every route module, in one list: add a line here for a new one. */
@@ -19,7 +21,9 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await brandRoutes(app, deps);
   await jobRoutes(app, deps);
   await marketRoutes(app, deps);
+  await generationJobRoutes(app, deps);
   await promptRoutes(app, deps);
+  await promptPreviewRoutes(app, deps);
   await catalogueRoutes(app, deps);
   await allocationRoutes(app, deps);
   await poolHistoryRoutes(app, deps);

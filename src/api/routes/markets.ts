@@ -36,19 +36,20 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
       },
     },
     async (request, reply) => {
-      // Prompt generation is accepted and not started yet.
-      const { generatePrompts: _generatePrompts, ...input } = request.body;
       const outcome = await services.provisioning.createMarket(
         principalOf(request),
         request.params.orgId,
         request.params.brandId,
-        input,
+        request.body,
         { requestId: request.id },
       );
       if ("accepted" in outcome) {
         return reply.status(202).send({ jobId: outcome.accepted.jobId, status: "IN_PROGRESS" as const });
       }
-      return reply.status(201).send({ market: marketView(outcome.done) });
+      const { promptGeneration } = outcome;
+      return reply
+        .status(201)
+        .send({ market: marketView(outcome.done), ...(promptGeneration ? { promptGeneration } : {}) });
     },
   );
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { httpUrl, isoTimestamp, plainText, uuid } from "./common.ts";
+import { promptGenerationSchema } from "./generationJobs.ts";
 import { languageCodeSchema } from "./markets.ts";
 
 export const brandSchema = z
@@ -82,6 +83,7 @@ export const activationSchema = z
         geoTargetId: z.number().int(),
         languageCode: z.string(),
         status: z.union([z.literal(201), z.literal(409)]),
+        promptGeneration: promptGenerationSchema.optional(),
       }),
     ),
   })
@@ -90,6 +92,11 @@ export const activationSchema = z
 export const deactivationSchema = z
   .object({ brandId: uuid, status: z.literal("pending") })
   .meta({ id: "BrandDeactivation" });
+
+/** 201 of create brand: the Brand, with its first market's generation handle when one was produced. */
+export const brandCreated = brandSchema
+  .extend({ promptGeneration: promptGenerationSchema.optional() })
+  .meta({ id: "BrandCreated" });
 
 export const brandList = z.object({ items: z.array(brandSchema) });
 

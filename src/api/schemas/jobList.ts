@@ -46,6 +46,10 @@ const summaryFields = {
     .number()
     .int()
     .meta({ description: "Records in the job's requeue/chain lineage (1 = never handed off)" }),
+  market: z.object({ geoTargetId: z.number().int(), languageCode: z.string() }).nullable().meta({
+    description:
+      "The market the job works on (prompt generation, market creation), else null: how a client finds a market's generation job",
+  }),
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { httpUrl, isoTimestamp, uuidParam } from "./common.ts";
+import { promptGenerationSchema } from "./generationJobs.ts";
 
 /** A geo target id in a path or query: a positive integer such as 2840. */
 export const geoTargetIdParam = z
@@ -53,7 +54,10 @@ export const createMarketBody = z.strictObject({
   async: z.boolean({ message: "async must be a boolean" }).optional(),
 });
 
-export const createMarketResponse = z.object({ market: marketSchema });
+export const createMarketResponse = z.object({
+  market: marketSchema,
+  promptGeneration: promptGenerationSchema.optional(),
+});
 
 export const marketList = z.object({ items: z.array(marketSchema) });
 

@@ -16,6 +16,9 @@ export function jobSummaryView(job: JobSummary) {
     error: errorOf(job.error),
     stuck: job.stuck,
     hops: job.hops,
+    market: job.market
+      ? { geoTargetId: job.market.geoTargetId, languageCode: job.market.languageCode }
+      : null,
     createdAt: job.createdAt.toISOString(),
     updatedAt: job.updatedAt.toISOString(),
   };

@@ -11,6 +11,8 @@ export interface OrgJobRow {
   createdAt: Date;
   /** Records in the lineage (1 when the job never handed off). */
   hops: number;
+  /** The market the job's metadata names (`geoTargetId`, `languageCode`), as stored; null when absent. */
+  market: { geoTargetId: unknown; languageCode: unknown } | null;
   effective: {
     status: JobStatus;
     error: JobRecordError | null;
@@ -50,6 +52,8 @@ type Raw = {
   brand_id: string | null;
   created_at: Date | string;
   hops: number | string;
+  geo_target_id: unknown;
+  language_code: unknown;
   status: JobStatus;
   error: JobRecordError | null;
   updated_at: Date | string;
@@ -76,6 +80,7 @@ export async function listOrgJobs(db: DbExecutor, query: OrgJobQuery): Promise<O
   const result = await db.execute<Raw>(sql`
     select r.id, r.type, r.brand_id, r.created_at,
       (select count(*) from jobs h where h.root_job_id = r.id) + 1 as hops,
+      r.metadata -> 'geoTargetId' as geo_target_id, r.metadata -> 'languageCode' as language_code,
       e.status, e.error, e.updated_at, e.lease_expires_at, e.leased
     from jobs r
     cross join lateral (
@@ -103,6 +108,10 @@ export async function listOrgJobs(db: DbExecutor, query: OrgJobQuery): Promise<O
     brandId: row.brand_id,
     createdAt: new Date(row.created_at),
     hops: Number(row.hops),
+    market:
+      row.geo_target_id === null && row.language_code === null
+        ? null
+        : { geoTargetId: row.geo_target_id, languageCode: row.language_code },
     effective: {
       status: row.status,
       error: row.error,

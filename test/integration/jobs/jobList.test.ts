@@ -130,7 +130,18 @@ describe("the org job list", () => {
     expect(items.filter((item) => item.jobId === jobId)).toHaveLength(1);
     const item = items.find((candidate) => candidate.jobId === jobId)!;
     expect(Object.keys(item).sort()).toEqual(
-      ["brandId", "createdAt", "error", "hops", "jobId", "jobType", "status", "stuck", "updatedAt"].sort(),
+      [
+        "brandId",
+        "createdAt",
+        "error",
+        "hops",
+        "jobId",
+        "jobType",
+        "market",
+        "status",
+        "stuck",
+        "updatedAt",
+      ].sort(),
     );
     expect(item).toMatchObject({ jobType: "testSettle", brandId, status: "COMPLETED", error: null, hops: 4 });
     expect(item.status).toBe((await poll(jobId)).json().status);
@@ -160,6 +171,22 @@ describe("the org job list", () => {
     const completedSettles = (await list("?status=COMPLETED&type=testSettle")).json().items;
     expect(completedSettles.every((item: { status: string }) => item.status === "COMPLETED")).toBe(true);
     expect(completedSettles.some((item: { jobId: string }) => item.jobId === failing)).toBe(false);
+  });
+
+  it("names the market a job's metadata works on, and only a well-formed one", async () => {
+    const market = (await submit("test-solo", { geoTargetId: 2250, languageCode: "FR" })).jobId;
+    const junk = (await submit("test-solo", { geoTargetId: "2250; drop", languageCode: "<b>fr</b>" })).jobId;
+    const none = (await submit("test-solo")).jobId;
+    await worker.drain();
+    const items = (await list("?type=testSolo&limit=200")).json().items as {
+      jobId: string;
+      market: unknown;
+    }[];
+    const marketOf = (id: string) => items.find((item) => item.jobId === id)?.market;
+    expect(marketOf(market)).toEqual({ geoTargetId: 2250, languageCode: "fr" });
+    expect(marketOf(junk)).toBeNull();
+    expect(marketOf(none)).toBeNull();
+    expect((await timeline(market)).json().job.market).toEqual({ geoTargetId: 2250, languageCode: "fr" });
   });
 
   it("pages newest first with a cursor, without gaps or repeats", async () => {

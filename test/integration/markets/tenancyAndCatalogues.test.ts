@@ -51,6 +51,7 @@ function routes(orgId: string, brandId: string): [string, string, unknown][] {
     ["GET", markets, undefined],
     ["DELETE", `${markets}/2840/en`, undefined],
     ["PUT", `${markets}/2840/en/models`, { modelIds: ["gpt-5"] }],
+    ["POST", `${markets}/2840/en/prompt-preview`, { count: 5 }],
     ["POST", prompts, { items: [{ text: "sneaky", geoTargetId: 2840, languageCode: "en" }] }],
     ["GET", `${prompts}?geoTargetId=2840&languageCode=en`, undefined],
     ["DELETE", prompts, { geoTargetId: 2840, languageCode: "en", ids: ["1"] }],

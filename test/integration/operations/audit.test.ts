@@ -106,7 +106,10 @@ describe("serenity audit (service)", () => {
   });
 });
 
-describe("serenity sweep / audit (CLI)", () => {
+// A hang guard, not a speed target: each test starts two to four real `serenity` child processes
+// in sequence, and each loads TypeScript through tsx; on a loaded 2-core machine one start took
+// over 15 s, so the default 60 s cut a passing test short.
+describe("serenity sweep / audit (CLI)", { timeout: 300_000 }, () => {
   it("a non-number for a numeric option exits 1 before touching anything", async () => {
     const bad = await runCli(["sweep", "--rate-limit-ms", "abc"], env);
     expect(bad.code).toBe(1);

@@ -242,6 +242,8 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
   cursor: fc.constantFrom("", "abc", "eyJ4IjoxfQ"),
   status: fc.constantFrom("IN_PROGRESS", "FAILED", "nope"),
   type: fc.constantFrom("provisionWorkspace", "nope"),
+  count: fc.constantFrom(1, 5, 100, 0, 101),
+  generator: fc.constantFrom("builtin", "drs", "openai", "nope"),
 };
 const valueFor = (key: string) =>
   plausible[key]

@@ -258,8 +258,10 @@ describe("timeouts and network failures", () => {
     upstream.script((_req, res) => answerLate(() => reply(200, { status: "created" })(_req, res)));
     const error = await failure(slow.users.getStatus(TOKEN, "ws"));
     expect(error).toMatchObject({ kind: "unavailable", status: 504 });
-    expect(upstream.requests).toHaveLength(3);
+    // Counted on the client's side: with a 50 ms budget on a loaded machine an attempt can be cut
+    // before the upstream has even parsed it, so the upstream's own count may be lower.
     expect(requests.map((r) => r.status)).toEqual([504, 504, 504]);
+    expect(upstream.requests.length).toBeLessThanOrEqual(3);
     await slow.close();
   });
 
@@ -268,7 +270,8 @@ describe("timeouts and network failures", () => {
     upstream.script((_req, res) => answerLate(() => reply(200, {})(_req, res)));
     const error = await failure(slow.users.createSubWorkspace(TOKEN, "p", { title: "t" }));
     expect(error.status).toBe(504);
-    expect(upstream.requests).toHaveLength(1);
+    expect(requests.map((r) => r.status)).toEqual([504]);
+    expect(upstream.requests.length).toBeLessThanOrEqual(1);
     await slow.close();
   });
 

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+
+import type { AppDeps } from "../appDeps.ts";
+import { principalOf } from "../authentication.ts";
+import { errorResponses } from "../schemas/common.ts";
+import { marketParams } from "../schemas/markets.ts";
+import { promptPreviewBody, promptPreviewSchema } from "../schemas/promptPreview.ts";
+
+/** Generated prompts for a market, for review before anything is written (spec/generation.md §8). */
+export async function promptPreviewRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    "/v2/orgs/:orgId/brands/:brandId/serenity/markets/:geoTargetId/:languageCode/prompt-preview",
+    {
+      schema: {
+        tags: ["markets"],
+        summary: "Preview the prompts generation would write for a market (no write, no job, no quota)",
+        description:
+          "Fetches the market's seed topics, runs the generator and the validation pipeline synchronously and answers the prompts with the pipeline's counts. Nothing is written upstream, no job is created and the pool is not touched; the market need not exist yet. Accept the prompts by posting them to `…/serenity/prompts`. Past the generator timeout: 504 `generationTimeout`.",
+        params: marketParams,
+        body: promptPreviewBody,
+        response: {
+          200: promptPreviewSchema,
+          ...errorResponses(403, 404, 409, 502, 503, 504),
+        },
+      },
+    },
+    async (request) => {
+      const { orgId, brandId, geoTargetId, languageCode } = request.params;
+      return services.promptPreview.preview(
+        principalOf(request),
+        orgId,
+        brandId,
+        { geoTargetId, languageCode },
+        { count: request.body?.count, generator: request.body?.generator },
+        { requestId: request.id },
+      );
+    },
+  );
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+import { isoTimestamp, uuid } from "./common.ts";
+import { jobErrorSchema } from "./jobs.ts";
+
+/** `promptGeneration` of a create or activate response (spec/generation.md §2 step 5). */
+export const promptGenerationSchema = z
+  .object({
+    jobId: uuid,
+    status: z.literal("provisioning"),
+    reused: z.boolean().meta({
+      description: "True when an existing job was handed back (still running, or waiting for reauth).",
+    }),
+  })
+  .meta({
+    id: "PromptGeneration",
+    description:
+      "The generation job of a market; present only when prompt generation is on and was requested. Poll it at `…/serenity/markets/generation/jobs/{jobId}`.",
+  });
+
+export const generationJobSchema = z
+  .object({
+    jobId: uuid,
+    jobType: z.literal("generateSemrushMarket"),
+    status: z.enum(["IN_PROGRESS", "COMPLETED", "FAILED"]),
+    result: z
+      .object({
+        promptCount: z.number().int(),
+        projectId: z.string(),
+        published: z.boolean(),
+        verdict: z.string(),
+      })
+      .nullable(),
+    error: jobErrorSchema.nullable(),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+  })
+  .meta({
+    id: "GenerationJob",
+    description:
+      "A market's prompt generation. IN_PROGRESS: generating; COMPLETED: live; FAILED with PROMPT_GENERATION_HELD: held; FAILED with needsReauth: sign in again and POST …/reauth; any other FAILED: failed.",
+  });
+
+export const generationJobAccepted = z
+  .object({ jobId: uuid, jobType: z.literal("generateSemrushMarket"), status: z.literal("IN_PROGRESS") })
+  .meta({ id: "GenerationJobAccepted" });

@@ -1,0 +1,223 @@
+import { asyncPromptGenerationEnabled, type FlagSource } from "../config/flags.ts";
+import type { CredentialStore } from "../credentials/credentialStore.ts";
+import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { Db } from "../db/database.ts";
+import { findJob } from "../db/jobs/findJob.ts";
+import { insertJob } from "../db/jobs/insertJob.ts";
+import { lockJobKey } from "../db/jobs/lockJobKey.ts";
+import { rearmJob } from "../db/jobs/rearmJob.ts";
+import { findMarket } from "../db/markets/findMarket.ts";
+import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { Clock } from "../domain/clock.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import { NEEDS_REAUTH } from "../jobs/jobError.ts";
+import type { JobQueue } from "../jobs/queue.ts";
+import type { Logger } from "../observability/logger.ts";
+import { generationJobId } from "./generationJobId.ts";
+import { DEFAULT_PROMPT_COUNT, type GenerationJobMetadataInput } from "./generationJobMetadata.ts";
+import { GENERATE_MARKET_PROMPTS_JOB, type PromptGenerationHandle } from "./generationJobType.ts";
+import type { GenerationReadiness } from "./generationReadiness.ts";
+import { boundSeeds } from "./seeds.ts";
+import { baseUrlFor } from "./toGenerationRequest.ts";
+
+/** An IN_PROGRESS generation job this old is stale: recycled rather than reused (spec §2 step 3). */
+export const STALE_GENERATION_MS = 60 * 60_000;
+
+export interface GenerationProducerDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  credentials: Pick<CredentialStore, "seal" | "invalidate">;
+  queue: Pick<JobQueue, "enqueue">;
+  gateway: Pick<GatewayClient, "projects">;
+  readiness: Pick<GenerationReadiness, "check">;
+  /** Where SERENITY_ASYNC_PROMPT_GEN is read, per use; default process.env. */
+  env?: FlagSource;
+}
+
+/** Who asked: their `sub` owns the job; their bearer reads the seeds and is sealed for the worker. */
+export interface GenerationCaller {
+  sub: string;
+  bearer: string;
+  requestId?: string | undefined;
+}
+
+export interface ProduceGeneration {
+  caller: GenerationCaller;
+  brand: BrandRow;
+  org: OrgRow;
+  /** The market just created (or, on activate, requested): its slice. */
+  market: { geoTargetId: number; languageCode: string; country: string };
+  /** The request's `generatePrompts`. */
+  generatePrompts: boolean | undefined;
+}
+
+export type SkipReason =
+  | "flag-off"
+  | "not-requested"
+  | "consumer-not-ready"
+  | "no-brand"
+  | "no-market"
+  | "no-seeds"
+  | "seeds-unavailable"
+  | "id-taken"
+  | "enqueue-failed";
+
+type Decision =
+  | { kind: "created" | "recycled" | "replaced"; jobId: string }
+  | { kind: "reused"; jobId: string }
+  | { kind: "skip"; reason: SkipReason };
+
+/**
+ * The one producer of generation jobs (spec/generation.md §2), shared by create brand, create
+ * market and activate — their synchronous paths and the provisioning jobs that chain them. It
+ * runs after the market exists and never fails it: every problem is logged and answered as "no
+ * handle". Gate 1 (the flag and `generatePrompts`) is checked first; callers show
+ * `promptGeneration` only when a handle came back, so with the flag off responses are unchanged.
+ */
+export class GenerationProducer {
+  constructor(private readonly deps: GenerationProducerDeps) {}
+
+  async produce(request: ProduceGeneration): Promise<PromptGenerationHandle | undefined> {
+    const { brand, market, caller } = request;
+    const log = this.deps.logger.child({
+      requestId: caller.requestId,
+      orgId: brand.orgId,
+      brandId: brand.id,
+      geoTargetId: market.geoTargetId,
+      languageCode: market.languageCode,
+    });
+    let decision: Decision;
+    try {
+      decision = await this.#decide(request, log);
+    } catch (error) {
+      log.error({ err: error }, "could not start prompt generation; the market is kept without it");
+      decision = { kind: "skip", reason: "enqueue-failed" };
+    }
+    if (decision.kind === "skip") {
+      if (decision.reason !== "flag-off" && decision.reason !== "not-requested")
+        log.info({ reason: decision.reason }, "prompt generation skipped");
+      return undefined;
+    }
+    log.info({ jobId: decision.jobId, outcome: decision.kind }, "prompt generation job produced");
+    return { jobId: decision.jobId, status: "provisioning", reused: decision.kind === "reused" };
+  }
+
+  async #decide(request: ProduceGeneration, log: Logger): Promise<Decision> {
+    const { brand, org, market, caller } = request;
+    if (request.generatePrompts !== true) return { kind: "skip", reason: "not-requested" };
+    if (!asyncPromptGenerationEnabled(this.deps.env)) return { kind: "skip", reason: "flag-off" };
+    const readiness = await this.deps.readiness.check();
+    if (!readiness.ready) {
+      log.info({ detail: readiness.detail }, "generation consumer not ready");
+      return { kind: "skip", reason: readiness.reason };
+    }
+    if (brand.name.trim() === "") return { kind: "skip", reason: "no-brand" };
+    const languageCode = market.languageCode.toLowerCase();
+    const row = await findMarket(this.deps.db, {
+      brandId: brand.id,
+      geoTargetId: market.geoTargetId,
+      languageCode,
+    });
+    if (!row) return { kind: "skip", reason: "no-market" };
+    const domain = brandDomain(brand);
+    if (!domain) return { kind: "skip", reason: "no-seeds" };
+
+    let topics;
+    try {
+      topics = await this.deps.gateway.projects.getBrandTopics(caller.bearer, row.workspaceId, {
+        domain,
+        country: market.country,
+      });
+    } catch (error) {
+      log.warn({ err: error }, "could not read the brand-topics catalogue");
+      return { kind: "skip", reason: "seeds-unavailable" };
+    }
+    const seeds = boundSeeds(topics);
+    if (seeds.length === 0) return { kind: "skip", reason: "no-seeds" };
+
+    const metadata: GenerationJobMetadataInput = {
+      brandId: brand.id,
+      orgId: org.id,
+      workspaceId: row.workspaceId,
+      geoTargetId: market.geoTargetId,
+      languageCode,
+      market: market.country.toUpperCase(),
+      baseUrl: baseUrlFor(brand.primaryUrl, domain),
+      brand: brand.name.trim(),
+      aliases: brand.aliases,
+      count: DEFAULT_PROMPT_COUNT,
+      seeds,
+      callerId: caller.sub,
+    };
+    return this.#enqueue(generationJobId(brand.id, market.geoTargetId, languageCode), request, metadata);
+  }
+
+  /**
+   * Step 3–4, atomically: under a transaction-scoped lock on the job id, reuse a young
+   * IN_PROGRESS job or one waiting for re-authentication, else seal the caller's credential and
+   * create the record, or re-arm a stale or terminal one in place — and enqueue, all in one
+   * transaction (two racing producers create exactly one job).
+   */
+  async #enqueue(
+    jobId: string,
+    request: ProduceGeneration,
+    metadata: GenerationJobMetadataInput,
+  ): Promise<Decision> {
+    const { db, clock, credentials, queue } = this.deps;
+    const { caller, brand } = request;
+    const moved = Symbol("moved");
+    try {
+      return await db.transaction(async (tx): Promise<Decision> => {
+        await lockJobKey(tx, jobId);
+        const existing = await findJob(tx, jobId);
+        const now = clock.now();
+        if (existing) {
+          if (existing.type !== GENERATE_MARKET_PROMPTS_JOB || existing.brandId !== brand.id)
+            return { kind: "skip", reason: "id-taken" };
+          const young = now.getTime() - existing.updatedAt.getTime() < STALE_GENERATION_MS;
+          if (existing.status === "IN_PROGRESS" && young) return { kind: "reused", jobId };
+          if (existing.status === "FAILED" && existing.error?.code === NEEDS_REAUTH)
+            return { kind: "reused", jobId };
+          const credentialId = await credentials.seal(caller.sub, caller.bearer, { db: tx });
+          const rearmed = await rearmJob(tx, {
+            jobId,
+            expected: { status: existing.status, updatedAt: existing.updatedAt },
+            metadata: { ...metadata },
+            credentialId,
+            createdBy: caller.sub,
+            now,
+          });
+          // Only a runner can have moved it (it does not take the lock): roll the seal back.
+          if (!rearmed) throw moved;
+          if (existing.credentialId) await credentials.invalidate(existing.credentialId, { db: tx });
+          await queue.enqueue(jobId, { db: tx });
+          return { kind: existing.status === "IN_PROGRESS" ? "recycled" : "replaced", jobId };
+        }
+        const credentialId = await credentials.seal(caller.sub, caller.bearer, { db: tx });
+        await insertJob(tx, {
+          id: jobId,
+          type: GENERATE_MARKET_PROMPTS_JOB,
+          orgId: brand.orgId,
+          brandId: brand.id,
+          metadata: { ...metadata },
+          credentialId,
+          createdBy: caller.sub,
+          now,
+        });
+        await queue.enqueue(jobId, { db: tx });
+        return { kind: "created", jobId };
+      });
+    } catch (error) {
+      if (error === moved) return { kind: "reused", jobId };
+      throw error;
+    }
+  }
+}
+
+/** The brand's domain for the catalogue: its `domain`, else its primary URL's host. */
+function brandDomain(brand: Pick<BrandRow, "domain" | "primaryUrl">): string | undefined {
+  if (brand.domain?.trim()) return brand.domain.trim().toLowerCase();
+  if (brand.primaryUrl && URL.canParse(brand.primaryUrl)) return new URL(brand.primaryUrl).hostname;
+  return undefined;
+}
