@@ -10,6 +10,10 @@ export function gatewayAllocationUpstream(gateway: Pick<GatewayClient, "users">)
     readResources: (bearer, workspaceId) => gateway.users.getResources(bearer, workspaceId),
     transfer: (bearer, subWorkspaceId, targets) =>
       gateway.users.transferResources(bearer, subWorkspaceId, targets),
+    listChildren: async (bearer, parentWorkspaceId) =>
+      (await gateway.users.getFamily(bearer, parentWorkspaceId))
+        .filter((workspace) => workspace.parentId === parentWorkspaceId && workspace.id !== parentWorkspaceId)
+        .map((workspace) => ({ id: workspace.id, title: workspace.title })),
     failureKind: (error) => (isGatewayError(error) ? error.kind : undefined),
   };
 }

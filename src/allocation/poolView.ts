@@ -30,11 +30,29 @@ export interface PoolBrandView {
   error?: "forbidden" | "unavailable";
 }
 
+/**
+ * A direct child of the org's parent that no brand points at: what a deactivation leaves (its
+ * allocation released to the floor, spec/allocation.md §7), an orphan the upstream reconciler has
+ * not reclaimed yet, or another team's sub-workspace. Its allocation is taken from the pool like a
+ * brand's, so the view lists it: `pool.total + Σ brands' totals + Σ unattached totals` is the
+ * parent's whole pool.
+ */
+export interface PoolUnattachedView {
+  subWorkspaceId: string;
+  title: string;
+  /** The brand whose name it bears (a deactivated brand's former sub-workspace), if any. */
+  brandId: string | null;
+  projects: PoolDimension | null;
+  prompts: PoolDimension | null;
+  error?: "forbidden" | "unavailable";
+}
+
 export interface PoolView {
   dynamicAllocation: boolean;
   /** The org's parent workspace (`null` when the org has none). */
   pool: { projects: PoolDimension; prompts: PoolDimension } | null;
   brands: PoolBrandView[];
+  unattached: PoolUnattachedView[];
   sampledAt: Date;
 }
 
@@ -54,7 +72,8 @@ function dimensions(resources: WorkspaceResources) {
  * stranded units (spec/allocation.md §8). Emits the pool's free ratio for the gauge.
  */
 export async function readPoolView(deps: AllocationDeps, org: OrgRow, bearer: string): Promise<PoolView> {
-  const brands = (await listBrands(deps.db, org.id)).filter(
+  const allBrands = await listBrands(deps.db, org.id);
+  const brands = allBrands.filter(
     (brand): brand is BrandRow & { subWorkspaceId: string } =>
       brand.subWorkspaceId !== null && brand.status !== "deleted",
   );
@@ -84,9 +103,38 @@ export async function readPoolView(deps: AllocationDeps, org: OrgRow, bearer: st
     }
   };
 
-  const [pool, brandViews] = await Promise.all([
+  const readUnattached = async (): Promise<PoolUnattachedView[]> => {
+    if (!org.parentWorkspaceId || !deps.upstream.listChildren) return [];
+    const pointed = new Set(brands.map((brand) => brand.subWorkspaceId));
+    let children;
+    try {
+      children = await deps.upstream.listChildren(bearer, org.parentWorkspaceId);
+    } catch (error) {
+      deps.logger.warn({ err: error, orgId: org.id }, "allocation: family read failed");
+      throw toServiceError(deps.upstream, error);
+    }
+    const unattached = children.filter((child) => !pointed.has(child.id));
+    return boundedMap(unattached, POOL_VIEW_CONCURRENCY, async (child): Promise<PoolUnattachedView> => {
+      const base = {
+        subWorkspaceId: child.id,
+        title: child.title,
+        brandId: allBrands.find((brand) => brand.name === child.title)?.id ?? null,
+      };
+      try {
+        return { ...base, ...dimensions(await deps.upstream.readResources(bearer, child.id)) };
+      } catch (error) {
+        const kind = deps.upstream.failureKind(error);
+        if (kind === undefined) throw error;
+        const failed = kind === "forbidden" || kind === "gone" ? "forbidden" : "unavailable";
+        return { ...base, projects: null, prompts: null, error: failed };
+      }
+    });
+  };
+
+  const [pool, brandViews, unattached] = await Promise.all([
     readParent(),
     boundedMap(brands, POOL_VIEW_CONCURRENCY, readBrand),
+    readUnattached(),
   ]);
   if (pool) {
     for (const name of DIMENSIONS) {
@@ -102,6 +150,7 @@ export async function readPoolView(deps: AllocationDeps, org: OrgRow, bearer: st
     dynamicAllocation: dynamicAllocationEnabled(deps.env),
     pool,
     brands: brandViews,
+    unattached,
     sampledAt: deps.clock.now(),
   };
 }

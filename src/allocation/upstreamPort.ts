@@ -11,6 +11,11 @@ export interface AllocationUpstream {
   readResources(bearer: string, workspaceId: string): Promise<WorkspaceResources>;
   /** `POST …/workspaces/{ws}/resources/transfer`: absolute totals, all or nothing. */
   transfer(bearer: string, subWorkspaceId: string, targets: TransferTargets): Promise<void>;
+  /**
+   * `GET …/workspaces/{parent}/family`: the parent's direct children (id, title). Optional: without
+   * it the pool view cannot show sub-workspaces no brand points at (in-memory test models).
+   */
+  listChildren?(bearer: string, parentWorkspaceId: string): Promise<{ id: string; title: string }[]>;
   /** The classified kind of an upstream failure; `undefined` for anything that is not one. */
   failureKind(error: unknown): UpstreamFailureKind | undefined;
 }

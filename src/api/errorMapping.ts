@@ -1,6 +1,7 @@
 import type { FastifyError } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 
+import { isDatabaseUnavailable } from "../db/isDatabaseUnavailable.ts";
 import { ERROR_REGISTRY, type ErrorCode, ServiceError } from "../domain/errors.ts";
 
 export interface MappedError {
@@ -65,6 +66,9 @@ export function mapError(error: unknown): MappedError {
   if (typeof status === "number" && status >= 400 && status < 500) {
     const code = STATUS_FALLBACK[status] ?? "invalidRequest";
     return { status: ERROR_REGISTRY[code].status, code, message: ERROR_REGISTRY[code].message };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, code: "databaseUnavailable", message: ERROR_REGISTRY.databaseUnavailable.message };
   }
   return { status: 500, code: "internalServerError", message: ERROR_REGISTRY.internalServerError.message };
 }

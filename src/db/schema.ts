@@ -186,7 +186,7 @@ export const allocationLedger = pgTable(
     brandId: uuid("brand_id"),
     subWorkspaceId: text("sub_workspace_id").notNull(),
     reason: text("reason", {
-      enum: ["topUp", "exact", "rebalance", "release", "sweep", "deactivate"],
+      enum: ["topUp", "exact", "rebalance", "release", "sweep", "deactivate", "reconcile"],
     }).notNull(),
     before: jsonb("before").$type<{ projects: number; prompts: number }>(),
     after: jsonb("after").$type<{ projects: number; prompts: number }>(),
@@ -256,6 +256,36 @@ export const workerHeartbeats = pgTable("worker_heartbeats", {
   seenAt: tz("seen_at").notNull(),
 });
 
+/**
+ * The upstream reconciler's per-org run lease (spec/provisioning.md §9, ADR 0016): one process at a
+ * time reconciles an org, and `last_finished_at` spaces the runs a period apart whichever worker
+ * takes them. A run that dies leaves a lease that simply expires.
+ */
+export const upstreamReconcileRuns = pgTable("upstream_reconcile_runs", {
+  orgId: uuid("org_id").primaryKey(),
+  holder: uuid("holder"),
+  leaseExpiresAt: tz("lease_expires_at"),
+  lastFinishedAt: tz("last_finished_at"),
+});
+
+/**
+ * Upstream things Serenity made that no record tracks, from the first pass that saw them: the
+ * upstream gives no creation time, so the grace period runs from `first_seen_at`. A row goes away
+ * once its thing is tracked, claimed, reclaimed or gone.
+ */
+export const upstreamOrphanSightings = pgTable(
+  "upstream_orphan_sightings",
+  {
+    orgId: uuid("org_id").notNull(),
+    kind: text("kind", { enum: ["subWorkspace", "project"] }).notNull(),
+    upstreamId: text("upstream_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    firstSeenAt: tz("first_seen_at").notNull(),
+    lastSeenAt: tz("last_seen_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.kind, table.upstreamId] })],
+);
+
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: jsonb("value").notNull(),
@@ -276,4 +306,6 @@ export const schema = {
   poolSamples,
   workerHeartbeats,
   settings,
+  upstreamReconcileRuns,
+  upstreamOrphanSightings,
 };

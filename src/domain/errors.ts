@@ -128,6 +128,11 @@ export const ERROR_REGISTRY = {
     message: "The service is not configured for this request.",
     when: "required configuration is missing or invalid",
   },
+  databaseUnavailable: {
+    status: 503,
+    message: "The service is temporarily unavailable; retry shortly.",
+    when: "Serenity's database cannot be reached (a restart, a failover): /readyz answers 503 meanwhile",
+  },
   subworkspaceCreationTimeout: {
     status: 504,
     message: "The workspace did not become ready in time; retry with async: true.",

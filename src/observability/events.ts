@@ -78,6 +78,20 @@ export interface ServiceEvents {
   /** The pool's free share per dimension, from a pool view or the periodic sampler. */
   "allocation.poolSampled": { orgId: string; dimension: "projects" | "prompts"; freeRatio: number };
   /**
+   * One org's turn of the upstream reconciler (spec/provisioning.md §9): `ran`, `skipped` (another
+   * process holds the org's run, or ran it less than a period ago), `noCredential` (no live stored
+   * token to read upstream with), `failed` (the observation itself failed).
+   */
+  "upstream.reconcileRun": { orgId: string; outcome: "ran" | "skipped" | "noCredential" | "failed" };
+  /** Orphans an org still has after a pass (seen minus reclaimed), for the gauge. */
+  "upstream.orphansSeen": { orgId: string; subWorkspaces: number; projects: number };
+  /** One orphan the reconciler reclaimed, or failed to (it tries again next pass). */
+  "upstream.orphanReclaimed": {
+    orgId: string;
+    kind: "subWorkspace" | "project";
+    outcome: "reclaimed" | "failed";
+  };
+  /**
    * One prompt-generator call (spec/generation.md §4): how long it took and how it ended — a
    * verdict, or `error` (then `failureKind`, e.g. timeout, transport, unparseable). `genuineFailure`
    * is decided by the generation domain: never for ship, held, a retryable gate error or an abort.

@@ -7,6 +7,7 @@ import { registerGenerationMetrics } from "./metrics/generationMetrics.ts";
 import { registerHttpMetrics } from "./metrics/httpMetrics.ts";
 import { registerJobMetrics } from "./metrics/jobMetrics.ts";
 import { registerProvisioningMetrics } from "./metrics/provisioningMetrics.ts";
+import { registerUpstreamReconcileMetrics } from "./metrics/upstreamReconcileMetrics.ts";
 
 /**
  * The metrics registry (names are a contract: docs/metrics.md). One registry per runtime, so
@@ -26,5 +27,6 @@ export function createMetrics(events: EventBus, options: { defaultMetrics?: bool
   registerJobMetrics(registry, events);
   registerProvisioningMetrics(registry, events);
   registerGenerationMetrics(registry, events);
+  registerUpstreamReconcileMetrics(registry, events);
   return { registry };
 }

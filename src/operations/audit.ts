@@ -2,9 +2,16 @@ import type { AllocationService } from "../allocation/allocationService.ts";
 import type { PoolBrandView, PoolDimension } from "../allocation/poolView.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { listOrgs } from "../db/orgs/listOrgs.ts";
-import { DIMENSIONS, planRelease, RELEASE_FLOOR, type Units } from "../domain/allocation.ts";
+import {
+  DIMENSIONS,
+  type DimensionUsage,
+  planRelease,
+  RELEASE_FLOOR,
+  type Units,
+} from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
+import type { UpstreamObservation } from "./observeUpstream.ts";
 
 /**
  * `serenity audit` (spec/operations.md §2): how many units sit allocated in sub-workspaces that no
@@ -16,6 +23,36 @@ export interface AuditDeps {
   db: DbExecutor;
   logger: Logger;
   allocation: Pick<AllocationService, "samplePool">;
+  /** The upstream reconciler's read-only half: orphans (spec/provisioning.md §9). */
+  orphans?: { observe: OrphanObserver; prompts: PromptCounter };
+}
+
+/** Reads what the upstream reconciler sees for one org (UpstreamReconciler.observe). */
+export type OrphanObserver = (
+  org: { id: string; parentWorkspaceId: string },
+  bearer: string,
+) => Promise<UpstreamObservation>;
+/** How many prompts (draft layer included) a project holds. */
+export type PromptCounter = (bearer: string, workspaceId: string, projectId: string) => Promise<number>;
+
+/**
+ * An upstream thing Serenity made that no record tracks (ADR 0016), with the units it holds:
+ * `orphan` (the reconciler reclaims it once its grace ends), `parked` (an empty sub-workspace at the
+ * deactivation floor: what a deactivation or a reclaim leaves), `zombie` (never settled).
+ */
+export interface AuditOrphan {
+  kind: "subWorkspace" | "project";
+  state: "orphan" | "parked" | "zombie";
+  id: string;
+  workspaceId: string;
+  /** The title (sub-workspace) or name (project) Serenity gave it. */
+  name: string;
+  /** The brand its name or records tie it to. */
+  brandId: string | null;
+  /** A sub-workspace: its allocation (total) and usage; a project: one project and its prompts. */
+  units: { projects: DimensionUsage | null; prompts: DimensionUsage | null } | null;
+  projects?: number;
+  publishStatus?: string;
 }
 
 /** A brand of the pool view (stranded units included), with what a sweep would give back. */
@@ -32,6 +69,11 @@ export interface AuditOrg {
   pool: { projects: PoolDimension; prompts: PoolDimension } | null;
   brands: AuditBrand[];
   strandedSum: Units;
+  /** Orphans, parked and zombie sub-workspaces (empty when the observation failed: see `orphansError`). */
+  orphans: AuditOrphan[];
+  /** Units held by the `orphan` entries (sub-workspace totals, one unit per orphan project plus its prompts). */
+  orphanSum: Units;
+  orphansError?: string;
   /** Pool free plus what a sweep would return to it; null when the pool could not be read. */
   poolFreeAfterSweep: Units | null;
   /** Set when the parent could not be read (the org's numbers are then incomplete). */
@@ -72,6 +114,8 @@ export async function runAudit(
         pool: null,
         brands: [],
         strandedSum: { projects: 0, prompts: 0 },
+        orphans: [],
+        orphanSum: { projects: 0, prompts: 0 },
         poolFreeAfterSweep: null,
         error: code,
       });
@@ -97,11 +141,13 @@ export async function runAudit(
       };
     });
     const pool = view.pool;
+    const orphans = await auditOrphans(deps, org, options.bearer);
     results.push({
       ...base,
       pool,
       brands,
       strandedSum,
+      ...orphans,
       poolFreeAfterSweep: pool
         ? {
             projects: pool.projects.free + returnsSum.projects,
@@ -111,4 +157,74 @@ export async function runAudit(
     });
   }
   return { orgs: results, sampledAt: options.now() };
+}
+
+async function auditOrphans(
+  deps: AuditDeps,
+  org: { id: string; parentWorkspaceId: string | null },
+  bearer: string,
+): Promise<Pick<AuditOrg, "orphans" | "orphanSum" | "orphansError">> {
+  const orphanSum: Units = { projects: 0, prompts: 0 };
+  if (!deps.orphans || !org.parentWorkspaceId) return { orphans: [], orphanSum };
+  let observation: UpstreamObservation;
+  try {
+    observation = await deps.orphans.observe(
+      { id: org.id, parentWorkspaceId: org.parentWorkspaceId },
+      bearer,
+    );
+  } catch (error) {
+    deps.logger.warn({ err: error, orgId: org.id }, "audit: orphan observation failed");
+    return {
+      orphans: [],
+      orphanSum,
+      orphansError: error instanceof ServiceError ? error.code : "unavailable",
+    };
+  }
+  const orphans: AuditOrphan[] = [];
+  for (const workspace of observation.subWorkspaces) {
+    if (workspace.state !== "orphan" && workspace.state !== "parked" && workspace.state !== "zombie")
+      continue;
+    const resources = workspace.resources;
+    if (workspace.state === "orphan" && resources) {
+      for (const dimension of DIMENSIONS) orphanSum[dimension] += resources[dimension].total;
+    }
+    orphans.push({
+      kind: "subWorkspace",
+      state: workspace.state,
+      id: workspace.id,
+      workspaceId: workspace.id,
+      name: workspace.title,
+      brandId: workspace.brandId,
+      units: resources ? { projects: resources.projects, prompts: resources.prompts } : null,
+      ...(workspace.projects === undefined ? {} : { projects: workspace.projects }),
+    });
+  }
+  for (const project of observation.projects) {
+    let prompts: number | null = null;
+    try {
+      prompts = await deps.orphans.prompts(bearer, project.workspaceId, project.id);
+    } catch (error) {
+      deps.logger.warn({ err: error, orgId: org.id, projectId: project.id }, "audit: prompt count failed");
+    }
+    const published =
+      project.publishStatus === "live" || project.publishStatus === "live_with_unpublished_updates";
+    const usage = (units: number): DimensionUsage => ({
+      used: published ? units : 0,
+      drafted: published ? 0 : units,
+      total: units,
+    });
+    orphanSum.projects += 1;
+    orphanSum.prompts += prompts ?? 0;
+    orphans.push({
+      kind: "project",
+      state: "orphan",
+      id: project.id,
+      workspaceId: project.workspaceId,
+      name: project.name,
+      brandId: project.brandId,
+      units: { projects: usage(1), prompts: prompts === null ? null : usage(prompts) },
+      ...(project.publishStatus === undefined ? {} : { publishStatus: project.publishStatus }),
+    });
+  }
+  return { orphans, orphanSum };
 }

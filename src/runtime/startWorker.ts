@@ -4,8 +4,13 @@ import type { AnyJobHandler } from "../jobs/handler.ts";
 import { createPgBossQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
 import { JobWorker, type JobWorkerOptions } from "../jobs/worker.ts";
+import {
+  UpstreamReconcileSchedule,
+  upstreamReconcileSettings,
+} from "../operations/upstreamReconcileSchedule.ts";
 import { staleAttemptsStep } from "../provisioning/staleAttemptsStep.ts";
 import type { Runtime } from "./runtime.ts";
+import { upstreamReconcilerOf } from "./upstreamReconcilerOf.ts";
 
 export interface StartWorkerOptions extends JobWorkerOptions {
   /** Defaults to every handler registered in `runtime.services.jobs.registry`. */
@@ -15,6 +20,11 @@ export interface StartWorkerOptions extends JobWorkerOptions {
    * SERENITY_POOL_SAMPLE_INTERVAL_MS, else 60 s.
    */
   poolSampleIntervalMs?: number;
+  /**
+   * Period of the upstream reconciler (spec/provisioning.md §9); 0 disables it. Default:
+   * SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS, else 5 min.
+   */
+  upstreamReconcileIntervalMs?: number;
 }
 
 /**
@@ -69,6 +79,27 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
     worker.stop = async () => {
       await sampler.stop();
       await stopJobs();
+    };
+  }
+  const settings = upstreamReconcileSettings();
+  if (options.upstreamReconcileIntervalMs !== undefined)
+    settings.intervalMs = options.upstreamReconcileIntervalMs;
+  if (settings.intervalMs > 0) {
+    const schedule = new UpstreamReconcileSchedule({
+      db: runtime.database.db,
+      clock: runtime.clock,
+      logger: runtime.logger,
+      events: runtime.events,
+      credentials: jobs.credentials,
+      settings,
+      reconciler: upstreamReconcilerOf(runtime),
+      fallbackBearer: process.env.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
+    });
+    schedule.start();
+    const stopRest = worker.stop.bind(worker);
+    worker.stop = async () => {
+      await schedule.stop();
+      await stopRest();
     };
   }
   return worker;

@@ -28,6 +28,20 @@ export const poolViewSchema = z
         error: z.enum(["forbidden", "unavailable"]).optional().describe("set when this brand's read failed"),
       }),
     ),
+    unattached: z
+      .array(
+        z.object({
+          subWorkspaceId: z.string(),
+          title: z.string(),
+          brandId: z.string().nullable().describe("the brand whose name it bears, e.g. a deactivated brand"),
+          projects: poolDimension.nullable(),
+          prompts: poolDimension.nullable(),
+          error: z.enum(["forbidden", "unavailable"]).optional(),
+        }),
+      )
+      .describe(
+        "sub-workspaces of the parent no brand points at (a deactivated brand's, kept at the floor 1 / 1; an orphan not reclaimed yet; another team's): pool.total + the brands' totals + these totals is the whole pool",
+      ),
     sampledAt: isoTimestamp,
   })
   .meta({ id: "PoolView" });
@@ -50,16 +64,16 @@ export const ledgerPageSchema = z
         brandId: z.string().nullable(),
         subWorkspaceId: z.string(),
         reason: z
-          .enum(["topUp", "exact", "rebalance", "release", "sweep", "deactivate"])
+          .enum(["topUp", "exact", "rebalance", "release", "sweep", "deactivate", "reconcile"])
           .describe(
-            "topUp: a block-rounded top-up; exact: the unrounded retry near exhaustion; rebalance: slack moved between sibling sub-workspaces (a row on each side); release, sweep, deactivate: surplus given back",
+            "topUp: a block-rounded top-up; exact: the unrounded retry near exhaustion; rebalance: slack moved between sibling sub-workspaces (a row on each side); release, sweep, deactivate: surplus given back; reconcile: the upstream reconciler reclaiming an orphan (a release, or `projectDeleted` for an orphan project it deleted)",
           ),
         before: units.nullable(),
         after: units.nullable(),
         outcome: z
           .string()
           .describe(
-            "applied | failed | rejected | notApplied | unknown (a lost answer, settled by a read or not)",
+            "applied | failed | rejected | notApplied | unknown (a lost answer, settled by a read or not) | projectDeleted (reconcile)",
           ),
         errorCode: z.string().nullable(),
         requestId: z.string().nullable(),

@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 
 import { runAudit } from "../../operations/audit.ts";
 import { openRuntime } from "../../runtime/runtime.ts";
+import { promptCounterOf, upstreamReconcilerOf } from "../../runtime/upstreamReconcilerOf.ts";
 import { bootstrap, fail } from "../bootstrap.ts";
 import { AUDIT_FORMATS, type AuditFormat, formatAudit } from "../operator/auditOutput.ts";
 import { idList, operatorLogger, upstreamToken } from "../operator/options.ts";
@@ -9,7 +10,9 @@ import { idList, operatorLogger, upstreamToken } from "../operator/options.ts";
 export function registerAudit(program: Command): void {
   program
     .command("audit")
-    .description("read-only: allocated units no usage needs, per brand and per org pool")
+    .description(
+      "read-only: allocated units no usage needs, per brand and per org pool, and orphans upstream",
+    )
     .option("--org-ids <ids>", "only these orgs (comma-separated)", idList)
     .addOption(new Option("--format <format>", "output format").choices(AUDIT_FORMATS).default("table"))
     .option("--token-file <path>", "read the upstream token from this file (else SERENITY_UPSTREAM_TOKEN)")
@@ -18,9 +21,18 @@ export function registerAudit(program: Command): void {
       const logger = operatorLogger(config);
       const bearer = await upstreamToken(options.tokenFile).catch((error) => fail(logger, error));
       const runtime = await openRuntime(config, logger).catch((error) => fail(logger, error));
+      const reconciler = upstreamReconcilerOf(runtime);
       try {
         const report = await runAudit(
-          { db: runtime.database.db, logger, allocation: runtime.services.allocation },
+          {
+            db: runtime.database.db,
+            logger,
+            allocation: runtime.services.allocation,
+            orphans: {
+              observe: (org, token) => reconciler.observe(org, token),
+              prompts: promptCounterOf(runtime),
+            },
+          },
           { bearer, orgIds: options.orgIds, now: () => runtime.clock.now() },
         );
         process.stdout.write(formatAudit(report, options.format));

@@ -48,6 +48,26 @@ function rows(report: AuditReport): string[][] {
         brand.error ?? "",
       ]);
     }
+    for (const orphan of org.orphans) {
+      out.push([
+        org.orgId,
+        `(${orphan.state} ${orphan.kind}) ${orphan.name}`,
+        orphan.kind === "project" ? `${orphan.workspaceId}/${orphan.id}` : orphan.id,
+        num(orphan.units?.projects?.total),
+        num(orphan.units?.projects?.used),
+        num(orphan.units?.projects?.drafted),
+        "",
+        num(orphan.units?.prompts?.total),
+        num(orphan.units?.prompts?.used),
+        num(orphan.units?.prompts?.drafted),
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+      ]);
+    }
     out.push([
       org.orgId,
       "(pool)",

@@ -229,6 +229,47 @@ describe("releases with the flag on (one brand's life)", () => {
   });
 });
 
+describe("the pool view after a deactivation (issue 14 finding 9, spec/allocation.md §7)", () => {
+  it("shows the deactivated brand's sub-workspace under unattached at the floor {1, 1}, so the view still adds up to the pool", async () => {
+    const view = await call("GET", `/v2/orgs/${orgId}/serenity/resources`);
+    expect(view.status).toBe(200);
+    const body = view.body as {
+      pool: { projects: { total: number }; prompts: { total: number } };
+      brands: { brandId: string; projects: { total: number }; prompts: { total: number } }[];
+      unattached: {
+        subWorkspaceId: string;
+        brandId: string | null;
+        projects: { total: number; used: number; drafted: number };
+        prompts: { total: number };
+      }[];
+    };
+    expect(body.brands.map((brand) => brand.brandId)).not.toContain(brandId);
+    expect(body.unattached).toContainEqual(
+      expect.objectContaining({
+        subWorkspaceId,
+        brandId,
+        projects: expect.objectContaining({ total: 1, used: 0, drafted: 0 }),
+        prompts: expect.objectContaining({ total: 1 }),
+      }),
+    );
+    // What the view shows is the whole pool, as the simulator keeps it (13 / 800 for gold).
+    const sum = (dimension: "projects" | "prompts") =>
+      body.pool[dimension].total +
+      body.brands.reduce((total, brand) => total + brand[dimension].total, 0) +
+      body.unattached.reduce((total, child) => total + child[dimension].total, 0);
+    const dump = await sim.dump();
+    const children = dump.workspaces.filter((workspace) => workspace.parent_id === PARENT);
+    const parent = dump.workspaces.find((workspace) => workspace.id === PARENT)!;
+    expect(sum("projects")).toBe(
+      parent.resources.projects.total + children.reduce((n, w) => n + w.resources.projects.total, 0),
+    );
+    expect(sum("prompts")).toBe(
+      parent.resources.prompts.total + children.reduce((n, w) => n + w.resources.prompts.total, 0),
+    );
+    expect({ projects: sum("projects"), prompts: sum("prompts") }).toEqual({ projects: 13, prompts: 800 });
+  });
+});
+
 describe("deactivate with the flag on and a misconfigured org", () => {
   it("fails allocationMisconfigured (500) before any upstream call, leaving the projects in place", async () => {
     // A brand with a sub-workspace (and a project in it) in an org that has no parent workspace.

@@ -1,0 +1,27 @@
+import { and, eq, lt } from "drizzle-orm";
+
+import type { DbExecutor } from "../database.ts";
+import { markets } from "../schema.ts";
+
+/**
+ * Drops a market reservation whose rollback the upstream reconciler has just finished (its project
+ * deleted): only while it is still the same `creating` row with that project and untouched since
+ * `updatedBefore` — a redelivery that reclaimed it meanwhile keeps it. `false` = a lost race.
+ */
+export async function dropStaleReservation(
+  db: DbExecutor,
+  values: { id: string; projectId: string; updatedBefore: Date },
+): Promise<boolean> {
+  const rows = await db
+    .delete(markets)
+    .where(
+      and(
+        eq(markets.id, values.id),
+        eq(markets.status, "creating"),
+        eq(markets.projectId, values.projectId),
+        lt(markets.updatedAt, values.updatedBefore),
+      ),
+    )
+    .returning({ id: markets.id });
+  return rows.length === 1;
+}

@@ -1,0 +1,33 @@
+import { Counter, Gauge, type Registry } from "prom-client";
+
+import type { EventBus } from "../events.ts";
+
+/** The upstream reconciler's metrics (docs/metrics.md), fed only by its events. */
+export function registerUpstreamReconcileMetrics(registry: Registry, events: EventBus): void {
+  const runs = new Counter({
+    name: "serenity_upstream_reconcile_runs_total",
+    help: "Per-org turns of the upstream reconciler by outcome: ran, skipped, noCredential, failed.",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  events.on("upstream.reconcileRun", ({ outcome }) => runs.inc({ outcome }));
+
+  const orphans = new Gauge({
+    name: "serenity_upstream_orphans",
+    help: "Orphans (Serenity-made upstream things no record tracks) an org still had after the last pass, by kind.",
+    labelNames: ["org", "kind"],
+    registers: [registry],
+  });
+  events.on("upstream.orphansSeen", ({ orgId, subWorkspaces, projects }) => {
+    orphans.set({ org: orgId, kind: "subWorkspace" }, subWorkspaces);
+    orphans.set({ org: orgId, kind: "project" }, projects);
+  });
+
+  const reclaimed = new Counter({
+    name: "serenity_upstream_orphans_reclaimed_total",
+    help: "Orphans the upstream reconciler reclaimed (or failed to), by kind and outcome.",
+    labelNames: ["kind", "outcome"],
+    registers: [registry],
+  });
+  events.on("upstream.orphanReclaimed", ({ kind, outcome }) => reclaimed.inc({ kind, outcome }));
+}

@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+
+import type { FlagSource } from "../config/flags.ts";
+import type { CredentialStore } from "../credentials/credentialStore.ts";
+import { UPSTREAM_AUDIENCE } from "../credentials/credentialStore.ts";
+import { findLatestOrgCredential } from "../db/credentials/findLatestOrgCredential.ts";
+import type { Db } from "../db/database.ts";
+import { listOrgs } from "../db/orgs/listOrgs.ts";
+import { claimReconcileRun } from "../db/upstreamReconcile/claimReconcileRun.ts";
+import { finishReconcileRun } from "../db/upstreamReconcile/finishReconcileRun.ts";
+import type { Clock } from "../domain/clock.ts";
+import type { EventBus } from "../observability/events.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { OrgReconcileReport, UpstreamReconciler } from "./upstreamReconciler.ts";
+
+/** Default period of the upstream reconciler per org (SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS). */
+export const DEFAULT_UPSTREAM_RECONCILE_INTERVAL_MS = 5 * 60_000;
+/** Default grace before an orphan is reclaimed (SERENITY_UPSTREAM_RECONCILE_GRACE_MS). */
+export const DEFAULT_UPSTREAM_RECONCILE_GRACE_MS = 10 * 60_000;
+/** A run's lease: a process that dies mid-run holds the org at most this long. */
+const MIN_RUN_LEASE_MS = 5 * 60_000;
+
+export interface UpstreamReconcileSettings {
+  /** Period per org; 0 = the reconciler does not run in this process. */
+  intervalMs: number;
+  graceMs: number;
+}
+
+function milliseconds(env: FlagSource, variable: string, fallback: number): number {
+  const value = env[variable]?.trim();
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+$/.test(value)) throw new Error(`${variable} must be a whole number of milliseconds`);
+  return Number(value);
+}
+
+/**
+ * SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS (default 5 min; 0 turns it off in this process) and
+ * SERENITY_UPSTREAM_RECONCILE_GRACE_MS (default 10 min; 0 reclaims on first sight — tests only).
+ * A malformed value throws (boot fails naming the variable).
+ */
+export function upstreamReconcileSettings(env: FlagSource = process.env): UpstreamReconcileSettings {
+  return {
+    intervalMs: milliseconds(
+      env,
+      "SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS",
+      DEFAULT_UPSTREAM_RECONCILE_INTERVAL_MS,
+    ),
+    graceMs: milliseconds(env, "SERENITY_UPSTREAM_RECONCILE_GRACE_MS", DEFAULT_UPSTREAM_RECONCILE_GRACE_MS),
+  };
+}
+
+export interface UpstreamReconcileScheduleDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  events: EventBus;
+  credentials: CredentialStore;
+  reconciler: UpstreamReconciler;
+  settings: UpstreamReconcileSettings;
+  /**
+   * An operator's upstream token (SERENITY_UPSTREAM_TOKEN) used when the org has no live stored
+   * credential: stored ones end with their job's lineage, so without it an org is reconciled only
+   * while someone's job runs there.
+   */
+  fallbackBearer?: string;
+}
+
+export interface ReconcilePassReport {
+  ran: OrgReconcileReport[];
+  skipped: number;
+  noCredential: number;
+  failed: number;
+}
+
+/**
+ * When and where the upstream reconciler runs: every worker ticks, and per org one process at a
+ * time takes the org's run (a lease row, src/db/upstreamReconcile/claimReconcileRun.ts) when the
+ * last run finished a period ago — so N workers reconcile each org once a period, not N times.
+ * Reading upstream needs a bearer and a worker has no user: like the pool sampler, it uses the
+ * most recent live credential attached to a job of the org; an org without one is skipped.
+ */
+export class UpstreamReconcileSchedule {
+  readonly #deps: UpstreamReconcileScheduleDeps;
+  readonly #holder = randomUUID();
+  #timer: NodeJS.Timeout | undefined;
+  #pass: Promise<unknown> | undefined;
+
+  constructor(deps: UpstreamReconcileScheduleDeps) {
+    this.#deps = deps;
+  }
+
+  /** One pass over every org with a parent workspace; never throws for one org's failure. */
+  async runDue(options: { graceMs?: number } = {}): Promise<ReconcilePassReport> {
+    const { db, clock, logger, events, credentials, reconciler, settings } = this.#deps;
+    const report: ReconcilePassReport = { ran: [], skipped: 0, noCredential: 0, failed: 0 };
+    for (const org of await listOrgs(db, undefined)) {
+      if (!org.parentWorkspaceId) continue;
+      const target = { id: org.id, parentWorkspaceId: org.parentWorkspaceId };
+      const claimed = await claimReconcileRun(db, {
+        orgId: org.id,
+        holder: this.#holder,
+        now: clock.now(),
+        leaseMs: Math.max(MIN_RUN_LEASE_MS, 2 * settings.intervalMs),
+        periodMs: settings.intervalMs,
+      });
+      if (!claimed) {
+        report.skipped += 1;
+        events.emit("upstream.reconcileRun", { orgId: org.id, outcome: "skipped" });
+        continue;
+      }
+      const log = logger.child({ orgId: org.id });
+      try {
+        const credentialId = await findLatestOrgCredential(db, {
+          orgId: org.id,
+          audience: UPSTREAM_AUDIENCE,
+          now: clock.now(),
+        });
+        const exchanged = credentialId ? await credentials.exchange(credentialId) : undefined;
+        const bearer = exchanged?.status === "ok" ? exchanged.token : this.#deps.fallbackBearer;
+        if (!bearer) {
+          log.debug(
+            { reason: exchanged?.status === "NEEDS_REAUTH" ? exchanged.reason : "missing" },
+            "upstream reconciler: no live credential; skipped",
+          );
+          report.noCredential += 1;
+          events.emit("upstream.reconcileRun", { orgId: org.id, outcome: "noCredential" });
+          continue;
+        }
+        report.ran.push(
+          await reconciler.reconcileOrg(target, bearer, {
+            graceMs: options.graceMs ?? settings.graceMs,
+          }),
+        );
+        events.emit("upstream.reconcileRun", { orgId: org.id, outcome: "ran" });
+      } catch (error) {
+        log.warn({ err: error }, "upstream reconciler: the org's pass failed");
+        report.failed += 1;
+        events.emit("upstream.reconcileRun", { orgId: org.id, outcome: "failed" });
+      } finally {
+        await finishReconcileRun(db, { orgId: org.id, holder: this.#holder, now: clock.now() }).catch(
+          (error: unknown) =>
+            log.warn(
+              { err: error },
+              "upstream reconciler: could not end the org's run (its lease will expire)",
+            ),
+        );
+      }
+    }
+    return report;
+  }
+
+  /**
+   * Ticks a few times per period (the lease decides who runs and when); passes never overlap.
+   * A no-op when the period is 0.
+   */
+  start(): void {
+    const { intervalMs } = this.#deps.settings;
+    if (this.#timer || intervalMs <= 0) return;
+    const tickMs = Math.max(50, Math.min(Math.floor(intervalMs / 4), 30_000));
+    this.#timer = setInterval(() => {
+      if (this.#pass) return;
+      this.#pass = this.runDue()
+        .then((report) =>
+          this.#deps.logger.debug({ ...report, ran: report.ran.length }, "upstream reconciler pass"),
+        )
+        .catch((error: unknown) => this.#deps.logger.warn({ err: error }, "upstream reconciler pass failed"))
+        .finally(() => (this.#pass = undefined));
+    }, tickMs);
+    // Cadence, not business time: a real timer that never keeps the process alive.
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#pass;
+  }
+}
