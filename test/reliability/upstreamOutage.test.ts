@@ -14,6 +14,12 @@ import type { WorkerProcess } from "../support/workerProcess.ts";
  * job has met the outage. Whatever the jobs did about it, the worker's own upstream reconciler (a
  * short period and grace: the real-time test of spec/provisioning.md §9) must leave nothing behind.
  * Driven by observed state; the deadlines only guard against a hang.
+ *
+ * What this shows today: since the jobs retry transient failures and roll back by deleting their
+ * half-made projects (docs/decisions/0015), the outage leaves no orphan for the reconciler to take —
+ * the test passes with the reconciler off too (checked: SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS=0).
+ * It holds the invariants after an outage; the reconciler's own reclaiming of leftovers it is
+ * shown first is test/integration/operations/upstreamReconciler.test.ts (fake clock).
  */
 describe("an upstream outage during market creation", () => {
   let world: FaultWorld;
