@@ -162,10 +162,13 @@ describe("pool sampler", () => {
     expect(await gauge(sampled)).toEqual(expected);
     expect(await gauge(withoutCredential)).toEqual({});
     expect(await gauge(withInvalidated)).toEqual({});
-    // The sampled org's reads only: its parent and its one brand sub-workspace.
+    // The sampled org's reads only: its parent and its one brand sub-workspace, and the parent's
+    // family (the pool view lists children no brand points at, spec/allocation.md §7: none here).
     const calls = (await sim.calls()).map((call) => `${call.method} ${call.path}`);
-    expect(calls).toHaveLength(2);
-    expect(calls.every((call) => call.startsWith("GET ") && call.endsWith("/resources"))).toBe(true);
+    expect(calls.filter((call) => call.endsWith("/resources"))).toHaveLength(2);
+    expect(calls.filter((call) => call.endsWith("/family"))).toHaveLength(1);
+    expect(calls).toHaveLength(3);
+    expect(calls.every((call) => call.startsWith("GET "))).toBe(true);
     const skips = logs.lines.filter((line) => line.includes("pool sampler: no live credential"));
     expect(skips).toHaveLength(2);
     expect(skips.every((line) => JSON.parse(line).level === 20)).toBe(true);
