@@ -40,7 +40,13 @@ beforeAll(async () => {
   // The simulator's `used` never lags a publish here, so the release/rebalance lag window can be
   // 1 ms: a sibling that just published may be lowered at once, racing its next write (the hazard
   // the window guards against is publishLag.test.ts's).
-  const common = { databaseUrl: db.url, simulatorUrl: sim.url, env: { SERENITY_PUBLISH_LAG_MS: "1" } };
+  // The lock wait is a hang guard here, not what is tested: on a loaded 2-core machine a round's
+  // queue of writers behind one lease can outlast the default 10 s and answer `workspaceBusy`.
+  const common = {
+    databaseUrl: db.url,
+    simulatorUrl: sim.url,
+    env: { SERENITY_PUBLISH_LAG_MS: "1", SERENITY_ALLOCATION_LOCK_TIMEOUT_MS: "120000" },
+  };
   const inProcess = { ...common, env: { SERENITY_ALLOCATION_LOCK_MODE: "in-process" } };
   // Start all four at once: booting (tsx, migrations check) dominates, and they share nothing but
   // the database and the simulator.
