@@ -18,8 +18,10 @@ import type { WorkerProcess } from "../support/workerProcess.ts";
  * What this shows today: since the jobs retry transient failures and roll back by deleting their
  * half-made projects (docs/decisions/0015), the outage leaves no orphan for the reconciler to take —
  * the test passes with the reconciler off too (checked: SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS=0).
- * It holds the invariants after an outage; the reconciler's own reclaiming of leftovers it is
- * shown first is test/integration/operations/upstreamReconciler.test.ts (fake clock).
+ * It holds the invariants after an outage. The reconciler's own reclaiming of leftovers it is
+ * shown first: test/reliability/upstreamReclaim.test.ts in real time (a worker with a short
+ * period; a failed rollback, a lost market row, a racing duplicate sub-workspace), and
+ * test/integration/operations/upstreamReconciler.test.ts on a fake clock.
  */
 describe("an upstream outage during market creation", () => {
   let world: FaultWorld;

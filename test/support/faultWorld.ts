@@ -35,6 +35,8 @@ export interface FaultWorld {
   db: TestDatabase;
   sim: RestartableSimulator;
   services: Services;
+  /** The gateway client the services use (real HTTP to the simulator), to act upstream as another process would. */
+  gateway: GatewayClient;
   orgId: string;
   org: { id: string; parentWorkspaceId: string };
   reconciler: UpstreamReconciler;
@@ -85,6 +87,7 @@ export async function startFaultWorld(settings: Record<string, unknown> = {}): P
     db,
     sim,
     services,
+    gateway,
     orgId,
     org: { id: orgId, parentWorkspaceId: PARENT },
     reconciler,
