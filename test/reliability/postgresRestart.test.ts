@@ -10,9 +10,12 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { signDevToken } from "../../src/auth/tokenVerifier.ts";
+import { openDatabase } from "../../src/db/database.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
-import { UNMETERED_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import { SERENITY_BIN } from "../support/cli.ts";
+import { OPERATOR_TOKEN, PARENT, POOL } from "../support/faultWorld.ts";
+import { inProcessUpstreamSide } from "../support/inProcessUpstreamSide.ts";
+import { expectInvariants } from "../support/reliabilityInvariants.ts";
 import { startTestSimulator, type TestSimulator } from "../support/simulator.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -28,6 +31,11 @@ import { waitFor } from "../support/wait.ts";
  * the longest job lease TTL, then lets time pass for the leases claimed before the database came
  * back by one UPDATE (as the worker-crash tests do; a delivery still running is fenced out by its
  * lease token), and the worker's own reconciler (stall grace 1 s) hands those jobs on.
+ *
+ * The pool is the metered gold one (13 projects / 800 prompts, dynamic allocation on; at most 11
+ * brands with a market are asked for, so the pool is never the limit). Once every job is terminal,
+ * one upstream reconciler pass (grace 0, in the test's process on this database) and the harness's
+ * invariants: pool conserved, zero orphans, every job terminal, every brand consistent with upstream.
  */
 const SECRET = randomBytes(32).toString("hex");
 /** The longest lease a job type takes (the chained provisioning jobs'); leases are never extended. */
@@ -74,7 +82,7 @@ describe("a PostgreSQL restart under load", () => {
     await postgres.createDatabase("serenity");
     databaseUrl = `postgres://serenity:serenity@127.0.0.1:${port}/serenity`;
     await runMigrations(databaseUrl);
-    sim = await startTestSimulator({ seed: "unmetered", settings: { settleReads: 0, latencyMs: 20 } });
+    sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0, latencyMs: 20 } });
     const apiPort = await freePort();
     api = `http://127.0.0.1:${apiPort}`;
     serve = spawn(process.execPath, [SERENITY_BIN, "serve", "--with-worker"], {
@@ -88,6 +96,7 @@ describe("a PostgreSQL restart under load", () => {
         SERENITY_AUTH_SECRET: SECRET,
         SERENITY_CREDENTIAL_KEY: randomBytes(32).toString("base64"),
         SERENITY_DATA_DIR: path.join(dir, "data"),
+        SERENITY_DYNAMIC_ALLOCATION: "true",
         SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS: "0",
         // Leases the test lets lapse are handed on at the worker's next reconcile, not 2 min later.
         SERENITY_JOB_STALL_GRACE_MS: "1000",
@@ -117,7 +126,7 @@ describe("a PostgreSQL restart under load", () => {
       const orgAnswer = await fetch(`${api}/v2/orgs`, {
         method: "POST",
         headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
-        body: JSON.stringify({ name: "Restart org", parentWorkspaceId: UNMETERED_PARENT_WORKSPACE_ID }),
+        body: JSON.stringify({ name: "Restart org", parentWorkspaceId: PARENT }),
       });
       expect(orgAnswer.status).toBe(201);
       const orgId = ((await orgAnswer.json()) as { id: string }).id;
@@ -202,6 +211,24 @@ describe("a PostgreSQL restart under load", () => {
         ).toBe(0);
       } finally {
         await client.end();
+      }
+
+      // One upstream reconciler pass, then the harness's invariants.
+      const database = openDatabase(databaseUrl, { max: 4 });
+      const side = inProcessUpstreamSide(database.db, sim.url);
+      try {
+        const org = { id: orgId, parentWorkspaceId: PARENT };
+        await side.reconciler.reconcileOrg(org, OPERATOR_TOKEN, { graceMs: 0 });
+        await expectInvariants(database, {
+          orgId,
+          parentWorkspaceId: PARENT,
+          dump: await sim.dump(),
+          observation: await side.reconciler.observe(org, OPERATOR_TOKEN),
+          pool: POOL,
+        });
+      } finally {
+        await side.gateway.close();
+        await database.close();
       }
     },
   );

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,18 +5,15 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 
-import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
 import type { Principal } from "../../src/auth/principal.ts";
 import { signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { jobs } from "../../src/db/schema.ts";
-import { systemClock } from "../../src/domain/clock.ts";
-import { createGatewayClient, type GatewayClient } from "../../src/gateway/gatewayClient.ts";
-import { EventBus } from "../../src/observability/events.ts";
-import { createLogger } from "../../src/observability/logger.ts";
-import { UpstreamReconciler } from "../../src/operations/upstreamReconciler.ts";
-import { createServices, type Services } from "../../src/runtime/services.ts";
+import type { GatewayClient } from "../../src/gateway/gatewayClient.ts";
+import type { UpstreamReconciler } from "../../src/operations/upstreamReconciler.ts";
+import type { Services } from "../../src/runtime/services.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { inProcessUpstreamSide } from "./inProcessUpstreamSide.ts";
 import { type RestartableSimulator, startRestartableSimulator } from "./restartableSimulator.ts";
 import { spawnWorker, type WorkerProcess } from "./workerProcess.ts";
 
@@ -51,21 +47,10 @@ export interface FaultWorld {
 }
 
 export async function startFaultWorld(settings: Record<string, unknown> = {}): Promise<FaultWorld> {
-  process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
-  const events = new EventBus();
-  const logger = createLogger({ level: "silent" });
-  const credentialKey = randomBytes(32);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "serenity-fault-"));
   const db = await createTestDatabase();
   const sim = await startRestartableSimulator({ seed: "gold", settings: { settleReads: 0, ...settings } });
-  const gateway: GatewayClient = createGatewayClient({
-    projectsBaseUrl: sim.url,
-    usersBaseUrl: sim.url,
-    events,
-    logger,
-    clock: systemClock,
-  });
-  const services = createServices({ db: db.db, clock: systemClock, events, logger, credentialKey, gateway });
+  const { gateway, services, reconciler, credentialKey } = inProcessUpstreamSide(db.db, sim.url);
   const admin: Principal = { sub: "admin", orgIds: [], isAdmin: true, bearer: "unused" };
   const orgId = (await services.orgs.create(admin, { name: "Fault org", parentWorkspaceId: PARENT })).id;
   const bearer = await signDevToken("fault-test-secret-long-enough-0123456789", {
@@ -73,15 +58,6 @@ export async function startFaultWorld(settings: Record<string, unknown> = {}): P
     orgs: [orgId],
   });
   const user: Principal = { sub: "user-1", orgIds: [orgId], isAdmin: false, bearer };
-  const reconciler = new UpstreamReconciler({
-    db: db.db,
-    clock: systemClock,
-    logger,
-    events,
-    gateway,
-    upstream: gatewayAllocationUpstream(gateway),
-    allocation: services.allocation,
-  });
 
   return {
     db,

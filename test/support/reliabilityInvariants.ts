@@ -1,17 +1,19 @@
 import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 
+import type { Database } from "../../src/db/database.ts";
 import { brands, jobs, markets } from "../../src/db/schema.ts";
 import type { UpstreamObservation } from "../../src/operations/observeUpstream.ts";
 import type { SimulatorDump } from "../../src/simulator/createSimulator.ts";
-import type { TestDatabase } from "./database.ts";
 
 /**
  * The invariants every fault test of test/reliability ends on (issue 14): the pool conserved,
- * zero orphans, every job terminal or progressing, every brand consistent with upstream.
+ * zero orphans, every job terminal or progressing, every brand consistent with upstream. They read
+ * the database through its drizzle handle: a TestDatabase, or a test's own (`openDatabase`).
  */
+type WithDb = Pick<Database, "db">;
 
-export async function liveJobCount(db: TestDatabase): Promise<number> {
+export async function liveJobCount(db: WithDb): Promise<number> {
   const rows = await db.db.execute<{ n: number }>(
     sql`select count(*)::int as n from ${jobs} where status = 'IN_PROGRESS'`,
   );
@@ -31,7 +33,7 @@ export function orphansOf(observation: UpstreamObservation): string[] {
 }
 
 export async function expectInvariants(
-  db: TestDatabase,
+  db: WithDb,
   input: {
     orgId: string;
     parentWorkspaceId: string;
