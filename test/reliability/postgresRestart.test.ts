@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
+import { apiProcessSide } from "../support/apiProcessSide.ts";
 import { SERENITY_BIN } from "../support/cli.ts";
 import { OPERATOR_TOKEN, PARENT, POOL } from "../support/faultWorld.ts";
-import { inProcessUpstreamSide } from "../support/inProcessUpstreamSide.ts";
 import { expectInvariants } from "../support/reliabilityInvariants.ts";
 import { startTestSimulator, type TestSimulator } from "../support/simulator.ts";
 import { waitFor } from "../support/wait.ts";
@@ -215,7 +215,7 @@ describe("a PostgreSQL restart under load", () => {
 
       // One upstream reconciler pass, then the harness's invariants.
       const database = openDatabase(databaseUrl, { max: 4 });
-      const side = inProcessUpstreamSide(database.db, sim.url);
+      const side = apiProcessSide({ db: database.db, url: databaseUrl }, sim.url);
       try {
         const org = { id: orgId, parentWorkspaceId: PARENT };
         await side.reconciler.reconcileOrg(org, OPERATOR_TOKEN, { graceMs: 0 });

@@ -2,18 +2,12 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { sql } from "drizzle-orm";
-import { expect } from "vitest";
-
-import type { Principal } from "../../src/auth/principal.ts";
-import { signDevToken } from "../../src/auth/tokenVerifier.ts";
-import { jobs } from "../../src/db/schema.ts";
 import type { GatewayClient } from "../../src/gateway/gatewayClient.ts";
 import type { UpstreamReconciler } from "../../src/operations/upstreamReconciler.ts";
 import type { Services } from "../../src/runtime/services.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import { apiProcessSide, letLeasesExpire } from "./apiProcessSide.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
-import { inProcessUpstreamSide } from "./inProcessUpstreamSide.ts";
 import { type RestartableSimulator, startRestartableSimulator } from "./restartableSimulator.ts";
 import { spawnWorker, type WorkerProcess } from "./workerProcess.ts";
 
@@ -50,60 +44,28 @@ export async function startFaultWorld(settings: Record<string, unknown> = {}): P
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "serenity-fault-"));
   const db = await createTestDatabase();
   const sim = await startRestartableSimulator({ seed: "gold", settings: { settleReads: 0, ...settings } });
-  const { gateway, services, reconciler, credentialKey } = inProcessUpstreamSide(db.db, sim.url);
-  const admin: Principal = { sub: "admin", orgIds: [], isAdmin: true, bearer: "unused" };
-  const orgId = (await services.orgs.create(admin, { name: "Fault org", parentWorkspaceId: PARENT })).id;
-  const bearer = await signDevToken("fault-test-secret-long-enough-0123456789", {
-    sub: "user-1",
-    orgs: [orgId],
-  });
-  const user: Principal = { sub: "user-1", orgIds: [orgId], isAdmin: false, bearer };
+  const side = apiProcessSide(db, sim.url);
+  const { orgId, createBrand } = await side.orgWithUser("Fault org", PARENT);
 
   return {
     db,
     sim,
-    services,
-    gateway,
+    services: side.services,
+    gateway: side.gateway,
     orgId,
     org: { id: orgId, parentWorkspaceId: PARENT },
-    reconciler,
+    reconciler: side.reconciler,
     spawnWorker: (env = {}) =>
       spawnWorker({
-        DATABASE_URL: db.url,
-        SEMRUSH_PROJECTS_BASE_URL: sim.url,
-        SEMRUSH_USERS_BASE_URL: sim.url,
-        SERENITY_CREDENTIAL_KEY: credentialKey.toString("base64"),
-        SERENITY_DATA_DIR: dataDir,
+        ...side.workerEnv(dataDir),
         SERENITY_DYNAMIC_ALLOCATION: "true",
         SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS: "0",
         ...env,
       }),
-    async createBrand(name, market = { market: "US", languageCode: "en" }) {
-      const outcome = await services.provisioning.createBrand(
-        user,
-        orgId,
-        {
-          name,
-          domain: `${name.toLowerCase().replace(/\W+/g, "-")}.example`,
-          semrushMarket: market,
-          async: true,
-        },
-        { requestId: undefined },
-      );
-      expect("accepted" in outcome).toBe(true);
-      if (!("accepted" in outcome)) throw new Error("not accepted");
-      return { brandId: outcome.accepted.brand.id, jobId: outcome.accepted.jobId };
-    },
-    async letLeasesExpire() {
-      await db.db.execute(
-        sql`update ${jobs} set lease_expires_at = now() - interval '1 hour' where status = 'IN_PROGRESS' and lease_token is not null`,
-      );
-      await db.db.execute(
-        sql`update pgboss.job set started_on = now() - interval '1 day' where state = 'active'`,
-      );
-    },
+    createBrand,
+    letLeasesExpire: () => letLeasesExpire(db),
     async close() {
-      await gateway.close();
+      await side.gateway.close();
       await sim.close();
       await db.destroy();
     },

@@ -1,22 +1,15 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 import { sql } from "drizzle-orm";
-import { expect } from "vitest";
 
-import type { Principal } from "../../src/auth/principal.ts";
-import { signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { brands, jobs } from "../../src/db/schema.ts";
-import { systemClock } from "../../src/domain/clock.ts";
-import { createGatewayClient, type GatewayClient } from "../../src/gateway/gatewayClient.ts";
 import { DEFAULT_STALL_GRACE_MS, JobReconciler } from "../../src/jobs/reconciler.ts";
-import { EventBus } from "../../src/observability/events.ts";
-import { createLogger } from "../../src/observability/logger.ts";
 import { staleAttemptsStep } from "../../src/provisioning/staleAttemptsStep.ts";
-import { createServices, type Services } from "../../src/runtime/services.ts";
+import type { Services } from "../../src/runtime/services.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import { apiProcessSide, letLeasesExpire } from "./apiProcessSide.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import type { ManualClock } from "./manualClock.ts";
 import { startTestSimulator, type TestSimulator } from "./simulator.ts";
@@ -56,28 +49,13 @@ export interface WorkerCrashWorld {
 export async function startWorkerCrashWorld(
   settings: Record<string, unknown> = {},
 ): Promise<WorkerCrashWorld> {
-  const events = new EventBus();
-  const logger = createLogger({ level: "silent" });
-  const credentialKey = randomBytes(32);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "serenity-crash-"));
   const db = await createTestDatabase();
   const sim = await startTestSimulator({ seed: "unmetered" });
   await sim.control("/settings", settings);
-  const gateway: GatewayClient = createGatewayClient({
-    projectsBaseUrl: sim.url,
-    usersBaseUrl: sim.url,
-    events,
-    logger,
-    clock: systemClock,
-  });
-  const services = createServices({ db: db.db, clock: systemClock, events, logger, credentialKey, gateway });
-  const admin: Principal = { sub: "admin", orgIds: [], isAdmin: true, bearer: "unused" };
-  const orgId = (await services.orgs.create(admin, { name: "Crash org", parentWorkspaceId: PARENT })).id;
-  const bearer = await signDevToken("crash-test-secret-long-enough-0123456789", {
-    sub: "user-1",
-    orgs: [orgId],
-  });
-  const user: Principal = { sub: "user-1", orgIds: [orgId], isAdmin: false, bearer };
+  const side = apiProcessSide(db, sim.url, { dynamicAllocation: false });
+  const { services, events, logger } = side;
+  const { orgId, createBrand } = await side.orgWithUser("Crash org", PARENT);
   const count = async (query: ReturnType<typeof sql>) =>
     (await db.db.execute<{ n: number }>(query)).rows[0]!.n;
 
@@ -86,33 +64,8 @@ export async function startWorkerCrashWorld(
     sim,
     services,
     orgId,
-    spawnWorker: (options = {}) =>
-      spawnWorker(
-        {
-          DATABASE_URL: db.url,
-          SEMRUSH_PROJECTS_BASE_URL: sim.url,
-          SEMRUSH_USERS_BASE_URL: sim.url,
-          SERENITY_CREDENTIAL_KEY: credentialKey.toString("base64"),
-          SERENITY_DATA_DIR: dataDir,
-        },
-        options,
-      ),
-    async createBrand(name) {
-      const outcome = await services.provisioning.createBrand(
-        user,
-        orgId,
-        {
-          name,
-          domain: `${name.toLowerCase().replace(/\W+/g, "-")}.example`,
-          semrushMarket: { market: "US", languageCode: "en" },
-          async: true,
-        },
-        { requestId: undefined },
-      );
-      expect("accepted" in outcome).toBe(true);
-      if (!("accepted" in outcome)) throw new Error("not accepted");
-      return { brandId: outcome.accepted.brand.id, jobId: outcome.accepted.jobId };
-    },
+    spawnWorker: (options = {}) => spawnWorker(side.workerEnv(dataDir), options),
+    createBrand: (name) => createBrand(name),
     reconcilerAt(clock) {
       const reconciler = new JobReconciler({
         db: db.db,
@@ -127,14 +80,7 @@ export async function startWorkerCrashWorld(
       const step = staleAttemptsStep({ events });
       return reconciler.addStep(step.name, step.step);
     },
-    async letLeasesExpire() {
-      await db.db.execute(
-        sql`update ${jobs} set lease_expires_at = now() - interval '1 hour' where status = 'IN_PROGRESS' and lease_token is not null`,
-      );
-      await db.db.execute(
-        sql`update pgboss.job set started_on = now() - interval '1 day' where state = 'active'`,
-      );
-    },
+    letLeasesExpire: () => letLeasesExpire(db),
     async expireLeasesAgo(ms) {
       await db.db.execute(
         sql`update ${jobs} set lease_expires_at = now() - make_interval(secs => ${ms / 1000}) where status = 'IN_PROGRESS' and lease_token is not null`,
@@ -146,7 +92,7 @@ export async function startWorkerCrashWorld(
       ),
     liveJobs: () => count(sql`select count(*)::int as n from ${jobs} where status = 'IN_PROGRESS'`),
     async close() {
-      await gateway.close();
+      await side.gateway.close();
       await sim.close();
       await db.destroy();
     },
