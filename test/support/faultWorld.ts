@@ -79,6 +79,7 @@ export async function startFaultWorld(settings: Record<string, unknown> = {}): P
     gateway,
     upstream: gatewayAllocationUpstream(gateway),
     allocation: services.allocation,
+    brandLease: services.brandLease,
   });
 
   return {
