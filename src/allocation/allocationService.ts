@@ -48,6 +48,8 @@ export interface AllocationServiceDeps extends AllocationDeps {
 /** Entry points of allocation for the API, the worker and the CLI. */
 export class AllocationService {
   readonly #poolViews = new Map<string, { view: PoolView; expiresAt: number }>();
+  /** The read in flight per org, and whose bearer it reads with: concurrent views share it. */
+  readonly #sampling = new Map<string, { bearer: string; view: Promise<PoolView> }>();
 
   constructor(private readonly deps: AllocationServiceDeps) {}
 
@@ -135,17 +137,40 @@ export class AllocationService {
     const org = await this.deps.orgs.getAccessible(principal, orgId);
     const cached = this.#poolViews.get(orgId);
     if (cached && cached.expiresAt > this.deps.clock.now().getTime()) return cached.view;
+    // A read already under way for the org answers this request too (one read of N + 1
+    // workspaces, not one per waiting client). Its failure is shared only with callers of the same
+    // bearer: another member's token may read what this one could not.
+    const inFlight = this.#sampling.get(orgId);
+    if (inFlight) {
+      try {
+        return await inFlight.view;
+      } catch (error) {
+        if (inFlight.bearer === principal.bearer) throw error;
+      }
+    }
     return this.samplePool(org, principal.bearer);
   }
 
   /**
    * Reads a fresh pool view without a tenancy check (the periodic sampler, the audit): updates the
-   * pool-free gauge and the cache.
+   * pool-free gauge and the cache. Pool views of the org asked for meanwhile wait for this read.
    */
   async samplePool(org: OrgRow, bearer: string): Promise<PoolView> {
-    const view = await readPoolView(this.deps, org, bearer);
-    this.#poolViews.set(org.id, { view, expiresAt: this.deps.clock.now().getTime() + POOL_VIEW_TTL_MS });
-    await this.deps.history?.record(org.id, view.pool, view.sampledAt);
-    return view;
+    const view = (async () => {
+      const read = await readPoolView(this.deps, org, bearer);
+      this.#poolViews.set(org.id, {
+        view: read,
+        expiresAt: this.deps.clock.now().getTime() + POOL_VIEW_TTL_MS,
+      });
+      await this.deps.history?.record(org.id, read.pool, read.sampledAt);
+      return read;
+    })();
+    const entry = { bearer, view };
+    this.#sampling.set(org.id, entry);
+    try {
+      return await view;
+    } finally {
+      if (this.#sampling.get(org.id) === entry) this.#sampling.delete(org.id);
+    }
   }
 }

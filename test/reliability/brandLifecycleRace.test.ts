@@ -109,6 +109,9 @@ describe("eight structural and prompt requests racing on one brand", () => {
       const after = await w.upstream();
       expect(after.children.filter((child) => child.title === "Racing brand")).toHaveLength(1);
       expect(after.untrackedProjects).toEqual([]);
+      await w.settled();
+      // The harness's invariants, as the upstream reconciler observes them (it does not act).
+      await w.expectInvariants();
       // No 5xx of our own making: busy is a 503 with Retry-After, a resource gone meanwhile a 404/409.
       for (const [name, seen] of Object.entries(statuses)) {
         expect(

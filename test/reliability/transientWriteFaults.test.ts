@@ -138,5 +138,7 @@ describe("one transient failure of each upstream write during asynchronous provi
     const sum = (dim: "projects" | "prompts") =>
       upstream.parentTotals[dim] + upstream.children.reduce((total, child) => total + child.totals[dim], 0);
     expect({ projects: sum("projects"), prompts: sum("prompts") }).toEqual({ projects: 60, prompts: 6000 });
+    // And the harness's invariants, as the upstream reconciler observes them (it does not act).
+    await w.expectInvariants();
   });
 });

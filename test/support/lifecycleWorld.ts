@@ -1,11 +1,16 @@
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
 
+import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
 import { jobs, markets } from "../../src/db/schema.ts";
 import { systemClock } from "../../src/domain/clock.ts";
+import { createGatewayClient } from "../../src/gateway/gatewayClient.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
+import { EventBus } from "../../src/observability/events.ts";
 import { createLogger } from "../../src/observability/logger.ts";
+import { observeUpstream } from "../../src/operations/observeUpstream.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import { expectInvariants } from "./reliabilityInvariants.ts";
 import { startTestSimulator, type TestSimulator } from "./simulator.ts";
 import { createTestApp, type TestApp } from "./testApp.ts";
 import { observe } from "./workerCrashWorld.ts";
@@ -52,6 +57,12 @@ export interface LifecycleWorld {
     parentTotals: { projects: number; prompts: number };
     untrackedProjects: { id: string; workspaceId: string; name: string }[];
   }>;
+  /**
+   * The harness's invariants (test/support/reliabilityInvariants.ts) on what the upstream
+   * reconciler observes now, without letting it act: pool conserved, zero orphans, every job
+   * terminal, every brand consistent with upstream.
+   */
+  expectInvariants(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,6 +91,14 @@ export async function startLifecycleWorld(
   );
   await worker.start();
   const admin = await t.token({ sub: "admin", admin: true });
+  // The reconciler's own reads (a client of its own: the suites' faults target the app's calls).
+  const observer = createGatewayClient({
+    projectsBaseUrl: sim.url,
+    usersBaseUrl: sim.url,
+    events: new EventBus(),
+    logger: createLogger({ level: "silent" }),
+    clock: systemClock,
+  });
 
   async function http(method: string, path: string, body?: unknown, bearer?: string) {
     const response = await fetch(`${baseUrl}${path}`, {
@@ -147,7 +166,29 @@ export async function startLifecycleWorld(
           .map((project) => ({ id: project.id, workspaceId: project.workspace_id, name: project.name })),
       };
     },
+    async expectInvariants() {
+      const pool = options.pool ?? POOL;
+      const org = { id: orgId, parentWorkspaceId: parentId };
+      const observation = await observeUpstream(
+        {
+          db: t.db.db,
+          logger: createLogger({ level: "silent" }),
+          gateway: observer,
+          upstream: gatewayAllocationUpstream(observer),
+        },
+        org,
+        world.token,
+      );
+      await expectInvariants(t.db, {
+        orgId,
+        parentWorkspaceId: parentId,
+        dump: await sim.dump(),
+        observation,
+        pool,
+      });
+    },
     async close() {
+      await observer.close();
       await worker.stop();
       await t.close();
       await sim.close();

@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { reentrant } from "../../../src/allocation/allocationLock.ts";
+import { AllocationService } from "../../../src/allocation/allocationService.ts";
+import { createDatabaseLockProvider } from "../../../src/allocation/databaseAllocationLock.ts";
+import type { AllocationUpstream } from "../../../src/allocation/upstreamPort.ts";
+import type { Principal } from "../../../src/auth/principal.ts";
+import { brands, orgs } from "../../../src/db/schema.ts";
+import { systemClock } from "../../../src/domain/clock.ts";
+import { EventBus } from "../../../src/observability/events.ts";
+import { createLogger } from "../../../src/observability/logger.ts";
+import { OrgService } from "../../../src/orgs/orgService.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { FakeUpstreamError, InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
+import { ManualClock } from "../../support/manualClock.ts";
+import { nextTurn, waitFor } from "../../support/wait.ts";
+
+/**
+ * Pool views asked for at once share one read (spec/allocation.md §8's view reads the parent and
+ * every brand sub-workspace, so a burst of dashboards used to cost one full read each). The
+ * upstream's reads are held at a gate until every caller has passed its tenancy check, so the
+ * test sees what the callers did while a read was in flight — not how fast the machine was.
+ */
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.destroy());
+
+async function world() {
+  const PARENT = `parent-${randomUUID()}`;
+  const upstream = new InMemoryUpstream();
+  upstream.addParent(PARENT, { projects: 13, prompts: 800 });
+  const orgId = randomUUID();
+  const now = new Date();
+  await db.db
+    .insert(orgs)
+    .values({ id: orgId, name: "Pool org", parentWorkspaceId: PARENT, createdAt: now, updatedAt: now });
+  for (const index of [0, 1]) {
+    const subWorkspaceId = `sub-${randomUUID()}`;
+    upstream.addChild(subWorkspaceId, PARENT, { projects: 1, prompts: 100 });
+    await db.db.insert(brands).values({
+      orgId,
+      name: `Brand ${index}`,
+      status: "active",
+      subWorkspaceId,
+      provisioningStatus: "ready",
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  // Reads wait at the gate; each is counted, with the bearer it carried.
+  const reads: string[] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const gated = Object.create(upstream) as AllocationUpstream;
+  gated.readResources = async (bearer, workspaceId) => {
+    reads.push(bearer);
+    await gate;
+    if (bearer === "revoked-token") throw new FakeUpstreamError("forbidden");
+    return upstream.readResources(bearer, workspaceId);
+  };
+
+  // Callers are counted once their tenancy check is done, the last step before the view is read.
+  const real = new OrgService({ db: db.db, clock: systemClock });
+  let checked = 0;
+  const counted = Object.create(real) as OrgService;
+  counted.getAccessible = async (principal, id) => {
+    const org = await real.getAccessible(principal, id);
+    checked += 1;
+    return org;
+  };
+
+  const events = new EventBus();
+  const logger = createLogger({ level: "silent" });
+  const env = { SERENITY_DYNAMIC_ALLOCATION: "true" };
+  const service = new AllocationService({
+    db: db.db,
+    clock: new ManualClock(),
+    events,
+    logger,
+    upstream: gated,
+    lock: reentrant(createDatabaseLockProvider({ db: db.db, clock: systemClock, events, logger, env })),
+    env,
+    orgs: counted,
+  });
+  const member = (bearer: string): Principal => ({
+    sub: `member-${bearer}`,
+    orgIds: [orgId],
+    isAdmin: false,
+    bearer,
+  });
+  /** Until `n` callers passed their tenancy check and had a turn to act on it. */
+  const untilChecked = async (n: number) => {
+    await waitFor(() => checked === n, { timeoutMs: 30_000, what: `${n} tenancy checks` });
+    await nextTurn();
+  };
+  return { service, orgId, reads, open, member, untilChecked };
+}
+
+describe("pool views asked for at once", () => {
+  it("share one read: the parent and each brand sub-workspace are read once for six callers", async () => {
+    const w = await world();
+    const views = Array.from({ length: 6 }, (_, index) =>
+      w.service.poolView(w.member(index % 2 === 0 ? "token-a" : "token-b"), w.orgId),
+    );
+    await w.untilChecked(6);
+    expect(w.reads).toHaveLength(3);
+    w.open();
+    const answered = await Promise.all(views);
+    expect(new Set(answered).size).toBe(1);
+    expect(answered[0]!.brands.map((brand) => brand.projects?.total)).toEqual([1, 1]);
+    expect(w.reads).toHaveLength(3);
+  });
+
+  it("a failed read is shared only with callers of the same bearer; another member's token reads again", async () => {
+    const w = await world();
+    const first = w.service.poolView(w.member("revoked-token"), w.orgId).then(
+      () => "answered",
+      (error: unknown) => (error instanceof Error ? error.constructor.name : "thrown"),
+    );
+    await w.untilChecked(1);
+    const sameBearer = w.service.poolView(w.member("revoked-token"), w.orgId).then(
+      () => "answered",
+      () => "failed",
+    );
+    const otherBearer = w.service.poolView(w.member("token-b"), w.orgId);
+    await w.untilChecked(3);
+    expect(w.reads).toEqual(["revoked-token", "revoked-token", "revoked-token"]);
+    w.open();
+    expect(await first).not.toBe("answered");
+    expect(await sameBearer).toBe("failed");
+    const view = await otherBearer;
+    expect(view.pool?.projects.total).toBe(11);
+    expect(w.reads.filter((bearer) => bearer === "token-b")).toHaveLength(3);
+  });
+});
