@@ -86,8 +86,8 @@ export class PoolSampler {
 
   /** Stops the timer and waits for a pass in flight. */
   async stop(): Promise<void> {
-    const loop = this.#loop;
+    // Safe to call twice: every caller waits for the pass in flight.
+    await this.#loop?.stop();
     this.#loop = undefined;
-    await loop?.stop();
   }
 }

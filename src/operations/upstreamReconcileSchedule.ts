@@ -142,8 +142,8 @@ export class UpstreamReconcileSchedule {
 
   /** Stops the timer and waits for a pass in flight. */
   async stop(): Promise<void> {
-    const loop = this.#loop;
+    // Safe to call twice: every caller waits for the pass in flight.
+    await this.#loop?.stop();
     this.#loop = undefined;
-    await loop?.stop();
   }
 }

@@ -41,13 +41,15 @@ describe("startPeriodic", () => {
     const { pass, gates } = gatedPasses();
     const loop = startPeriodic({ everyMs: 1000, pass, onError: () => {} });
     await vi.advanceTimersByTimeAsync(1000);
-    let stopped = false;
-    const stopping = loop.stop().then(() => (stopped = true));
+    const stopped: string[] = [];
+    // Twice, as a shutdown path may: both callers wait for the pass.
+    const first = loop.stop().then(() => stopped.push("first"));
+    const second = loop.stop().then(() => stopped.push("second"));
     await vi.advanceTimersByTimeAsync(0);
-    expect(stopped).toBe(false);
+    expect(stopped).toEqual([]);
     gates[0]!();
-    await stopping;
-    expect(stopped).toBe(true);
+    await Promise.all([first, second]);
+    expect(stopped.sort()).toEqual(["first", "second"]);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(pass).toHaveBeenCalledTimes(1);
   });
