@@ -1,14 +1,13 @@
+import { DEFAULT_POOL_SAMPLE_INTERVAL_MS } from "../config/env.ts";
 import type { CredentialStore } from "../credentials/credentialStore.ts";
 import { UPSTREAM_AUDIENCE } from "../credentials/credentialStore.ts";
 import { findLatestOrgCredential } from "../db/credentials/findLatestOrgCredential.ts";
 import type { Db } from "../db/database.ts";
 import { listOrgsWithBrands } from "../db/orgs/listOrgsWithBrands.ts";
 import type { Clock } from "../domain/clock.ts";
+import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationService } from "./allocationService.ts";
-
-/** Default cadence of the sampler (spec/allocation.md §8: every 60 s per org with brands). */
-export const DEFAULT_POOL_SAMPLE_INTERVAL_MS = 60_000;
 
 export interface PoolSamplerDeps {
   db: Db;
@@ -38,8 +37,7 @@ export interface PoolSampleReport {
  */
 export class PoolSampler {
   readonly #deps: PoolSamplerDeps;
-  #timer: NodeJS.Timeout | undefined;
-  #pass: Promise<unknown> | undefined;
+  #loop: PeriodicLoop | undefined;
 
   constructor(deps: PoolSamplerDeps) {
     this.#deps = deps;
@@ -78,22 +76,18 @@ export class PoolSampler {
 
   /** Samples every `intervalMs` (the first pass after one interval); passes never overlap. */
   start(intervalMs: number = DEFAULT_POOL_SAMPLE_INTERVAL_MS): void {
-    if (this.#timer) return;
-    this.#timer = setInterval(() => {
-      if (this.#pass) return; // the previous pass is still running: skip this tick
-      this.#pass = this.sampleAll()
-        .then((report) => this.#deps.logger.debug(report, "pool sampler pass"))
-        .catch((error: unknown) => this.#deps.logger.warn({ err: error }, "pool sampler pass failed"))
-        .finally(() => (this.#pass = undefined));
-    }, intervalMs);
-    // Cadence, not business time: a real timer that never keeps the process alive.
-    this.#timer.unref();
+    if (this.#loop) return;
+    this.#loop = startPeriodic({
+      everyMs: intervalMs,
+      pass: async () => this.#deps.logger.debug(await this.sampleAll(), "pool sampler pass"),
+      onError: (error) => this.#deps.logger.warn({ err: error }, "pool sampler pass failed"),
+    });
   }
 
   /** Stops the timer and waits for a pass in flight. */
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    await this.#pass;
+    // Safe to call twice: every caller waits for the pass in flight.
+    await this.#loop?.stop();
+    this.#loop = undefined;
   }
 }

@@ -2,6 +2,7 @@ import path from "node:path";
 
 import { z } from "zod";
 
+import { durationMs, type FlagSource } from "./flags.ts";
 import { GENERATOR_ENV_SHAPE } from "./generatorEnv.ts";
 
 /**
@@ -31,6 +32,8 @@ const envSchema = z.object({
   SERENITY_SIMULATOR_CONTROLS: z.enum(["true", "false"]).default("false"),
   SERENITY_SYNC_SETTLE_BUDGET_MS: positiveInt.default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // A secret: Config.upstreamToken, redacted from logs (src/observability/logger.ts).
+  SERENITY_UPSTREAM_TOKEN: z.string().optional(),
   // Validated at start, read per use by generation (src/generation/generatorSettings.ts).
   ...GENERATOR_ENV_SHAPE,
 });
@@ -53,6 +56,98 @@ export interface Config {
   simulatorControls: boolean;
   syncSettleBudgetMs: number;
   logLevel: RawEnv["LOG_LEVEL"];
+  /**
+   * SERENITY_UPSTREAM_TOKEN, trimmed: the operator's upstream bearer, which the workers' upstream
+   * reconciler reads with when an org has no live stored credential (ADR 0016). Never logged: the
+   * logger redacts `upstreamToken` wherever the config lands in a line.
+   */
+  upstreamToken: string | undefined;
+  worker: WorkerSettings;
+}
+
+/** Default cadence of the pool sampler (spec/allocation.md §8: every 60 s per org with brands). */
+export const DEFAULT_POOL_SAMPLE_INTERVAL_MS = 60_000;
+/** Default period of the upstream reconciler per org (ADR 0016). */
+export const DEFAULT_UPSTREAM_RECONCILE_INTERVAL_MS = 5 * 60_000;
+/** Default grace before an orphan upstream is reclaimed (ADR 0016). */
+export const DEFAULT_UPSTREAM_RECONCILE_GRACE_MS = 10 * 60_000;
+/** Default period of the job reconciler in each worker (ADR 0002). */
+export const DEFAULT_JOB_RECONCILE_INTERVAL_MS = 60_000;
+
+/** The periods a process that runs jobs reads once, at start (src/runtime/startWorker.ts). */
+export interface WorkerSettings {
+  /** SERENITY_POOL_SAMPLE_INTERVAL_MS (default 60 s; 0 keeps the default). */
+  poolSampleIntervalMs: number;
+  /**
+   * SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS (default 5 min; 0 turns it off in this process) and
+   * SERENITY_UPSTREAM_RECONCILE_GRACE_MS (default 10 min; 0 reclaims on first sight — tests only).
+   */
+  upstreamReconcile: { intervalMs: number; graceMs: number };
+  /**
+   * SERENITY_JOB_RECONCILE_INTERVAL_MS (default 60 s; 0 keeps the default): how often the job
+   * reconciler hands on IN_PROGRESS jobs whose lease lapsed more than SERENITY_JOB_STALL_GRACE_MS
+   * ago — stall recovery takes at most grace + one period after the lease expires.
+   */
+  jobReconcileIntervalMs: number;
+}
+
+/**
+ * Every duration variable, boot-time or per use: each is checked once at start (a malformed value
+ * fails the boot naming it), so a per-use read never meets one (src/config/flags.ts durationMs).
+ */
+const DURATION_VARIABLES = [
+  "SERENITY_ALLOCATION_LOCK_TIMEOUT_MS",
+  "SERENITY_BRAND_LEASE_TIMEOUT_MS",
+  "SERENITY_PUBLISH_LAG_MS",
+  "SERENITY_PROVISION_SETTLE_BUDGET_MS",
+  "SERENITY_PROVISIONING_STALE_MS",
+  "SERENITY_JOB_STALL_GRACE_MS",
+  "SERENITY_JOB_RETENTION_MS",
+  "SERENITY_POOL_HISTORY_RETENTION_MS",
+] as const;
+
+/** durationMs, a malformed value rethrown as the ConfigError that names it. */
+function bootDuration(
+  env: FlagSource,
+  variable: string,
+  fallback: number,
+  zero: "allowed" | "fallback" = "fallback",
+): number {
+  try {
+    return durationMs(variable, fallback, env, { zero });
+  } catch {
+    throw new ConfigError(variable, "must be a whole number of milliseconds");
+  }
+}
+
+function workerSettings(env: FlagSource): WorkerSettings {
+  for (const variable of DURATION_VARIABLES) bootDuration(env, variable, 0);
+  return {
+    poolSampleIntervalMs: bootDuration(
+      env,
+      "SERENITY_POOL_SAMPLE_INTERVAL_MS",
+      DEFAULT_POOL_SAMPLE_INTERVAL_MS,
+    ),
+    upstreamReconcile: {
+      intervalMs: bootDuration(
+        env,
+        "SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS",
+        DEFAULT_UPSTREAM_RECONCILE_INTERVAL_MS,
+        "allowed",
+      ),
+      graceMs: bootDuration(
+        env,
+        "SERENITY_UPSTREAM_RECONCILE_GRACE_MS",
+        DEFAULT_UPSTREAM_RECONCILE_GRACE_MS,
+        "allowed",
+      ),
+    },
+    jobReconcileIntervalMs: bootDuration(
+      env,
+      "SERENITY_JOB_RECONCILE_INTERVAL_MS",
+      DEFAULT_JOB_RECONCILE_INTERVAL_MS,
+    ),
+  };
 }
 
 export class ConfigError extends Error {
@@ -117,5 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorControls: raw.SERENITY_SIMULATOR_CONTROLS === "true",
     syncSettleBudgetMs: raw.SERENITY_SYNC_SETTLE_BUDGET_MS,
     logLevel: raw.LOG_LEVEL,
+    upstreamToken: raw.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
+    worker: workerSettings(env),
   };
 }

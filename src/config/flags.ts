@@ -72,9 +72,24 @@ export function brandAiCeiling(
   };
 }
 
-/** A positive integer number of milliseconds from the environment, else the default. */
-export function durationMs(variable: string, fallback: number, env: FlagSource = process.env): number {
-  const value = env[variable];
-  if (value === undefined || !/^\d+$/.test(value.trim()) || Number(value) <= 0) return fallback;
-  return Number(value);
+/**
+ * A whole number of milliseconds from the environment: unset or blank → `fallback`; anything but
+ * digits (a sign, a unit, a fraction) throws naming the variable — at boot, loadConfig checks every
+ * duration variable this way, so a typo fails the start instead of silently running on a default.
+ * `0` means the fallback too, unless `zero: "allowed"` (a period where 0 turns a loop off, a grace
+ * where 0 means "at once").
+ */
+export function durationMs(
+  variable: string,
+  fallback: number,
+  env: FlagSource = process.env,
+  options: { zero?: "allowed" | "fallback" } = {},
+): number {
+  const value = env[variable]?.trim();
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+$/.test(value)) throw new Error(`${variable} must be a whole number of milliseconds`);
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new Error(`${variable} must be a whole number of milliseconds`);
+  if (parsed === 0 && options.zero !== "allowed") return fallback;
+  return parsed;
 }

@@ -43,10 +43,11 @@ export interface JobReconcilerDeps extends JobSystemDeps {
 }
 
 /**
- * The scheduled reconciler (every 60 s on every worker): re-delivers IN_PROGRESS records that
- * nothing is working on and nothing will deliver, or fails them `JOB_STALLED` once their attempts
- * are spent; purges terminal records after the retention; runs the registered extra steps. One
- * transaction under a try-advisory lock: with many workers, one reconciles and the rest skip.
+ * The scheduled reconciler (every SERENITY_JOB_RECONCILE_INTERVAL_MS, 60 s by default, on every
+ * worker): re-delivers IN_PROGRESS records that nothing is working on and nothing will deliver, or
+ * fails them `JOB_STALLED` once their attempts are spent; purges terminal records after the
+ * retention; runs the registered extra steps. One transaction under a try-advisory lock: with many
+ * workers, one reconciles and the rest skip.
  */
 export class JobReconciler {
   readonly #deps: JobReconcilerDeps;

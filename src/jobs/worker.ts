@@ -18,7 +18,10 @@ export interface JobWorkerOptions {
   /** Poll interval while the queue is empty and no wake-up arrives (default 500 ms). */
   idleWaitMs?: number;
   heartbeatIntervalMs?: number;
-  /** 0 disables the in-process reconciler timer (default 60 s). */
+  /**
+   * 0 disables the in-process reconciler timer (default 60 s; startWorker passes
+   * SERENITY_JOB_RECONCILE_INTERVAL_MS).
+   */
   reconcileIntervalMs?: number;
   /** How long `stop()` waits for running handlers before interrupting them (default 10 s). */
   shutdownGraceMs?: number;

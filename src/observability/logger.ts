@@ -29,6 +29,8 @@ export const REDACTED_PATHS = [
   "*.password",
   "secret",
   "*.secret",
+  "upstreamToken",
+  "*.upstreamToken",
 ];
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import type { FlagSource } from "../config/flags.ts";
+import type { WorkerSettings } from "../config/env.ts";
 import type { CredentialStore } from "../credentials/credentialStore.ts";
 import { UPSTREAM_AUDIENCE } from "../credentials/credentialStore.ts";
 import { findLatestOrgCredential } from "../db/credentials/findLatestOrgCredential.ts";
@@ -9,45 +9,19 @@ import { listOrgs } from "../db/orgs/listOrgs.ts";
 import { claimReconcileRun } from "../db/upstreamReconcile/claimReconcileRun.ts";
 import { finishReconcileRun } from "../db/upstreamReconcile/finishReconcileRun.ts";
 import type { Clock } from "../domain/clock.ts";
+import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgReconcileReport, UpstreamReconciler } from "./upstreamReconciler.ts";
 
-/** Default period of the upstream reconciler per org (SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS). */
-export const DEFAULT_UPSTREAM_RECONCILE_INTERVAL_MS = 5 * 60_000;
-/** Default grace before an orphan is reclaimed (SERENITY_UPSTREAM_RECONCILE_GRACE_MS). */
-export const DEFAULT_UPSTREAM_RECONCILE_GRACE_MS = 10 * 60_000;
 /** A run's lease: a process that dies mid-run holds the org at most this long. */
 const MIN_RUN_LEASE_MS = 5 * 60_000;
 
-export interface UpstreamReconcileSettings {
-  /** Period per org; 0 = the reconciler does not run in this process. */
-  intervalMs: number;
-  graceMs: number;
-}
-
-function milliseconds(env: FlagSource, variable: string, fallback: number): number {
-  const value = env[variable]?.trim();
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value)) throw new Error(`${variable} must be a whole number of milliseconds`);
-  return Number(value);
-}
-
 /**
- * SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS (default 5 min; 0 turns it off in this process) and
- * SERENITY_UPSTREAM_RECONCILE_GRACE_MS (default 10 min; 0 reclaims on first sight — tests only).
- * A malformed value throws (boot fails naming the variable).
+ * The period per org (0 = the reconciler does not run in this process) and the grace: read at boot
+ * from SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS / _GRACE_MS (src/config/env.ts, Config.worker).
  */
-export function upstreamReconcileSettings(env: FlagSource = process.env): UpstreamReconcileSettings {
-  return {
-    intervalMs: milliseconds(
-      env,
-      "SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS",
-      DEFAULT_UPSTREAM_RECONCILE_INTERVAL_MS,
-    ),
-    graceMs: milliseconds(env, "SERENITY_UPSTREAM_RECONCILE_GRACE_MS", DEFAULT_UPSTREAM_RECONCILE_GRACE_MS),
-  };
-}
+export type UpstreamReconcileSettings = WorkerSettings["upstreamReconcile"];
 
 export interface UpstreamReconcileScheduleDeps {
   db: Db;
@@ -82,8 +56,7 @@ export interface ReconcilePassReport {
 export class UpstreamReconcileSchedule {
   readonly #deps: UpstreamReconcileScheduleDeps;
   readonly #holder = randomUUID();
-  #timer: NodeJS.Timeout | undefined;
-  #pass: Promise<unknown> | undefined;
+  #loop: PeriodicLoop | undefined;
 
   constructor(deps: UpstreamReconcileScheduleDeps) {
     this.#deps = deps;
@@ -155,24 +128,22 @@ export class UpstreamReconcileSchedule {
    */
   start(): void {
     const { intervalMs } = this.#deps.settings;
-    if (this.#timer || intervalMs <= 0) return;
-    const tickMs = Math.max(50, Math.min(Math.floor(intervalMs / 4), 30_000));
-    this.#timer = setInterval(() => {
-      if (this.#pass) return;
-      this.#pass = this.runDue()
-        .then((report) =>
-          this.#deps.logger.debug({ ...report, ran: report.ran.length }, "upstream reconciler pass"),
-        )
-        .catch((error: unknown) => this.#deps.logger.warn({ err: error }, "upstream reconciler pass failed"))
-        .finally(() => (this.#pass = undefined));
-    }, tickMs);
-    // Cadence, not business time: a real timer that never keeps the process alive.
-    this.#timer.unref();
+    if (this.#loop || intervalMs <= 0) return;
+    const { logger } = this.#deps;
+    this.#loop = startPeriodic({
+      everyMs: Math.max(50, Math.min(Math.floor(intervalMs / 4), 30_000)),
+      pass: async () => {
+        const report = await this.runDue();
+        logger.debug({ ...report, ran: report.ran.length }, "upstream reconciler pass");
+      },
+      onError: (error) => logger.warn({ err: error }, "upstream reconciler pass failed"),
+    });
   }
 
+  /** Stops the timer and waits for a pass in flight. */
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    await this.#pass;
+    // Safe to call twice: every caller waits for the pass in flight.
+    await this.#loop?.stop();
+    this.#loop = undefined;
   }
 }

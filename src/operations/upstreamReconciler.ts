@@ -14,6 +14,7 @@ import {
 } from "../db/upstreamReconcile/recordOrphanSightings.ts";
 import { DEACTIVATION_FLOOR, RELEASE_FLOOR, type Units } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
 import {
   projectOrphans,
   staleRollbacks,
@@ -22,6 +23,7 @@ import {
 } from "../domain/upstreamOrphans.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { BrandLease } from "../markets/brandLease.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { listAllProjects, observeUpstream, type UpstreamObservation } from "./observeUpstream.ts";
@@ -32,9 +34,18 @@ import { listAllProjects, observeUpstream, type UpstreamObservation } from "./ob
  * orphans' sightings, and reclaim each one first seen at least `graceMs` ago — an orphan
  * sub-workspace is emptied (every project deleted) and released to the deactivation floor, an
  * orphan project is deleted and its sub-workspace released to the release floor. Each action is a
- * ledger row with reason `reconcile`. Just before acting on a thing, the records are read again and
- * the thing is skipped if anything tracks or claims it by then.
+ * ledger row with reason `reconcile`. Acting on a thing of a brand takes that brand's lease (ADR
+ * 0015) without waiting: a brand busy with a structural operation keeps its things until the next
+ * pass. Under the lease, the records are read again and the thing is skipped if anything tracks or
+ * claims it by then.
  */
+
+/**
+ * How long the reconciler waits for a brand's lease: not at all. A reconciler must never queue
+ * behind a user's request, nor hold up the other brands and orgs of its pass; a busy brand's
+ * orphans wait for the next pass (they are in no hurry, their grace has already run).
+ */
+export const RECONCILER_BRAND_LEASE_WAIT_MS = 0;
 
 export interface UpstreamReconcilerDeps {
   db: Db;
@@ -44,6 +55,7 @@ export interface UpstreamReconcilerDeps {
   gateway: Pick<GatewayClient, "users" | "projects">;
   upstream: Pick<AllocationUpstream, "readResources">;
   allocation: Pick<AllocationService, "releaseSurplus">;
+  brandLease: BrandLease;
 }
 
 export interface OrgReconcileReport {
@@ -57,6 +69,11 @@ export interface OrgReconcileReport {
   rollbacksRetried: number;
   /** Orphans found tracked or claimed on the second look, left alone. */
   spared: number;
+  /**
+   * Orphans and failed rollbacks of a brand whose lease another holder had (a structural operation
+   * in flight): left for the next pass.
+   */
+  busy: number;
   failed: number;
   /** Units given back to the parent by this pass's releases. */
   returned: Units;
@@ -79,6 +96,21 @@ function orphanSightings(observation: UpstreamObservation): OrphanSighting[] {
   ];
 }
 
+/** The brand each orphan belongs to (sightingKey → brand id), as the observation explains it. */
+function orphanBrands(observation: UpstreamObservation): Map<string, string | null> {
+  return new Map([
+    ...observation.subWorkspaces
+      .filter((workspace) => workspace.state === "orphan")
+      .map(
+        (workspace) =>
+          [sightingKey({ kind: "subWorkspace", upstreamId: workspace.id }), workspace.brandId] as const,
+      ),
+    ...observation.projects.map(
+      (project) => [sightingKey({ kind: "project", upstreamId: project.id }), project.brandId] as const,
+    ),
+  ]);
+}
+
 export class UpstreamReconciler {
   constructor(private readonly deps: UpstreamReconcilerDeps) {}
 
@@ -97,6 +129,7 @@ export class UpstreamReconciler {
     const log = this.deps.logger.child({ orgId: org.id, runId });
     const observation = await this.observe(org, bearer);
     const sightings = orphanSightings(observation);
+    const brandOf = orphanBrands(observation);
     const firstSeen = await recordOrphanSightings(db, { orgId: org.id, now: clock.now(), sightings });
     const report: OrgReconcileReport = {
       orgId: org.id,
@@ -108,6 +141,7 @@ export class UpstreamReconciler {
       reclaimed: { subWorkspaces: 0, projects: 0 },
       rollbacksRetried: 0,
       spared: 0,
+      busy: 0,
       failed: 0,
       returned: { projects: 0, prompts: 0 },
     };
@@ -119,13 +153,17 @@ export class UpstreamReconciler {
         report.waiting += 1;
         continue;
       }
-      // The second look: work that started since the observation may track or claim it now.
-      const claims = await readUpstreamClaims(db, org.id);
+      const brandId = brandOf.get(sightingKey(sighting)) ?? null;
       try {
-        const acted =
-          sighting.kind === "subWorkspace"
-            ? await this.#reclaimSubWorkspace(context, claims, sighting.upstreamId)
-            : await this.#reclaimProject(context, claims, sighting);
+        const acted = await this.#underBrandLease(context, brandId, sighting.upstreamId, async () => {
+          // The second look, under the lease: work that finished or started since the observation
+          // (a structural operation that held the brand a moment ago) may track or claim it now.
+          const claims = await readUpstreamClaims(db, org.id);
+          return sighting.kind === "subWorkspace"
+            ? this.#reclaimSubWorkspace(context, claims, sighting.upstreamId, brandId)
+            : this.#reclaimProject(context, claims, sighting, brandId);
+        });
+        if (acted === "busy") continue;
         if (!acted) {
           report.spared += 1;
           continue;
@@ -179,20 +217,11 @@ export class UpstreamReconciler {
     const claims = await readUpstreamClaims(this.deps.db, context.org.id);
     for (const market of staleRollbacks(claims, now, graceMs)) {
       try {
-        await this.#deleteProject(context, market.brandId, market.workspaceId, market.projectId);
-        const dropped = await dropStaleReservation(this.deps.db, {
-          id: market.id,
-          projectId: market.projectId,
-          updatedBefore: new Date(now.getTime() - graceMs + 1),
-        });
-        if (market.workspaceId !== context.org.parentWorkspaceId) {
-          await this.#release(context, market.brandId, market.workspaceId, RELEASE_FLOOR);
-        }
-        context.report.rollbacksRetried += 1;
-        context.log.info(
-          { marketId: market.id, projectId: market.projectId, dropped },
-          "upstream reconciler: finished a failed rollback",
+        const finished = await this.#underBrandLease(context, market.brandId, market.id, () =>
+          this.#finishRollback(context, market, now, graceMs),
         );
+        if (finished !== true) continue;
+        context.report.rollbacksRetried += 1;
         this.deps.events.emit("upstream.orphanReclaimed", {
           orgId: context.org.id,
           kind: "project",
@@ -213,10 +242,74 @@ export class UpstreamReconciler {
     }
   }
 
+  /**
+   * One failed rollback, under its brand's lease: looked at again (a redelivered job may have
+   * finished or taken it while we waited), then its project deleted, the row dropped, the
+   * sub-workspace released. `false` = no longer a stale rollback, left alone.
+   */
+  async #finishRollback(
+    context: ReconcileContext,
+    market: StaleRollback,
+    now: Date,
+    graceMs: number,
+  ): Promise<boolean> {
+    const fresh = staleRollbacks(await readUpstreamClaims(this.deps.db, context.org.id), now, graceMs);
+    if (!fresh.some((row) => row.id === market.id && row.projectId === market.projectId)) {
+      context.log.debug(
+        { marketId: market.id },
+        "upstream reconciler: a failed rollback was taken meanwhile",
+      );
+      return false;
+    }
+    await this.#deleteProject(context, market.brandId, market.workspaceId, market.projectId);
+    const dropped = await dropStaleReservation(this.deps.db, {
+      id: market.id,
+      projectId: market.projectId,
+      updatedBefore: new Date(now.getTime() - graceMs + 1),
+    });
+    if (market.workspaceId !== context.org.parentWorkspaceId) {
+      await this.#release(context, market.brandId, market.workspaceId, RELEASE_FLOOR);
+    }
+    context.log.info(
+      { marketId: market.id, projectId: market.projectId, dropped },
+      "upstream reconciler: finished a failed rollback",
+    );
+    return true;
+  }
+
+  /**
+   * Runs `work` holding the brand's lease (ADR 0015), taken without waiting; `"busy"` when another
+   * holder has it (counted, logged at debug: the next pass takes the thing). Without a brand (a
+   * thing no brand's name or record explains as its own), `work` runs as is.
+   */
+  async #underBrandLease<T>(
+    context: ReconcileContext,
+    brandId: string | null,
+    thingId: string,
+    work: () => Promise<T>,
+  ): Promise<T | "busy"> {
+    if (brandId === null) return work();
+    try {
+      return await this.deps.brandLease.withBrand(brandId, work, {
+        waitMs: RECONCILER_BRAND_LEASE_WAIT_MS,
+      });
+    } catch (error) {
+      // Only the lease's own refusal: nothing inside `work` answers brandBusy.
+      if (!(error instanceof ServiceError && error.code === "brandBusy")) throw error;
+      context.report.busy += 1;
+      context.log.debug(
+        { brandId, id: thingId },
+        "upstream reconciler: the brand is busy; left for the next pass",
+      );
+      return "busy";
+    }
+  }
+
   async #reclaimSubWorkspace(
     context: ReconcileContext,
     claims: UpstreamClaims,
     workspaceId: string,
+    leasedBrand: string | null,
   ): Promise<boolean> {
     const { org, bearer } = context;
     const family = await this.deps.gateway.users.getFamily(bearer, org.parentWorkspaceId);
@@ -229,6 +322,8 @@ export class UpstreamReconciler {
       parentId: child.parentId,
     });
     if (!provenance || provenance.tracked || provenance.claimed) return false;
+    // Now explained as another brand's (renamed, re-pointed): not under our lease; the next pass.
+    if (provenance.brandId !== leasedBrand) return false;
 
     for (const project of await listAllProjects(this.deps.gateway, bearer, workspaceId)) {
       await this.#deleteProject(context, provenance.brandId, workspaceId, project.id);
@@ -245,6 +340,7 @@ export class UpstreamReconciler {
     context: ReconcileContext,
     claims: UpstreamClaims,
     sighting: OrphanSighting,
+    leasedBrand: string | null,
   ): Promise<boolean> {
     const { org, bearer } = context;
     const { workspaceId, upstreamId } = sighting;
@@ -261,7 +357,7 @@ export class UpstreamReconciler {
     );
     if (!project) return false;
     const [orphan] = projectOrphans(claims, workspaceId, [project], owner);
-    if (!orphan) return false;
+    if (!orphan || orphan.brandId !== leasedBrand) return false;
     await this.#deleteProject(context, orphan.brandId, workspaceId, upstreamId);
     if (!inParent) await this.#release(context, owner, workspaceId, RELEASE_FLOOR);
     context.log.info(
@@ -343,6 +439,8 @@ export class UpstreamReconciler {
     }
   }
 }
+
+type StaleRollback = ReturnType<typeof staleRollbacks>[number];
 
 interface ReconcileContext {
   org: { id: string; parentWorkspaceId: string };

@@ -26,7 +26,7 @@ import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
-import { createBrandLease } from "../markets/brandLease.ts";
+import { type BrandLease, createBrandLease } from "../markets/brandLease.ts";
 import { MarketService } from "../markets/marketService.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -44,9 +44,10 @@ import { provisionWorkspaceHandler } from "../provisioning/provisionWorkspaceJob
 
 /**
  * The services every entry point calls: the HTTP layer's set (api/appDeps.ts), which the worker
- * and the CLI use as well.
+ * and the CLI use as well, and the process's brand lease (the worker's upstream reconciler takes
+ * it too, ADR 0016).
  */
-export type Services = ApiServices;
+export type Services = ApiServices & { brandLease: BrandLease };
 
 export interface ServiceDeps {
   db: Db;
@@ -202,6 +203,7 @@ export function createServices(deps: ServiceDeps): Services {
     poolHistory,
     jobListing,
     generation: { producer: generationProducer, jobs: new GenerationJobs(jobs), settings },
+    brandLease,
   };
 }
 

@@ -1,13 +1,9 @@
-import { DEFAULT_POOL_SAMPLE_INTERVAL_MS, PoolSampler } from "../allocation/poolSampler.ts";
-import { durationMs } from "../config/flags.ts";
+import { PoolSampler } from "../allocation/poolSampler.ts";
 import type { AnyJobHandler } from "../jobs/handler.ts";
 import { createPgBossQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
 import { JobWorker, type JobWorkerOptions } from "../jobs/worker.ts";
-import {
-  UpstreamReconcileSchedule,
-  upstreamReconcileSettings,
-} from "../operations/upstreamReconcileSchedule.ts";
+import { UpstreamReconcileSchedule } from "../operations/upstreamReconcileSchedule.ts";
 import { staleAttemptsStep } from "../provisioning/staleAttemptsStep.ts";
 import type { Runtime } from "./runtime.ts";
 import { upstreamReconcilerOf } from "./upstreamReconcilerOf.ts";
@@ -17,12 +13,12 @@ export interface StartWorkerOptions extends JobWorkerOptions {
   handlers?: AnyJobHandler[];
   /**
    * Cadence of the allocation pool sampler (spec/allocation.md §8); 0 disables it. Default:
-   * SERENITY_POOL_SAMPLE_INTERVAL_MS, else 60 s.
+   * SERENITY_POOL_SAMPLE_INTERVAL_MS (runtime.config.worker), else 60 s.
    */
   poolSampleIntervalMs?: number;
   /**
    * Period of the upstream reconciler (spec/provisioning.md §9); 0 disables it. Default:
-   * SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS, else 5 min.
+   * SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS (runtime.config.worker), else 5 min.
    */
   upstreamReconcileIntervalMs?: number;
 }
@@ -30,10 +26,13 @@ export interface StartWorkerOptions extends JobWorkerOptions {
 /**
  * Runs the job worker inside a runtime (`serenity worker`, `serve --with-worker`, `start`). The
  * worker gets its own pg-boss instance with maintenance on (expiring messages of crashed workers),
- * over the runtime's connection pool. Call `stop()` before closing the runtime.
+ * over the runtime's connection pool. Call `stop()` before closing the runtime. Its settings come
+ * from the runtime's Config (read and checked once at boot, src/config/env.ts), never from
+ * process.env here; options, for tests and tools, win over them.
  */
 export async function startWorker(runtime: Runtime, options: StartWorkerOptions = {}): Promise<JobWorker> {
   const jobs = runtime.services.jobs;
+  const settings = runtime.config.worker;
   const registry = options.handlers
     ? options.handlers.reduce((built, handler) => built.registerHandler(handler), new JobRegistry())
     : jobs.registry;
@@ -56,6 +55,8 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
     },
     {
       ...options,
+      // SERENITY_JOB_RECONCILE_INTERVAL_MS: stall recovery within the stall grace + this period.
+      reconcileIntervalMs: options.reconcileIntervalMs ?? settings.jobReconcileIntervalMs,
       // Every process that runs jobs (worker, serve --with-worker, start) reconciles the same way.
       reconcileSteps: [staleAttemptsStep({ events: runtime.events }), ...(options.reconcileSteps ?? [])],
     },
@@ -63,9 +64,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
   await worker.start();
   // The pool sampler reads upstream, which reconcile steps must not, so it has its own timer
   // beside the worker's and stops with it.
-  const sampleEveryMs =
-    options.poolSampleIntervalMs ??
-    durationMs("SERENITY_POOL_SAMPLE_INTERVAL_MS", DEFAULT_POOL_SAMPLE_INTERVAL_MS);
+  const sampleEveryMs = options.poolSampleIntervalMs ?? settings.poolSampleIntervalMs;
   if (sampleEveryMs > 0) {
     const sampler = new PoolSampler({
       db: runtime.database.db,
@@ -81,19 +80,20 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       await stopJobs();
     };
   }
-  const settings = upstreamReconcileSettings();
-  if (options.upstreamReconcileIntervalMs !== undefined)
-    settings.intervalMs = options.upstreamReconcileIntervalMs;
-  if (settings.intervalMs > 0) {
+  const reconcile = {
+    ...settings.upstreamReconcile,
+    intervalMs: options.upstreamReconcileIntervalMs ?? settings.upstreamReconcile.intervalMs,
+  };
+  if (reconcile.intervalMs > 0) {
     const schedule = new UpstreamReconcileSchedule({
       db: runtime.database.db,
       clock: runtime.clock,
       logger: runtime.logger,
       events: runtime.events,
       credentials: jobs.credentials,
-      settings,
+      settings: reconcile,
       reconciler: upstreamReconcilerOf(runtime),
-      fallbackBearer: process.env.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
+      fallbackBearer: runtime.config.upstreamToken,
     });
     schedule.start();
     const stopRest = worker.stop.bind(worker);

@@ -12,6 +12,7 @@ export function upstreamReconcilerOf(runtime: Runtime): UpstreamReconciler {
     gateway: runtime.gateway,
     upstream: gatewayAllocationUpstream(runtime.gateway),
     allocation: runtime.services.allocation,
+    brandLease: runtime.services.brandLease,
   });
 }
 

@@ -75,6 +75,7 @@ export function apiProcessSide(
     gateway,
     upstream: gatewayAllocationUpstream(gateway),
     allocation: services.allocation,
+    brandLease: services.brandLease,
   });
   return {
     gateway,

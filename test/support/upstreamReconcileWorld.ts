@@ -95,6 +95,7 @@ export async function startUpstreamReconcileWorld(): Promise<UpstreamReconcileWo
     gateway: runtime.gateway,
     upstream: gatewayAllocationUpstream(runtime.gateway),
     allocation: runtime.services.allocation,
+    brandLease: runtime.services.brandLease,
   });
 
   const subWorkspace = async (title: string, totals: Partial<Units> = {}) => {

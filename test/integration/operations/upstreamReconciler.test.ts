@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { markets } from "../../../src/db/schema.ts";
+import { gatewayAllocationUpstream } from "../../../src/allocation/gatewayAllocationUpstream.ts";
+import { brandLeases, markets } from "../../../src/db/schema.ts";
 import { claimReconcileRun } from "../../../src/db/upstreamReconcile/claimReconcileRun.ts";
 import { finishReconcileRun } from "../../../src/db/upstreamReconcile/finishReconcileRun.ts";
 import { runAudit } from "../../../src/operations/audit.ts";
+import { UpstreamReconciler } from "../../../src/operations/upstreamReconciler.ts";
 import { promptCounterOf } from "../../../src/runtime/upstreamReconcilerOf.ts";
 import {
   startUpstreamReconcileWorld,
@@ -251,5 +253,110 @@ describe("the upstream reconciler", () => {
     const rows = await world.runtime.database.db.select().from(markets).where(eq(markets.projectId, kept));
     expect(rows).toEqual([]);
     expect((await world.ledger()).filter((row) => row.outcome === "projectDeleted")).toHaveLength(3);
+  });
+});
+
+/**
+ * The reconciler takes the brand's lease (ADR 0015) before it acts on anything of a brand, with no
+ * wait: while a structural operation holds it, the brand's orphans and failed rollbacks are spared
+ * this pass and taken by the next one.
+ */
+describe("the upstream reconciler and the per-brand lease", () => {
+  let world: UpstreamReconcileWorld;
+  const ids: Record<string, string> = {};
+  const FOREIGN_HOLDER = "00000000-0000-4000-8000-0000000000aa";
+
+  const holdLease = (brandId: string) =>
+    world.runtime.database.db
+      .insert(brandLeases)
+      // The lease runs on the system clock (ADR 0015): held for ten real minutes, released by hand.
+      .values({ brandId, holder: FOREIGN_HOLDER, expiresAt: new Date(Date.now() + 10 * 60_000) });
+  const leaseHolders = async () =>
+    (await world.runtime.database.db.select().from(brandLeases)).map((row) => row.holder);
+
+  beforeAll(async () => {
+    world = await startUpstreamReconcileWorld();
+    // Aurora: a tracked market project, a leftover project beside it, a duplicate sub-workspace.
+    const aurora = await world.brand("Aurora", { totals: { projects: 3, prompts: 200 } });
+    ids.aurora = aurora.brandId;
+    ids.auroraWorkspace = aurora.workspaceId;
+    ids.tracked = await world.project(aurora.workspaceId, "Aurora US en");
+    await world.market(aurora.brandId, aurora.workspaceId, ids.tracked);
+    ids.leftover = await world.project(aurora.workspaceId, "Aurora FR fr");
+    ids.duplicate = await world.subWorkspace("Aurora", { projects: 2, prompts: 100 });
+    ids.duplicateProject = await world.project(ids.duplicate, "Aurora DE de");
+    // Borealis: a failed rollback (a kept `creating` reservation with its project).
+    const borealis = await world.brand("Borealis", { totals: { projects: 2, prompts: 100 } });
+    ids.borealis = borealis.brandId;
+    ids.borealisWorkspace = borealis.workspaceId;
+    ids.kept = await world.project(borealis.workspaceId, "Borealis NL nl");
+    await world.market(borealis.brandId, borealis.workspaceId, ids.kept, "creating");
+    // First sight: the grace starts.
+    const first = await world.reconciler.reconcileOrg(world.org, TOKEN, { graceMs: GRACE_MS });
+    expect(first.orphans).toEqual({ subWorkspaces: 1, projects: 1 });
+    world.clock.advance(GRACE_MS);
+  });
+  afterAll(() => world.close());
+
+  it("spares a busy brand's orphans and failed rollbacks: nothing changes upstream, the holder keeps its lease", async () => {
+    await holdLease(ids.aurora!);
+    await holdLease(ids.borealis!);
+    await world.sim.clearCalls();
+    const report = await world.reconciler.reconcileOrg(world.org, TOKEN, { graceMs: GRACE_MS });
+    expect(await world.mutatingCalls()).toEqual([]);
+    expect(await world.ledger()).toEqual([]);
+    expect(report.reclaimed).toEqual({ subWorkspaces: 0, projects: 0 });
+    expect(report.rollbacksRetried).toBe(0);
+    expect(report.failed).toBe(0);
+    expect(report.busy).toBe(3);
+    expect(await world.projectIds(ids.duplicate!)).toEqual([ids.duplicateProject]);
+    expect((await world.projectIds(ids.auroraWorkspace!)).sort()).toEqual([ids.tracked, ids.leftover].sort());
+    expect(await world.projectIds(ids.borealisWorkspace!)).toEqual([ids.kept]);
+    expect(await leaseHolders()).toEqual([FOREIGN_HOLDER, FOREIGN_HOLDER]);
+  });
+
+  it("once the lease is released, the next pass reclaims them all and lets the lease go", async () => {
+    await world.runtime.database.db.delete(brandLeases).where(eq(brandLeases.holder, FOREIGN_HOLDER));
+    const report = await world.reconciler.reconcileOrg(world.org, TOKEN, { graceMs: GRACE_MS });
+    expect(report.busy).toBe(0);
+    expect(report.reclaimed).toEqual({ subWorkspaces: 1, projects: 1 });
+    expect(report.rollbacksRetried).toBe(1);
+    expect(report.failed).toBe(0);
+    expect(await world.projectIds(ids.duplicate!)).toEqual([]);
+    expect(await world.projectIds(ids.auroraWorkspace!)).toEqual([ids.tracked]);
+    expect(await world.projectIds(ids.borealisWorkspace!)).toEqual([]);
+    expect(await leaseHolders()).toEqual([]);
+  });
+
+  it("looks again under the lease: an orphan the holder it waited behind has tracked is spared", async () => {
+    await world.runtime.gateway.users.transferResources(TOKEN, ids.auroraWorkspace!, { projects: 3 });
+    const late = await world.project(ids.auroraWorkspace!, "Aurora IT it");
+    await world.reconciler.reconcileOrg(world.org, TOKEN, { graceMs: GRACE_MS });
+    world.clock.advance(GRACE_MS);
+    // The operation that held the brand finishes just as the reconciler takes the lease: its
+    // market row now tracks the project the observation saw untracked.
+    const lease = world.runtime.services.brandLease;
+    const reconciler = new UpstreamReconciler({
+      db: world.runtime.database.db,
+      clock: world.clock,
+      logger: world.runtime.logger,
+      events: world.runtime.events,
+      gateway: world.runtime.gateway,
+      upstream: gatewayAllocationUpstream(world.runtime.gateway),
+      allocation: world.runtime.services.allocation,
+      brandLease: {
+        async withBrand(brandId, work, options) {
+          await world.market(brandId, ids.auroraWorkspace!, late);
+          return lease.withBrand(brandId, work, options);
+        },
+      },
+    });
+    await world.sim.clearCalls();
+    const report = await reconciler.reconcileOrg(world.org, TOKEN, { graceMs: GRACE_MS });
+    expect(await world.mutatingCalls()).toEqual([]);
+    expect(await world.projectIds(ids.auroraWorkspace!)).toContain(late);
+    expect(report.orphans.projects).toBe(1);
+    expect(report.spared).toBe(1);
+    expect(report.reclaimed).toEqual({ subWorkspaces: 0, projects: 0 });
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { ConfigError, loadConfig } from "../../../src/config/env.ts";
+import { createLogger } from "../../../src/observability/logger.ts";
+import { LogCapture } from "../../support/logCapture.ts";
 
 describe("loadConfig", () => {
   it("applies the documented defaults", () => {
@@ -32,5 +34,72 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SERENITY_AUTH_JWKS_URL: "https://idp.example/jwks" })).toThrow(
       /SERENITY_AUTH_ISSUER/,
     );
+  });
+});
+
+describe("the worker's settings (read once at boot, src/runtime/startWorker.ts reads them there)", () => {
+  it("default: pool sample 60 s, upstream reconciler every 5 min with a 10 min grace, job reconciler every 60 s, no token", () => {
+    const config = loadConfig({});
+    expect(config.worker).toEqual({
+      poolSampleIntervalMs: 60_000,
+      upstreamReconcile: { intervalMs: 300_000, graceMs: 600_000 },
+      jobReconcileIntervalMs: 60_000,
+    });
+    expect(config.upstreamToken).toBeUndefined();
+  });
+
+  it("takes SERENITY_JOB_RECONCILE_INTERVAL_MS in whole milliseconds; 0 or blank keeps the 60 s default", () => {
+    expect(loadConfig({ SERENITY_JOB_RECONCILE_INTERVAL_MS: "15000" }).worker.jobReconcileIntervalMs).toBe(
+      15_000,
+    );
+    expect(loadConfig({ SERENITY_JOB_RECONCILE_INTERVAL_MS: " 500 " }).worker.jobReconcileIntervalMs).toBe(
+      500,
+    );
+    expect(loadConfig({ SERENITY_JOB_RECONCILE_INTERVAL_MS: "0" }).worker.jobReconcileIntervalMs).toBe(
+      60_000,
+    );
+    expect(loadConfig({ SERENITY_JOB_RECONCILE_INTERVAL_MS: "  " }).worker.jobReconcileIntervalMs).toBe(
+      60_000,
+    );
+  });
+
+  it("lets 0 turn the upstream reconciler off and make its grace immediate", () => {
+    const config = loadConfig({
+      SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS: "0",
+      SERENITY_UPSTREAM_RECONCILE_GRACE_MS: "0",
+    });
+    expect(config.worker.upstreamReconcile).toEqual({ intervalMs: 0, graceMs: 0 });
+  });
+
+  it.each([
+    "SERENITY_JOB_RECONCILE_INTERVAL_MS",
+    "SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS",
+    "SERENITY_UPSTREAM_RECONCILE_GRACE_MS",
+    "SERENITY_POOL_SAMPLE_INTERVAL_MS",
+    // Per-use durations are checked at boot too, so no request meets a malformed one.
+    "SERENITY_BRAND_LEASE_TIMEOUT_MS",
+    "SERENITY_JOB_STALL_GRACE_MS",
+  ])("fails the boot on a malformed %s, naming it", (variable) => {
+    for (const value of ["60s", "-1", "1.5", "1e3", "soon"]) {
+      expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ [variable]: value })).toThrow(
+        new RegExp(`${variable} must be a whole number of milliseconds`),
+      );
+    }
+  });
+
+  it("reads SERENITY_UPSTREAM_TOKEN trimmed (blank = none) and never lets it into a log line", () => {
+    expect(loadConfig({ SERENITY_UPSTREAM_TOKEN: "   " }).upstreamToken).toBeUndefined();
+    const config = loadConfig({ SERENITY_UPSTREAM_TOKEN: " operator-upstream-token-value \n" });
+    expect(config.upstreamToken).toBe("operator-upstream-token-value");
+    const capture = new LogCapture();
+    const logger = createLogger({ level: "info", destination: capture });
+    logger.info(config, "config as the line");
+    logger.info({ config }, "config in a field");
+    expect(capture.lines).toHaveLength(2);
+    for (const line of capture.lines) {
+      expect(line).not.toContain("operator-upstream-token-value");
+      expect(line).toContain("[redacted]");
+    }
   });
 });

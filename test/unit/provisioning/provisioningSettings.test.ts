@@ -6,11 +6,16 @@ import {
 } from "../../../src/provisioning/provisioningSettings.ts";
 
 describe("the stale threshold setting", () => {
-  it("defaults to ten minutes and reads a positive integer per use", () => {
+  it("defaults to ten minutes and reads a positive integer per use; a malformed value throws naming it", () => {
     expect(provisioningStaleMs({})).toBe(600_000);
     expect(provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "1500" })).toBe(1500);
-    expect(provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "-3" })).toBe(600_000);
-    expect(provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "soon" })).toBe(600_000);
+    // Checked at boot as well (src/config/env.ts), so a running process never meets one.
+    expect(() => provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "-3" })).toThrow(
+      /SERENITY_PROVISIONING_STALE_MS/,
+    );
+    expect(() => provisioningStaleMs({ SERENITY_PROVISIONING_STALE_MS: "soon" })).toThrow(
+      /SERENITY_PROVISIONING_STALE_MS/,
+    );
   });
 });
 
