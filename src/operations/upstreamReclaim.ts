@@ -1,0 +1,290 @@
+import type { AllocationService } from "../allocation/allocationService.ts";
+import type { AllocationUpstream } from "../allocation/upstreamPort.ts";
+import { insertLedgerEntry } from "../db/allocation/insertLedgerEntry.ts";
+import type { Db } from "../db/database.ts";
+import { dropStaleReservation } from "../db/upstreamReconcile/dropStaleReservation.ts";
+import { readUpstreamClaims } from "../db/upstreamReconcile/readUpstreamClaims.ts";
+import type { OrphanSighting } from "../db/upstreamReconcile/recordOrphanSightings.ts";
+import { DEACTIVATION_FLOOR, RELEASE_FLOOR, type Units } from "../domain/allocation.ts";
+import type { Clock } from "../domain/clock.ts";
+import { ServiceError } from "../domain/errors.ts";
+import {
+  projectOrphans,
+  staleRollbacks,
+  subWorkspaceProvenance,
+  type UpstreamClaims,
+} from "../domain/upstreamOrphans.ts";
+import { isGatewayError } from "../gateway/errors.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { BrandLease } from "../markets/brandLease.ts";
+import type { EventBus } from "../observability/events.ts";
+import type { Logger } from "../observability/logger.ts";
+import { listAllProjects } from "./observeUpstream.ts";
+
+/**
+ * The upstream reconciler's actions on one thing (ADR 0016), each run by the pass in
+ * upstreamReconciler.ts: reclaim an orphan sub-workspace (every project deleted, units released to
+ * the deactivation floor), delete an orphan project (its sub-workspace released to the release
+ * floor), finish a failed rollback — each under the thing's brand lease, each after a second look
+ * at the records, each step a ledger row with reason `reconcile`.
+ */
+
+/**
+ * How long the reconciler waits for a brand's lease: not at all. A reconciler must never queue
+ * behind a user's request, nor hold up the other brands and orgs of its pass; a busy brand's
+ * orphans wait for the next pass (they are in no hurry, their grace has already run).
+ */
+export const RECONCILER_BRAND_LEASE_WAIT_MS = 0;
+
+export interface UpstreamReconcilerDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  events: EventBus;
+  gateway: Pick<GatewayClient, "users" | "projects">;
+  upstream: Pick<AllocationUpstream, "readResources">;
+  allocation: Pick<AllocationService, "releaseSurplus">;
+  brandLease: BrandLease;
+}
+
+export interface OrgReconcileReport {
+  orgId: string;
+  /** Orphans seen this pass, by kind. */
+  orphans: { subWorkspaces: number; projects: number };
+  /** Orphans still inside their grace period (seen, left for a later pass). */
+  waiting: number;
+  reclaimed: { subWorkspaces: number; projects: number };
+  /** Failed rollbacks (kept `creating` reservations with a project) finished: project deleted, row dropped. */
+  rollbacksRetried: number;
+  /** Orphans found tracked or claimed on the second look, left alone. */
+  spared: number;
+  /**
+   * Orphans and failed rollbacks of a brand whose lease another holder had (a structural operation
+   * in flight): left for the next pass.
+   */
+  busy: number;
+  failed: number;
+  /** Units given back to the parent by this pass's releases. */
+  returned: Units;
+}
+
+export type StaleRollback = ReturnType<typeof staleRollbacks>[number];
+
+/** One org's pass as the actions see it: who, with what bearer, under which run id, its report. */
+export interface ReconcileContext {
+  org: { id: string; parentWorkspaceId: string };
+  bearer: string;
+  runId: string;
+  log: Logger;
+  report: OrgReconcileReport;
+}
+/**
+ * One failed rollback, under its brand's lease: looked at again (a redelivered job may have
+ * finished or taken it while we waited), then its project deleted, the row dropped, the
+ * sub-workspace released. `false` = no longer a stale rollback, left alone.
+ */
+export async function finishRollback(
+  deps: UpstreamReconcilerDeps,
+  context: ReconcileContext,
+  market: StaleRollback,
+  now: Date,
+  graceMs: number,
+): Promise<boolean> {
+  const fresh = staleRollbacks(await readUpstreamClaims(deps.db, context.org.id), now, graceMs);
+  if (!fresh.some((row) => row.id === market.id && row.projectId === market.projectId)) {
+    context.log.debug({ marketId: market.id }, "upstream reconciler: a failed rollback was taken meanwhile");
+    return false;
+  }
+  await deleteProject(deps, context, market.brandId, market.workspaceId, market.projectId);
+  const dropped = await dropStaleReservation(deps.db, {
+    id: market.id,
+    projectId: market.projectId,
+    updatedBefore: new Date(now.getTime() - graceMs + 1),
+  });
+  if (market.workspaceId !== context.org.parentWorkspaceId) {
+    await release(deps, context, market.brandId, market.workspaceId, RELEASE_FLOOR);
+  }
+  context.log.info(
+    { marketId: market.id, projectId: market.projectId, dropped },
+    "upstream reconciler: finished a failed rollback",
+  );
+  return true;
+}
+
+/**
+ * Runs `work` holding the brand's lease (ADR 0015), taken without waiting; `"busy"` when another
+ * holder has it (counted, logged at debug: the next pass takes the thing). Without a brand (a
+ * thing no brand's name or record explains as its own), `work` runs as is.
+ */
+export async function underBrandLease<T>(
+  deps: UpstreamReconcilerDeps,
+  context: ReconcileContext,
+  brandId: string | null,
+  thingId: string,
+  work: () => Promise<T>,
+): Promise<T | "busy"> {
+  if (brandId === null) return work();
+  try {
+    return await deps.brandLease.withBrand(brandId, work, {
+      waitMs: RECONCILER_BRAND_LEASE_WAIT_MS,
+    });
+  } catch (error) {
+    // Only the lease's own refusal: nothing inside `work` answers brandBusy.
+    if (!(error instanceof ServiceError && error.code === "brandBusy")) throw error;
+    context.report.busy += 1;
+    context.log.debug(
+      { brandId, id: thingId },
+      "upstream reconciler: the brand is busy; left for the next pass",
+    );
+    return "busy";
+  }
+}
+
+/**
+ * An orphan sub-workspace, looked at again (still a child of the parent, still untracked and
+ * unclaimed, still the leased brand's): every project deleted, then released to the deactivation
+ * floor. `false` = spared.
+ */
+export async function reclaimSubWorkspace(
+  deps: UpstreamReconcilerDeps,
+  context: ReconcileContext,
+  claims: UpstreamClaims,
+  workspaceId: string,
+  leasedBrand: string | null,
+): Promise<boolean> {
+  const { org, bearer } = context;
+  const family = await deps.gateway.users.getFamily(bearer, org.parentWorkspaceId);
+  const child = family.find((workspace) => workspace.id === workspaceId);
+  if (!child) return false;
+  const provenance = subWorkspaceProvenance(claims, org.parentWorkspaceId, {
+    id: child.id,
+    title: child.title,
+    ready: true,
+    parentId: child.parentId,
+  });
+  if (!provenance || provenance.tracked || provenance.claimed) return false;
+  // Now explained as another brand's (renamed, re-pointed): not under our lease; the next pass.
+  if (provenance.brandId !== leasedBrand) return false;
+
+  for (const project of await listAllProjects(deps.gateway, bearer, workspaceId)) {
+    await deleteProject(deps, context, provenance.brandId, workspaceId, project.id);
+  }
+  await release(deps, context, provenance.brandId, workspaceId, DEACTIVATION_FLOOR);
+  context.log.info(
+    { workspaceId, brandId: provenance.brandId },
+    "upstream reconciler: reclaimed an orphan sub-workspace",
+  );
+  return true;
+}
+
+/**
+ * An orphan project in the parent or in a sub-workspace a brand tracks, looked at again: deleted,
+ * its sub-workspace released to the release floor. `false` = spared.
+ */
+export async function reclaimProject(
+  deps: UpstreamReconcilerDeps,
+  context: ReconcileContext,
+  claims: UpstreamClaims,
+  sighting: OrphanSighting,
+  leasedBrand: string | null,
+): Promise<boolean> {
+  const { org, bearer } = context;
+  const { workspaceId, upstreamId } = sighting;
+  const inParent = workspaceId === org.parentWorkspaceId;
+  const owner = inParent
+    ? null
+    : (claims.brands.find((brand) => brand.status !== "deleted" && brand.subWorkspaceId === workspaceId)
+        ?.id ?? null);
+  // Only in the parent or in a sub-workspace a brand still tracks; an untracked sub-workspace is
+  // reclaimed as a whole instead.
+  if (!inParent && owner === null) return false;
+  const project = (await listAllProjects(deps.gateway, bearer, workspaceId)).find(
+    (candidate) => candidate.id === upstreamId,
+  );
+  if (!project) return false;
+  const [orphan] = projectOrphans(claims, workspaceId, [project], owner);
+  if (!orphan || orphan.brandId !== leasedBrand) return false;
+  await deleteProject(deps, context, orphan.brandId, workspaceId, upstreamId);
+  if (!inParent) await release(deps, context, owner, workspaceId, RELEASE_FLOOR);
+  context.log.info(
+    { workspaceId, projectId: upstreamId, name: orphan.name },
+    "upstream reconciler: deleted an orphan project",
+  );
+  return true;
+}
+
+/** Deletes one project (already gone counts as done) and writes its ledger row. */
+async function deleteProject(
+  deps: UpstreamReconcilerDeps,
+  context: ReconcileContext,
+  brandId: string | null,
+  workspaceId: string,
+  projectId: string,
+): Promise<void> {
+  try {
+    await deps.gateway.projects.deleteProject(context.bearer, workspaceId, projectId);
+  } catch (error) {
+    if (!isGatewayError(error, "gone")) {
+      await ledger(
+        deps,
+        context,
+        brandId,
+        workspaceId,
+        "failed",
+        isGatewayError(error) ? error.kind : "unexpected",
+      );
+      throw error;
+    }
+  }
+  await ledger(deps, context, brandId, workspaceId, "projectDeleted", null);
+}
+
+async function release(
+  deps: UpstreamReconcilerDeps,
+  context: ReconcileContext,
+  brandId: string | null,
+  workspaceId: string,
+  floor: Units,
+): Promise<void> {
+  const released = await deps.allocation.releaseSurplus(
+    {
+      orgId: context.org.id,
+      brandId,
+      subWorkspaceId: workspaceId,
+      requestId: context.runId,
+      bearer: context.bearer,
+    },
+    { floor, reason: "reconcile", path: "patient" },
+  );
+  if (released.outcome === "error") {
+    throw new Error(`release of ${workspaceId} failed: ${released.errorCode ?? "unexpected"}`);
+  }
+  context.report.returned.projects += released.returned?.projects ?? 0;
+  context.report.returned.prompts += released.returned?.prompts ?? 0;
+}
+
+async function ledger(
+  deps: UpstreamReconcilerDeps,
+  context: ReconcileContext,
+  brandId: string | null,
+  workspaceId: string,
+  outcome: "projectDeleted" | "failed",
+  errorCode: string | null,
+): Promise<void> {
+  try {
+    await insertLedgerEntry(deps.db, {
+      orgId: context.org.id,
+      brandId,
+      subWorkspaceId: workspaceId,
+      reason: "reconcile",
+      before: null,
+      after: null,
+      outcome,
+      errorCode,
+      requestId: context.runId,
+      now: deps.clock.now(),
+    });
+  } catch (error) {
+    context.log.error({ err: error, workspaceId, outcome }, "allocation ledger write failed");
+  }
+}
