@@ -95,7 +95,7 @@ export interface WorkerSettings {
  * Every duration variable, boot-time or per use: each is checked once at start (a malformed value
  * fails the boot naming it), so a per-use read never meets one (src/config/flags.ts durationMs).
  */
-const DURATION_VARIABLES = [
+export const DURATION_VARIABLES = [
   "SERENITY_ALLOCATION_LOCK_TIMEOUT_MS",
   "SERENITY_BRAND_LEASE_TIMEOUT_MS",
   "SERENITY_PUBLISH_LAG_MS",
