@@ -1,12 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { randomUUID } from "node:crypto";
 
-import {
-  type AllocationLock,
-  type LockLease,
-  type LockProvider,
-  reentrant,
-} from "../allocation/allocationLock.ts";
+import { type AllocationLock, type LockProvider, reentrant } from "../allocation/allocationLock.ts";
+import { createLeaseRowLock } from "../allocation/leaseRowLock.ts";
 import { durationMs, type FlagSource } from "../config/flags.ts";
 import { acquireBrandLease } from "../db/brandLeases/acquireBrandLease.ts";
 import { releaseBrandLease } from "../db/brandLeases/releaseBrandLease.ts";
@@ -68,71 +63,29 @@ export function createBrandLease(options: BrandLeaseOptions): BrandLease {
 const scopedWait = new AsyncLocalStorage<number>();
 
 function databaseBrandLeaseProvider(options: BrandLeaseOptions): LockProvider {
-  const { db, clock, events, logger } = options;
-  const ttlMs = options.ttlMs ?? DEFAULT_BRAND_LEASE_TTL_MS;
-  const random = options.random ?? Math.random;
-  const backoff = (attempt: number) => {
-    const ceiling = Math.min(250, 10 * 2 ** attempt);
-    return Math.max(1, Math.round(ceiling / 2 + (random() * ceiling) / 2));
-  };
-
-  function heartbeat(brandId: string, holder: string): () => void {
-    const stop = new AbortController();
-    void (async () => {
-      while (!stop.signal.aborted) {
-        try {
-          await clock.sleep(Math.max(1, Math.floor(ttlMs / 3)), stop.signal);
-        } catch {
-          return;
-        }
-        try {
-          if (!(await renewBrandLease(db, { brandId, holder, now: clock.now(), ttlMs }))) {
-            logger.warn({ brandId }, "brand lease lost while held");
-            return;
-          }
-        } catch (error) {
-          logger.warn({ brandId, err: error }, "brand lease renewal failed");
-        }
-      }
-    })();
-    return () => stop.abort("released");
-  }
-
-  return {
-    async acquire(brandId: string): Promise<LockLease> {
-      const holder = randomUUID();
-      const timeoutMs =
-        scopedWait.getStore() ??
-        durationMs("SERENITY_BRAND_LEASE_TIMEOUT_MS", DEFAULT_BRAND_LEASE_TIMEOUT_MS, options.env);
-      const started = clock.now().getTime();
-      const deadline = started + timeoutMs;
-      for (let attempt = 0; ; attempt++) {
-        if (await acquireBrandLease(db, { brandId, holder, now: clock.now(), ttlMs })) {
-          events.emit("brand.leaseWait", {
-            waitSeconds: (clock.now().getTime() - started) / 1000,
-            acquired: true,
-          });
-          const stopHeartbeat = heartbeat(brandId, holder);
-          return {
-            release: async () => {
-              stopHeartbeat();
-              try {
-                await releaseBrandLease(db, { brandId, holder });
-              } catch (error) {
-                // It expires on its own within one TTL; the operation's result stands.
-                logger.warn({ brandId, err: error }, "brand lease release failed");
-              }
-            },
-          };
-        }
-        const remaining = deadline - clock.now().getTime();
-        if (remaining <= 0) {
-          events.emit("brand.leaseWait", { waitSeconds: timeoutMs / 1000, acquired: false });
-          logger.info({ brandId, timeoutMs }, "brand lease wait timed out");
-          throw new ServiceError("brandBusy", { details: { brandId } });
-        }
-        await clock.sleep(Math.min(remaining, backoff(attempt)));
-      }
+  const { db, events, logger } = options;
+  return createLeaseRowLock({
+    clock: options.clock,
+    logger,
+    ttlMs: options.ttlMs ?? DEFAULT_BRAND_LEASE_TTL_MS,
+    pollMaxMs: 250,
+    random: options.random,
+    rows: {
+      acquire: (brandId, holder, now, ttlMs) => acquireBrandLease(db, { brandId, holder, now, ttlMs }),
+      renew: (brandId, holder, now, ttlMs) => renewBrandLease(db, { brandId, holder, now, ttlMs }),
+      release: async (brandId, holder) => {
+        await releaseBrandLease(db, { brandId, holder });
+      },
     },
-  };
+    names: { keyField: "brandId", lock: "brand lease" },
+    // reentrant() calls acquire without options: a withBrand wait travels in the async context.
+    defaultTimeoutMs: () =>
+      scopedWait.getStore() ??
+      durationMs("SERENITY_BRAND_LEASE_TIMEOUT_MS", DEFAULT_BRAND_LEASE_TIMEOUT_MS, options.env),
+    onWait: (waitSeconds, acquired) => events.emit("brand.leaseWait", { waitSeconds, acquired }),
+    busy: (brandId, timeoutMs) => {
+      logger.info({ brandId, timeoutMs }, "brand lease wait timed out");
+      return new ServiceError("brandBusy", { details: { brandId } });
+    },
+  });
 }
