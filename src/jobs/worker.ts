@@ -3,6 +3,7 @@ import os from "node:os";
 
 import { deleteWorkerHeartbeat } from "../db/workerHeartbeats/deleteWorkerHeartbeat.ts";
 import { upsertWorkerHeartbeat } from "../db/workerHeartbeats/upsertWorkerHeartbeat.ts";
+import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
 import type { JobSystemDeps } from "./jobSystemDeps.ts";
 import { JobReconciler, type ReconcileStep } from "./reconciler.ts";
 import { JobRunner } from "./runner.ts";
@@ -52,7 +53,7 @@ export class JobWorker {
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #slotFreed: (() => void) | undefined;
-  #timers: NodeJS.Timeout[] = [];
+  #loops: PeriodicLoop[] = [];
   #stopListening: (() => Promise<void>) | undefined;
   #unsubscribe: (() => void) | undefined;
 
@@ -83,11 +84,23 @@ export class JobWorker {
     await this.#deps.queue.start();
     this.#running = true;
     await this.heartbeat();
-    this.#timers.push(setInterval(() => void this.heartbeat(), this.#options.heartbeatIntervalMs));
+    const { logger } = this.#deps;
+    this.#loops.push(
+      startPeriodic({
+        everyMs: this.#options.heartbeatIntervalMs,
+        pass: () => this.heartbeat(),
+        onError: (error) => logger.warn({ err: error }, "worker heartbeat failed"),
+      }),
+    );
     if (this.#options.reconcileIntervalMs > 0) {
-      this.#timers.push(setInterval(() => void this.#reconcile(), this.#options.reconcileIntervalMs));
+      this.#loops.push(
+        startPeriodic({
+          everyMs: this.#options.reconcileIntervalMs,
+          pass: () => this.reconciler.run(),
+          onError: (error) => logger.error({ err: error }, "job reconcile failed"),
+        }),
+      );
     }
-    for (const timer of this.#timers) timer.unref();
     this.#unsubscribe = this.#deps.queue.onAvailable(() => this.#wake?.());
     if (this.#options.listen) this.#stopListening = await this.#deps.queue.listenForEnqueues();
     this.#loop = this.#run();
@@ -141,8 +154,9 @@ export class JobWorker {
     this.#wake?.();
     this.#slotFreed?.();
     await this.#loop;
-    for (const timer of this.#timers) clearInterval(timer);
-    this.#timers = [];
+    // A reconcile in flight finishes before the database it writes to may close.
+    await Promise.all(this.#loops.map((loop) => loop.stop()));
+    this.#loops = [];
     this.#unsubscribe?.();
     const pending = Promise.allSettled([...this.#inFlight]);
     let graceTimer: NodeJS.Timeout | undefined;
@@ -205,13 +219,5 @@ export class JobWorker {
         done();
       };
     });
-  }
-
-  async #reconcile(): Promise<void> {
-    try {
-      await this.reconciler.run();
-    } catch (error) {
-      this.#deps.logger.error({ err: error }, "job reconcile failed");
-    }
   }
 }
