@@ -192,3 +192,25 @@ export function staleRollbacks(
       !claims.brandsWithLiveJobs.includes(market.brandId),
   );
 }
+
+/**
+ * Reservations abandoned before a project was recorded (a process that died between reserving a
+ * slice and recording the project it made, or before making one): `creating` with no project id,
+ * untouched for `graceMs`, of a brand no live job works for. Such a row tracks nothing, but as a
+ * reservation it claims every untracked project of its workspace — so a project its create did
+ * make would never become an orphan. The reconciler drops the row under the brand's lease (no
+ * structural operation of the brand in flight); a project left behind is then an orphan like any.
+ */
+export function abandonedReservations(
+  claims: UpstreamClaims,
+  now: Date,
+  graceMs: number,
+): UpstreamClaims["markets"] {
+  return claims.markets.filter(
+    (market) =>
+      market.status === "creating" &&
+      market.projectId === null &&
+      now.getTime() - market.updatedAt.getTime() >= graceMs &&
+      !claims.brandsWithLiveJobs.includes(market.brandId),
+  );
+}

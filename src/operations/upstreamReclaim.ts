@@ -9,6 +9,7 @@ import { DEACTIVATION_FLOOR, RELEASE_FLOOR, type Units } from "../domain/allocat
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import {
+  abandonedReservations,
   projectOrphans,
   staleRollbacks,
   subWorkspaceProvenance,
@@ -56,6 +57,8 @@ export interface OrgReconcileReport {
   reclaimed: { subWorkspaces: number; projects: number };
   /** Failed rollbacks (kept `creating` reservations with a project) finished: project deleted, row dropped. */
   rollbacksRetried: number;
+  /** Abandoned reservations (`creating`, no project id) dropped, so they claim nothing any more. */
+  reservationsDropped: number;
   /** Orphans found tracked or claimed on the second look, left alone. */
   spared: number;
   /**
@@ -109,6 +112,33 @@ export async function finishRollback(
     "upstream reconciler: finished a failed rollback",
   );
   return true;
+}
+
+/**
+ * One abandoned reservation, under its brand's lease: looked at again (a create may have taken it
+ * up meanwhile), then dropped. `false` = no longer abandoned, left alone.
+ */
+export async function dropAbandonedReservation(
+  deps: UpstreamReconcilerDeps,
+  context: ReconcileContext,
+  market: UpstreamClaims["markets"][number],
+  now: Date,
+  graceMs: number,
+): Promise<boolean> {
+  const fresh = abandonedReservations(await readUpstreamClaims(deps.db, context.org.id), now, graceMs);
+  if (!fresh.some((row) => row.id === market.id)) return false;
+  const dropped = await dropStaleReservation(deps.db, {
+    id: market.id,
+    projectId: null,
+    updatedBefore: new Date(now.getTime() - graceMs + 1),
+  });
+  if (dropped) {
+    context.log.info(
+      { marketId: market.id, brandId: market.brandId, workspaceId: market.workspaceId },
+      "upstream reconciler: dropped an abandoned market reservation",
+    );
+  }
+  return dropped;
 }
 
 /**

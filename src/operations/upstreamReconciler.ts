@@ -7,10 +7,11 @@ import {
   recordOrphanSightings,
   sightingKey,
 } from "../db/upstreamReconcile/recordOrphanSightings.ts";
-import { staleRollbacks } from "../domain/upstreamOrphans.ts";
+import { abandonedReservations, staleRollbacks } from "../domain/upstreamOrphans.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import { observeUpstream, type UpstreamObservation } from "./observeUpstream.ts";
 import {
+  dropAbandonedReservation,
   finishRollback,
   type OrgReconcileReport,
   reclaimProject,
@@ -95,6 +96,7 @@ export class UpstreamReconciler {
       waiting: 0,
       reclaimed: { subWorkspaces: 0, projects: 0 },
       rollbacksRetried: 0,
+      reservationsDropped: 0,
       spared: 0,
       busy: 0,
       failed: 0,
@@ -165,7 +167,9 @@ export class UpstreamReconciler {
    * Finishes the rollbacks a create could not finish (ADR 0015 keeps their reservation, `creating`
    * with the project id, so the project stays tracked): once such a row is older than the grace and
    * no live job of its brand may come back for it, delete the project, then drop the row (guarded:
-   * a redelivery that reclaimed the row meanwhile keeps it).
+   * a redelivery that reclaimed the row meanwhile keeps it). Then drops the reservations abandoned
+   * before they recorded a project, the same way; a project such a create did make is an orphan
+   * from the next pass on.
    */
   async #retryRollbacks(context: ReconcileContext, graceMs: number): Promise<void> {
     const now = this.deps.clock.now();
@@ -193,6 +197,20 @@ export class UpstreamReconciler {
           kind: "project",
           outcome: "failed",
         });
+      }
+    }
+    for (const market of abandonedReservations(claims, now, graceMs)) {
+      try {
+        const dropped = await underBrandLease(this.deps, context, market.brandId, market.id, () =>
+          dropAbandonedReservation(this.deps, context, market, now, graceMs),
+        );
+        if (dropped === true) context.report.reservationsDropped += 1;
+      } catch (error) {
+        context.report.failed += 1;
+        context.log.warn(
+          { err: error, marketId: market.id },
+          "upstream reconciler: could not drop an abandoned reservation; the next pass tries again",
+        );
       }
     }
   }

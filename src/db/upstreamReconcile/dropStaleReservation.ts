@@ -1,16 +1,17 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, isNull, lt } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { markets } from "../schema.ts";
 
 /**
- * Drops a market reservation whose rollback the upstream reconciler has just finished (its project
- * deleted): only while it is still the same `creating` row with that project and untouched since
+ * Drops a market reservation the upstream reconciler has just finished with — a failed rollback
+ * whose project it deleted, or an abandoned reservation with no project (`projectId: null`): only
+ * while it is still the same `creating` row with that project (or none) and untouched since
  * `updatedBefore` — a redelivery that reclaimed it meanwhile keeps it. `false` = a lost race.
  */
 export async function dropStaleReservation(
   db: DbExecutor,
-  values: { id: string; projectId: string; updatedBefore: Date },
+  values: { id: string; projectId: string | null; updatedBefore: Date },
 ): Promise<boolean> {
   const rows = await db
     .delete(markets)
@@ -18,7 +19,7 @@ export async function dropStaleReservation(
       and(
         eq(markets.id, values.id),
         eq(markets.status, "creating"),
-        eq(markets.projectId, values.projectId),
+        values.projectId === null ? isNull(markets.projectId) : eq(markets.projectId, values.projectId),
         lt(markets.updatedAt, values.updatedBefore),
       ),
     )

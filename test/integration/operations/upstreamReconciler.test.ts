@@ -360,3 +360,45 @@ describe("the upstream reconciler and the per-brand lease", () => {
     expect(report.reclaimed).toEqual({ subWorkspaces: 0, projects: 0 });
   });
 });
+
+/**
+ * A reservation abandoned before it recorded a project (a process that died between making the
+ * project and writing its id down) claims every untracked project of its workspace, so the project
+ * it made would never become an orphan. Once older than the grace, with no live job of its brand,
+ * the reconciler drops the row; the project is then an orphan and is reclaimed a grace later.
+ */
+describe("the upstream reconciler and an abandoned market reservation", () => {
+  let world: UpstreamReconcileWorld;
+
+  beforeAll(async () => {
+    world = await startUpstreamReconcileWorld();
+  });
+  afterAll(() => world.close());
+
+  it("drops the reservation after the grace, then reclaims the project its create made", async () => {
+    const cobalt = await world.brand("Cobalt", { totals: { projects: 2, prompts: 100 } });
+    const made = await world.project(cobalt.workspaceId, "Cobalt FR fr");
+    await world.market(cobalt.brandId, cobalt.workspaceId, null, "creating");
+    const reservations = () =>
+      world.runtime.database.db.select().from(markets).where(eq(markets.brandId, cobalt.brandId));
+    const pass = () => world.reconciler.reconcileOrg(world.org, TOKEN, { graceMs: GRACE_MS });
+
+    // Young: the reservation may be a create in flight; it claims the project.
+    const young = await pass();
+    expect(young).toMatchObject({ orphans: { subWorkspaces: 0, projects: 0 }, reservationsDropped: 0 });
+    expect(await reservations()).toHaveLength(1);
+
+    // Older than the grace, no live job of the brand: dropped; the project is now unclaimed.
+    world.clock.advance(GRACE_MS);
+    expect((await pass()).reservationsDropped).toBe(1);
+    expect(await reservations()).toEqual([]);
+    const seen = await pass();
+    expect(seen).toMatchObject({ orphans: { projects: 1 }, waiting: 1 });
+    expect(await world.projectIds(cobalt.workspaceId)).toContain(made);
+
+    world.clock.advance(GRACE_MS);
+    expect((await pass()).reclaimed.projects).toBe(1);
+    expect(await world.projectIds(cobalt.workspaceId)).not.toContain(made);
+    expect((await world.ledger()).filter((row) => row.outcome === "projectDeleted")).toHaveLength(1);
+  });
+});
