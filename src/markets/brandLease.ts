@@ -82,9 +82,15 @@ function databaseBrandLeaseProvider(options: BrandLeaseOptions): LockProvider {
     defaultTimeoutMs: () =>
       scopedWait.getStore() ??
       durationMs("SERENITY_BRAND_LEASE_TIMEOUT_MS", DEFAULT_BRAND_LEASE_TIMEOUT_MS, options.env),
-    onWait: (waitSeconds, acquired) => events.emit("brand.leaseWait", { waitSeconds, acquired }),
+    // A single try (waitMs 0: the upstream reconciler's) refused is routine, not a caller kept
+    // waiting: neither the wait metric nor the info line (operators read those as 503 brandBusy).
+    onWait: (waitSeconds, acquired) => {
+      if (!acquired && scopedWait.getStore() === 0) return;
+      events.emit("brand.leaseWait", { waitSeconds, acquired });
+    },
     busy: (brandId, timeoutMs) => {
-      logger.info({ brandId, timeoutMs }, "brand lease wait timed out");
+      if (scopedWait.getStore() === 0) logger.debug({ brandId }, "brand lease busy (single try)");
+      else logger.info({ brandId, timeoutMs }, "brand lease wait timed out");
       return new ServiceError("brandBusy", { details: { brandId } });
     },
   });

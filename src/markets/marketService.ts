@@ -54,7 +54,11 @@ export interface MarketServiceDeps {
 
 /** Upstream reads in flight per list request. */
 const LIST_CONCURRENCY = 4;
-const DEFAULT_STALE_RESERVATION_MS = 10 * 60_000;
+/**
+ * A `creating` reservation untouched this long is abandoned: a create of the slice may reclaim it,
+ * and the upstream reconciler drops one that never recorded a project.
+ */
+export const DEFAULT_STALE_RESERVATION_MS = 10 * 60_000;
 
 /** Markets (country × language slices of a brand, one upstream project each) and their models. */
 export class MarketService {

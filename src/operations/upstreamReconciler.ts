@@ -9,6 +9,7 @@ import {
 } from "../db/upstreamReconcile/recordOrphanSightings.ts";
 import { abandonedReservations, staleRollbacks } from "../domain/upstreamOrphans.ts";
 import { isGatewayError } from "../gateway/errors.ts";
+import { DEFAULT_STALE_RESERVATION_MS } from "../markets/marketService.ts";
 import { observeUpstream, type UpstreamObservation } from "./observeUpstream.ts";
 import {
   dropAbandonedReservation,
@@ -159,7 +160,9 @@ export class UpstreamReconciler {
       subWorkspaces: report.orphans.subWorkspaces - report.reclaimed.subWorkspaces,
       projects: report.orphans.projects - report.reclaimed.projects,
     });
-    if (sightings.length > 0) log.info({ ...report }, "upstream reconciled");
+    if (sightings.length > 0 || report.rollbacksRetried > 0 || report.reservationsDropped > 0) {
+      log.info({ ...report }, "upstream reconciled");
+    }
     return report;
   }
 
@@ -199,10 +202,13 @@ export class UpstreamReconciler {
         });
       }
     }
-    for (const market of abandonedReservations(claims, now, graceMs)) {
+    // Never younger than the threshold at which markets themselves call a reservation abandoned:
+    // a create that outlived its brand lease must not lose its row to a short test grace.
+    const abandonedAfterMs = Math.max(graceMs, DEFAULT_STALE_RESERVATION_MS);
+    for (const market of abandonedReservations(claims, now, abandonedAfterMs)) {
       try {
         const dropped = await underBrandLease(this.deps, context, market.brandId, market.id, () =>
-          dropAbandonedReservation(this.deps, context, market, now, graceMs),
+          dropAbandonedReservation(this.deps, context, market, now, abandonedAfterMs),
         );
         if (dropped === true) context.report.reservationsDropped += 1;
       } catch (error) {
