@@ -135,33 +135,38 @@ export class AllocationService {
   /** The pool view (`GET …/serenity/resources`), read with the caller's bearer, cached a few seconds per org. */
   async poolView(principal: Principal, orgId: string): Promise<PoolView> {
     const org = await this.deps.orgs.getAccessible(principal, orgId);
-    const cached = this.#poolViews.get(orgId);
-    if (cached && cached.expiresAt > this.deps.clock.now().getTime()) return cached.view;
     // A read already under way for the org answers this request too (one read of N + 1
     // workspaces, not one per waiting client). Its failure is shared only with callers of the same
-    // bearer: another member's token may read what this one could not.
-    const inFlight = this.#sampling.get(orgId);
-    if (inFlight) {
+    // bearer: another member's token may read what this one could not — such a caller looks again,
+    // and joins the next read if another caller has started one meanwhile.
+    for (;;) {
+      const cached = this.#poolViews.get(orgId);
+      if (cached && cached.expiresAt > this.deps.clock.now().getTime()) return cached.view;
+      const inFlight = this.#sampling.get(orgId);
+      if (!inFlight) return this.samplePool(org, principal.bearer);
       try {
         return await inFlight.view;
       } catch (error) {
         if (inFlight.bearer === principal.bearer) throw error;
       }
     }
-    return this.samplePool(org, principal.bearer);
   }
 
   /**
    * Reads a fresh pool view without a tenancy check (the periodic sampler, the audit): updates the
-   * pool-free gauge and the cache. Pool views of the org asked for meanwhile wait for this read.
+   * pool-free gauge and the cache (never with a view older than the cached one). Pool views of the
+   * org asked for meanwhile wait for this read.
    */
   async samplePool(org: OrgRow, bearer: string): Promise<PoolView> {
     const view = (async () => {
       const read = await readPoolView(this.deps, org, bearer);
-      this.#poolViews.set(org.id, {
-        view: read,
-        expiresAt: this.deps.clock.now().getTime() + POOL_VIEW_TTL_MS,
-      });
+      const current = this.#poolViews.get(org.id);
+      if (!current || current.view.sampledAt.getTime() <= read.sampledAt.getTime()) {
+        this.#poolViews.set(org.id, {
+          view: read,
+          expiresAt: this.deps.clock.now().getTime() + POOL_VIEW_TTL_MS,
+        });
+      }
       await this.deps.history?.record(org.id, read.pool, read.sampledAt);
       return read;
     })();

@@ -2,7 +2,7 @@ import path from "node:path";
 
 import { z } from "zod";
 
-import { durationMs, type FlagSource } from "./flags.ts";
+import { durationMs, type FlagSource, InvalidDuration } from "./flags.ts";
 import { GENERATOR_ENV_SHAPE } from "./generatorEnv.ts";
 
 /**
@@ -115,8 +115,9 @@ function bootDuration(
 ): number {
   try {
     return durationMs(variable, fallback, env, { zero });
-  } catch {
-    throw new ConfigError(variable, "must be a whole number of milliseconds");
+  } catch (error) {
+    if (error instanceof InvalidDuration) throw new ConfigError(variable, error.problem);
+    throw error;
   }
 }
 

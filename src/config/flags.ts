@@ -72,6 +72,20 @@ export function brandAiCeiling(
   };
 }
 
+/** A malformed duration variable: its name, and what is wrong with the value (never the value). */
+export class InvalidDuration extends Error {
+  constructor(
+    readonly variable: string,
+    readonly problem: string,
+  ) {
+    super(`${variable} ${problem}`);
+    this.name = "InvalidDuration";
+  }
+}
+
+/** The longest delay a Node timer takes (about 24.8 days). */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /**
  * A whole number of milliseconds from the environment: unset or blank → `fallback`; anything but
  * digits (a sign, a unit, a fraction) throws naming the variable — at boot, loadConfig checks every
@@ -87,9 +101,11 @@ export function durationMs(
 ): number {
   const value = env[variable]?.trim();
   if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value)) throw new Error(`${variable} must be a whole number of milliseconds`);
+  if (!/^\d+$/.test(value)) throw new InvalidDuration(variable, "must be a whole number of milliseconds");
   const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed)) throw new Error(`${variable} must be a whole number of milliseconds`);
+  // Timers take at most 2^31 − 1 ms; Node runs a longer interval every millisecond instead.
+  if (parsed > MAX_TIMER_MS)
+    throw new InvalidDuration(variable, `must be at most ${MAX_TIMER_MS} ms (24.8 days)`);
   if (parsed === 0 && options.zero !== "allowed") return fallback;
   return parsed;
 }

@@ -154,8 +154,9 @@ export class JobWorker {
     this.#wake?.();
     this.#slotFreed?.();
     await this.#loop;
-    // A reconcile in flight finishes before the database it writes to may close.
-    await Promise.all(this.#loops.map((loop) => loop.stop()));
+    // No new tick from here; a reconcile in flight is awaited below, beside the handlers' grace
+    // (not before it), and before the queue and the database it writes to may close.
+    const loopsStopped = Promise.all(this.#loops.map((loop) => loop.stop()));
     this.#loops = [];
     this.#unsubscribe?.();
     const pending = Promise.allSettled([...this.#inFlight]);
@@ -169,6 +170,7 @@ export class JobWorker {
       await pending;
     }
     clearTimeout(graceTimer);
+    await loopsStopped;
     await this.#stopListening?.();
     this.#stopListening = undefined;
     await deleteWorkerHeartbeat(this.#deps.db, this.workerId).catch(() => {});

@@ -86,6 +86,9 @@ describe("the worker's settings (read once at boot, src/runtime/startWorker.ts r
         new RegExp(`${variable} must be a whole number of milliseconds`),
       );
     }
+    expect(() => loadConfig({ [variable]: "3000000000" })).toThrow(
+      new RegExp(`${variable} must be at most 2147483647 ms`),
+    );
   });
 
   it("reads SERENITY_UPSTREAM_TOKEN trimmed (blank = none) and never lets it into a log line", () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 
-import { brandAiCeiling, durationMs, dynamicAllocationEnabled } from "../../../src/config/flags.ts";
+import {
+  brandAiCeiling,
+  durationMs,
+  dynamicAllocationEnabled,
+  MAX_TIMER_MS,
+} from "../../../src/config/flags.ts";
 
 describe("flags are read per use", () => {
   it("dynamic allocation is on only for the exact string true", () => {
@@ -34,8 +39,15 @@ describe("durationMs: the one reader of a duration variable", () => {
   });
 
   it("throws naming the variable on anything else (never silently the default)", () => {
-    for (const value of ["60s", "-1", "+5", "1.5", "1e3", "0x10", "ten", "99999999999999999999"]) {
+    for (const value of ["60s", "-1", "+5", "1.5", "1e3", "0x10", "ten"]) {
       expect(() => read(value)).toThrow(/^SERENITY_SOME_MS must be a whole number of milliseconds$/);
+    }
+  });
+
+  it("refuses more than a timer can wait (2^31 − 1 ms): Node would run such an interval every millisecond", () => {
+    expect(read(String(MAX_TIMER_MS))).toBe(MAX_TIMER_MS);
+    for (const value of [String(MAX_TIMER_MS + 1), "99999999999999999999"]) {
+      expect(() => read(value)).toThrow(/^SERENITY_SOME_MS must be at most 2147483647 ms/);
     }
   });
 
