@@ -67,3 +67,24 @@ export class ManualClock implements Clock {
     });
   }
 }
+
+/**
+ * Moves the manual clock in steps until `done()` or `totalMs` is spent. Before every step it waits
+ * until the code under test is blocked on the clock again (at least `sleepers` waits pending: one
+ * per waiting acquirer, one per held lease's heartbeat), so each step lands after the previous
+ * step's database round trips however slow the machine is — never on a fixed real-time pause.
+ */
+export async function drive(
+  clock: ManualClock,
+  totalMs: number,
+  stepMs: number,
+  { sleepers, done = () => false }: { sleepers: number; done?: () => boolean },
+): Promise<void> {
+  const blocked = () =>
+    waitFor(() => clock.pendingSleeps >= sleepers || done(), { what: `${sleepers} sleeper(s) on the clock` });
+  for (let spent = 0; spent < totalMs && !done(); spent += stepMs) {
+    await blocked();
+    clock.advance(stepMs);
+  }
+  await blocked();
+}

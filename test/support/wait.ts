@@ -27,3 +27,13 @@ export async function waitFor(
 export function nextTurn(ms = 5): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** A promise's settlement, watched without awaiting it (is a waiter still blocked?). */
+export function track<T>(promise: Promise<T>): { settled: boolean; value?: T; error?: unknown } {
+  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
+  promise.then(
+    (value) => Object.assign(state, { settled: true, value }),
+    (error: unknown) => Object.assign(state, { settled: true, error }),
+  );
+  return state;
+}

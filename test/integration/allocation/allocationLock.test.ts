@@ -18,8 +18,8 @@ import { ServiceError } from "../../../src/domain/errors.ts";
 import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { ManualClock } from "../../support/manualClock.ts";
-import { nextTurn, waitFor } from "../../support/wait.ts";
+import { drive, ManualClock } from "../../support/manualClock.ts";
+import { nextTurn, track } from "../../support/wait.ts";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -36,37 +36,6 @@ function setup(env: Record<string, string> = {}) {
   events.on("allocation.lockWait", (event) => waits.push(event));
   const provider = createDatabaseLockProvider({ db: db.db, clock, events, logger, env, random: () => 0.5 });
   return { clock, provider, waits };
-}
-
-/** Tracks a promise's settlement without awaiting it. */
-function track<T>(promise: Promise<T>) {
-  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
-  promise.then(
-    (value) => Object.assign(state, { settled: true, value }),
-    (error: unknown) => Object.assign(state, { settled: true, error }),
-  );
-  return state;
-}
-
-/**
- * Moves the manual clock in steps until `done()` or `totalMs` is spent. Before every step it waits
- * until the code under test is blocked on the clock again (at least `sleepers` waits pending: one
- * per waiting acquirer, one per held lease's heartbeat), so each step lands after the previous
- * step's database round trips however slow the machine is — never on a fixed real-time pause.
- */
-async function drive(
-  clock: ManualClock,
-  totalMs: number,
-  stepMs: number,
-  { sleepers, done = () => false }: { sleepers: number; done?: () => boolean },
-) {
-  const blocked = () =>
-    waitFor(() => clock.pendingSleeps >= sleepers || done(), { what: `${sleepers} sleeper(s) on the clock` });
-  for (let spent = 0; spent < totalMs && !done(); spent += stepMs) {
-    await blocked();
-    clock.advance(stepMs);
-  }
-  await blocked();
 }
 
 async function lockRow(subWorkspaceId: string) {

@@ -9,8 +9,8 @@ import { createBrandLease, DEFAULT_BRAND_LEASE_TTL_MS } from "../../../src/marke
 import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { ManualClock } from "../../support/manualClock.ts";
-import { waitFor } from "../../support/wait.ts";
+import { drive, ManualClock } from "../../support/manualClock.ts";
+import { track, waitFor } from "../../support/wait.ts";
 
 /**
  * The per-brand lease (ADR 0015) on the shared lease-row lock (src/allocation/leaseRowLock.ts,
@@ -41,30 +41,6 @@ function setup(env: Record<string, string> = {}) {
   return { clock, lease, waits };
 }
 
-/** Settlement of a promise, watched without awaiting it. */
-function track<T>(promise: Promise<T>) {
-  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
-  promise.then(
-    (value) => Object.assign(state, { settled: true, value }),
-    (error: unknown) => Object.assign(state, { settled: true, error }),
-  );
-  return state;
-}
-
-/** Advances the clock in steps, each once `sleepers` waits are pending on it (or `done()`). */
-async function drive(
-  clock: ManualClock,
-  totalMs: number,
-  stepMs: number,
-  sleepers: number,
-  done: () => boolean,
-) {
-  for (let spent = 0; spent < totalMs && !done(); spent += stepMs) {
-    await waitFor(() => clock.pendingSleeps >= sleepers || done(), { what: `${sleepers} sleeper(s)` });
-    clock.advance(stepMs);
-  }
-}
-
 const row = async (brandId: string) =>
   (await db.db.select().from(brandLeases).where(eq(brandLeases.brandId, brandId)))[0];
 
@@ -83,11 +59,11 @@ describe("the brand lease", () => {
     await waitFor(async () => (await row(brandId)) !== undefined, { what: "the first lease row" });
     const second = track(lease.withBrand(brandId, async () => void order.push("second")));
     // Blocked: the first holder's heartbeat and the second caller's poll.
-    await drive(clock, 2_000, 100, 2, () => second.settled);
+    await drive(clock, 2_000, 100, { sleepers: 2, done: () => second.settled });
     expect(second.settled).toBe(false);
     release();
     await first;
-    await drive(clock, 2_000, 100, 1, () => second.settled);
+    await drive(clock, 2_000, 100, { sleepers: 1, done: () => second.settled });
     expect(second.error).toBeUndefined();
     expect(order).toEqual(["first in", "first out", "second"]);
     expect(waits.map((wait) => wait.acquired)).toEqual([true, true]);
@@ -103,7 +79,7 @@ describe("the brand lease", () => {
 
     let ran = false;
     const bySetting = track(lease.withBrand(brandId, async () => void (ran = true)));
-    await drive(clock, 5_000, 100, 2, () => bySetting.settled);
+    await drive(clock, 5_000, 100, { sleepers: 2, done: () => bySetting.settled });
     expect(bySetting.error).toBeInstanceOf(ServiceError);
     expect(bySetting.error).toMatchObject({ code: "brandBusy", details: { brandId } });
     expect(waits.at(-1)).toEqual({ waitSeconds: 3, acquired: false });
