@@ -179,6 +179,9 @@ async function main() {
     const latencies = new Map<string, number[]>();
     const statuses = new Map<number, number>();
     const own5xx: string[] = [];
+    /** Upstream-caused 5xx (502 / 503 / 504): the route, the answer, and the fault injected last. */
+    const upstream5xx: string[] = [];
+    let lastFault = "none yet";
     let requests = 0;
     const brands: string[] = [];
     const call = async (route: string, method: string, url: string, body?: unknown) => {
@@ -205,6 +208,9 @@ async function main() {
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       requests += 1;
       if (status === 500 || status === 0) own5xx.push(`${key} → ${status} ${text.slice(0, 200)}`);
+      else if (status >= 502 && status <= 504) {
+        upstream5xx.push(`${key} → ${status} ${text.slice(0, 160)} (last fault: ${lastFault})`);
+      }
       return { status, json: () => JSON.parse(text) as Record<string, unknown> };
     };
 
@@ -317,6 +323,7 @@ async function main() {
     latencies.clear();
     statuses.clear();
     own5xx.length = 0;
+    upstream5xx.length = 0;
     requests = 0;
 
     const end = Date.now() + MINUTES * 60_000;
@@ -324,11 +331,13 @@ async function main() {
     const injector = (async () => {
       while (Date.now() < end) {
         await sleep(3_000 + Math.random() * 4_000);
+        const fault = { match: pick(FAULT_PATHS), action: pick(FAULT_ACTIONS), times: 1 };
         await fetch(`${sim}/__sim/faults`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ match: pick(FAULT_PATHS), action: pick(FAULT_ACTIONS), times: 1 }),
+          body: JSON.stringify(fault),
         }).catch(() => {});
+        lastFault = `${fault.match.method} ${fault.match.pathPattern} ${JSON.stringify(fault.action)}`;
         faults += 1;
       }
     })();
@@ -402,6 +411,7 @@ async function main() {
       statuses: Object.fromEntries([...statuses.entries()].sort((a, b) => a[0] - b[0])),
       own5xx: own5xx.length,
       own5xxSamples: own5xx.slice(0, 5),
+      upstream5xxSamples: upstream5xx.slice(0, 10),
       orphansAtDrain,
       orphansAtEnd,
       routes,
@@ -412,6 +422,7 @@ async function main() {
     );
     console.log(`statuses: ${JSON.stringify(result.statuses)}; 5xx of our own making: ${own5xx.length}`);
     for (const sampleLine of result.own5xxSamples) console.log(`  ${sampleLine}`);
+    for (const sampleLine of result.upstream5xxSamples) console.log(`  upstream-caused: ${sampleLine}`);
     console.log(`orphans after the drain: ${orphansAtDrain}; after the reconciler's turn: ${orphansAtEnd}`);
     console.log("route                                              n     p50 ms  p99 ms");
     for (const route of routes)
