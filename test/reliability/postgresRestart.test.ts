@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 
@@ -10,6 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { signDevToken } from "../../src/auth/tokenVerifier.ts";
+import { freePort } from "../../src/config/freePort.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { apiProcessSide } from "../support/apiProcessSide.ts";
@@ -40,17 +40,6 @@ import { waitFor } from "../support/wait.ts";
 const SECRET = randomBytes(32).toString("hex");
 /** The longest lease a job type takes (the chained provisioning jobs'); leases are never extended. */
 const LONGEST_JOB_LEASE_TTL_MS = 6 * 60_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 describe("a PostgreSQL restart under load", () => {
   let postgres: EmbeddedPostgres;

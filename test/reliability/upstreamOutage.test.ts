@@ -49,13 +49,7 @@ describe("an upstream outage during market creation", () => {
       for (let i = 0; i < 6; i++) await world.createBrand(`Outage ${i}`);
 
       // The outage starts once a project create has reached upstream (finding 2: mid market creation).
-      await waitFor(
-        async () =>
-          (await world.sim.control<{ method: string; path: string }[]>("/calls")).some(
-            (call) => call.method === "POST" && /\/projects$/.test(call.path),
-          ),
-        { timeoutMs: 300_000, what: "a project create upstream" },
-      );
+      await world.untilProjectCreateUpstream();
       const crashedAt = new Date();
       await world.sim.crash();
       // It comes back once every live job has met it (touched since the crash) or ended.

@@ -9,6 +9,7 @@ import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import { apiProcessSide, letLeasesExpire } from "./apiProcessSide.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { type RestartableSimulator, startRestartableSimulator } from "./restartableSimulator.ts";
+import { waitFor } from "./wait.ts";
 import { spawnWorker, type WorkerProcess } from "./workerProcess.ts";
 
 export const PARENT = GOLD_PARENT_WORKSPACE_ID;
@@ -37,6 +38,8 @@ export interface FaultWorld {
   ): Promise<{ brandId: string; jobId: string }>;
   /** Moves every held job lease an hour into the past (only while no worker runs). */
   letLeasesExpire(): Promise<void>;
+  /** Until a project create has reached the simulator (a fault is timed to land mid market creation). */
+  untilProjectCreateUpstream(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +67,14 @@ export async function startFaultWorld(settings: Record<string, unknown> = {}): P
       }),
     createBrand,
     letLeasesExpire: () => letLeasesExpire(db),
+    untilProjectCreateUpstream: () =>
+      waitFor(
+        async () =>
+          (await sim.control<{ method: string; path: string }[]>("/calls")).some(
+            (call) => call.method === "POST" && /\/projects$/.test(call.path),
+          ),
+        { timeoutMs: 300_000, what: "a project create upstream" },
+      ),
     async close() {
       await side.gateway.close();
       await sim.close();

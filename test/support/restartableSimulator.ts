@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 
+import { freePort } from "../../src/config/freePort.ts";
 import type { SimulatorDump } from "../../src/simulator/createSimulator.ts";
 import { SERENITY_BIN } from "./cli.ts";
 
@@ -23,17 +23,6 @@ export interface RestartableSimulator {
   control<T = unknown>(route: string, body?: unknown, method?: string): Promise<T>;
   dump(): Promise<SimulatorDump>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 export async function startRestartableSimulator(
