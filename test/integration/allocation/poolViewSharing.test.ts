@@ -21,7 +21,9 @@ import { nextTurn, waitFor } from "../../support/wait.ts";
  * Pool views asked for at once share one read (spec/allocation.md §8's view reads the parent and
  * every brand sub-workspace, so a burst of dashboards used to cost one full read each). The
  * upstream's reads are held at a gate until every caller has passed its tenancy check, so the
- * test sees what the callers did while a read was in flight — not how fast the machine was.
+ * test sees what the callers did while a read was in flight — not how fast the machine was: each
+ * caller decides (join, or read itself) as it passes tenancy, and every read it starts is counted
+ * by the time its view resolves, so the counts after the gate opens are exact either way.
  */
 
 let db: TestDatabase;
@@ -109,6 +111,8 @@ describe("pool views asked for at once", () => {
       w.service.poolView(w.member(index % 2 === 0 ? "token-a" : "token-b"), w.orgId),
     );
     await w.untilChecked(6);
+    // The first caller's read lists its brands first (a database round trip): wait for its reads.
+    await waitFor(() => w.reads.length >= 3, { what: "the first caller's reads" });
     expect(w.reads).toHaveLength(3);
     w.open();
     const answered = await Promise.all(views);
@@ -132,6 +136,7 @@ describe("pool views asked for at once", () => {
       w.service.poolView(w.member(bearer), w.orgId),
     );
     await w.untilChecked(5);
+    await waitFor(() => w.reads.length >= 3, { what: "the first caller's reads" });
     expect(w.reads).toEqual(["revoked-token", "revoked-token", "revoked-token"]);
     w.open();
     expect(await first).not.toBe("answered");
