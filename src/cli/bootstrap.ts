@@ -16,13 +16,36 @@ export function bootstrap() {
   }
 }
 
-/** Runs `stop` once on SIGINT/SIGTERM, then exits; a second signal exits at once. */
-export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
+export interface ShutdownBound {
+  /** How long `stop` may take (SERENITY_SHUTDOWN_GRACE_MS). */
+  graceMs: number;
+  /** Run when the grace runs out: cut the database connections, release the embedded server. */
+  force: () => Promise<void>;
+}
+
+/**
+ * Runs `stop` once on SIGINT/SIGTERM, then exits; a second signal exits at once. The stop is
+ * bounded: when it has not finished within the grace (a request or a job stuck on the database,
+ * say), `force` ends every connection so the embedded server can stop too, and the process exits
+ * 1 — it never lingers, and never keeps PostgreSQL "shutting down" behind it.
+ */
+export function onShutdown(logger: Logger, stop: () => Promise<void>, bound?: ShutdownBound): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(130);
     stopping = true;
     logger.info({ signal }, "shutting down");
+    const overdue = bound
+      ? setTimeout(() => {
+          logger.error(
+            { graceMs: bound.graceMs },
+            "shutdown grace ran out; ending every database connection",
+          );
+          const exit = () => process.exit(1);
+          bound.force().then(exit, exit);
+        }, bound.graceMs)
+      : undefined;
+    overdue?.unref();
     stop().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -3,6 +3,12 @@ import path from "node:path";
 import { z } from "zod";
 
 import { durationMs, type FlagSource, InvalidDuration } from "./flags.ts";
+import {
+  DEFAULT_ACQUIRE_TIMEOUT_MS,
+  DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+} from "./databaseDefaults.ts";
 import { GENERATOR_ENV_SHAPE } from "./generatorEnv.ts";
 
 /**
@@ -13,6 +19,9 @@ import { GENERATOR_ENV_SHAPE } from "./generatorEnv.ts";
 const httpOrigin = z.url({ protocol: /^https?$/ }).transform((value) => new URL(value).origin);
 
 const positiveInt = z.coerce.number().int().positive();
+
+/** The pool-size rule (see workerPoolRule): connections a worker keeps beyond its handlers. */
+export const WORKER_POOL_RESERVE = 2;
 
 const envSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -31,6 +40,9 @@ const envSchema = z.object({
     .optional(),
   SERENITY_SIMULATOR_CONTROLS: z.enum(["true", "false"]).default("false"),
   SERENITY_SYNC_SETTLE_BUDGET_MS: positiveInt.default(10_000),
+  SERENITY_DB_POOL_SIZE: positiveInt.default(DEFAULT_POOL_SIZE),
+  SERENITY_DB_NESTED_ACQUIRE: z.enum(["throw", "warn"]).default("throw"),
+  SERENITY_WORKER_CONCURRENCY: positiveInt.default(10),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // A secret: Config.upstreamToken, redacted from logs (src/observability/logger.ts).
   SERENITY_UPSTREAM_TOKEN: z.string().optional(),
@@ -63,6 +75,26 @@ export interface Config {
    */
   upstreamToken: string | undefined;
   worker: WorkerSettings;
+  database: DatabaseSettings;
+  /**
+   * SERENITY_SHUTDOWN_GRACE_MS (default 20 s): after SIGTERM/SIGINT, how long in-flight requests
+   * and jobs may take to finish; then every database connection is ended and the process exits.
+   */
+  shutdownGraceMs: number;
+}
+
+/** The connection pool's settings (src/db/database.ts; the sizing rule in docs/decisions/0018). */
+export interface DatabaseSettings {
+  /** SERENITY_DB_POOL_SIZE (default 20): connections per process. */
+  poolSize: number;
+  /** SERENITY_DB_ACQUIRE_TIMEOUT_MS (default 10 s): wait for a free connection, then 503. */
+  acquireTimeoutMs: number;
+  /** SERENITY_DB_STATEMENT_TIMEOUT_MS (default 30 s; 0 = none). */
+  statementTimeoutMs: number;
+  /** SERENITY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS (default 30 s; 0 = none). */
+  idleInTransactionTimeoutMs: number;
+  /** SERENITY_DB_NESTED_ACQUIRE (default throw): a checkout inside an open transaction. */
+  nestedAcquire: "throw" | "warn";
 }
 
 /** Default cadence of the pool sampler (spec/allocation.md §8: every 60 s per org with brands). */
@@ -71,6 +103,8 @@ export const DEFAULT_POOL_SAMPLE_INTERVAL_MS = 60_000;
 export const DEFAULT_UPSTREAM_RECONCILE_INTERVAL_MS = 5 * 60_000;
 /** Default grace before an orphan upstream is reclaimed (ADR 0016). */
 export const DEFAULT_UPSTREAM_RECONCILE_GRACE_MS = 10 * 60_000;
+/** Default grace of a shutdown before connections are cut (SERENITY_SHUTDOWN_GRACE_MS). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
 /** Default period of the job reconciler in each worker (ADR 0002). */
 export const DEFAULT_JOB_RECONCILE_INTERVAL_MS = 60_000;
 
@@ -89,6 +123,23 @@ export interface WorkerSettings {
    * ago — stall recovery takes at most grace + one period after the lease expires.
    */
   jobReconcileIntervalMs: number;
+  /** SERENITY_WORKER_CONCURRENCY (default 10): job handlers running at once per process. */
+  concurrency: number;
+}
+
+/**
+ * A process that runs jobs needs `concurrency` connections for its handlers plus
+ * WORKER_POOL_RESERVE for itself (the LISTEN session it holds for good, and the fetch loop,
+ * heartbeat and lease renewals), or its own handlers can starve the heartbeat that keeps their
+ * leases. Checked when a worker starts; the message says how to fix it.
+ */
+export function workerPoolRule(poolSize: number, concurrency: number): string | undefined {
+  const needed = concurrency + WORKER_POOL_RESERVE;
+  if (poolSize >= needed) return undefined;
+  return (
+    `SERENITY_DB_POOL_SIZE (${poolSize}) must be at least SERENITY_WORKER_CONCURRENCY (${concurrency}) + ` +
+    `${WORKER_POOL_RESERVE} = ${needed} in a process that runs jobs: raise the pool or lower the concurrency`
+  );
 }
 
 /**
@@ -121,7 +172,27 @@ function bootDuration(
   }
 }
 
-function workerSettings(env: FlagSource): WorkerSettings {
+function databaseSettings(env: FlagSource, raw: RawEnv): DatabaseSettings {
+  return {
+    poolSize: raw.SERENITY_DB_POOL_SIZE,
+    acquireTimeoutMs: bootDuration(env, "SERENITY_DB_ACQUIRE_TIMEOUT_MS", DEFAULT_ACQUIRE_TIMEOUT_MS),
+    statementTimeoutMs: bootDuration(
+      env,
+      "SERENITY_DB_STATEMENT_TIMEOUT_MS",
+      DEFAULT_STATEMENT_TIMEOUT_MS,
+      "allowed",
+    ),
+    idleInTransactionTimeoutMs: bootDuration(
+      env,
+      "SERENITY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS",
+      DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      "allowed",
+    ),
+    nestedAcquire: raw.SERENITY_DB_NESTED_ACQUIRE,
+  };
+}
+
+function workerSettings(env: FlagSource, raw: RawEnv): WorkerSettings {
   for (const variable of DURATION_VARIABLES) bootDuration(env, variable, 0);
   return {
     poolSampleIntervalMs: bootDuration(
@@ -148,6 +219,7 @@ function workerSettings(env: FlagSource): WorkerSettings {
       "SERENITY_JOB_RECONCILE_INTERVAL_MS",
       DEFAULT_JOB_RECONCILE_INTERVAL_MS,
     ),
+    concurrency: raw.SERENITY_WORKER_CONCURRENCY,
   };
 }
 
@@ -214,6 +286,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncSettleBudgetMs: raw.SERENITY_SYNC_SETTLE_BUDGET_MS,
     logLevel: raw.LOG_LEVEL,
     upstreamToken: raw.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
-    worker: workerSettings(env),
+    worker: workerSettings(env, raw),
+    database: databaseSettings(env, raw),
+    shutdownGraceMs: bootDuration(env, "SERENITY_SHUTDOWN_GRACE_MS", DEFAULT_SHUTDOWN_GRACE_MS),
   };
 }

@@ -1,28 +1,112 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 
+import {
+  DEFAULT_ACQUIRE_TIMEOUT_MS,
+  DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+} from "../config/databaseDefaults.ts";
 import { schema } from "./schema.ts";
+import {
+  guardPoolCheckouts,
+  type NestedAcquireError,
+  type NestedAcquirePolicy,
+  runInTransactionScope,
+} from "./transactionScope.ts";
 
 export type Db = NodePgDatabase<typeof schema>;
 
 /** A transaction handle or the root handle: db modules accept either (SPEC §4 rule 1). */
 export type DbExecutor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
+/** What the pool looks like right now (the `serenity_db_pool_*` gauges). */
+export interface PoolStats {
+  /** Connections handed out and not yet released (queries, transactions, the LISTEN session). */
+  checkedOut: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
 export interface Database {
   db: Db;
   pool: pg.Pool;
+  stats(): PoolStats;
+  /** Ends the pool, waiting for checked-out connections to come back. */
   close(): Promise<void>;
+  /**
+   * Ends every connection at once, checked out or not (their statements fail "Connection
+   * terminated"): the last step of a shutdown whose grace ran out, so a stuck transaction can
+   * never keep the database server from stopping.
+   */
+  forceClose(): Promise<void>;
 }
 
-export function openDatabase(url: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 10_000 });
+/** The pool's settings (SERENITY_DB_*, src/config/env.ts); every field has a safe default. */
+export interface DatabaseOptions {
+  /** Connections in the pool (SERENITY_DB_POOL_SIZE); default 20. */
+  max?: number;
+  /** How long a caller waits for a free connection before failing "timeout exceeded when trying
+   * to connect" (a 503 `databaseUnavailable` at the edge); default 10 s. */
+  acquireTimeoutMs?: number;
+  /** PostgreSQL's statement_timeout on every connection; default 30 s. 0 = none. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL's idle_in_transaction_session_timeout on every connection; default 30 s. 0 = none. */
+  idleInTransactionTimeoutMs?: number;
+  /** What a checkout from inside an open transaction does (src/db/transactionScope.ts). */
+  nestedAcquire?: NestedAcquirePolicy;
+  /** Told of every nested checkout (a metric, a log line). */
+  onNestedAcquire?: (error: NestedAcquireError) => void;
+}
+
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
+  const max = options.max ?? DEFAULT_POOL_SIZE;
+  const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const idleInTransaction = options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+    ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
+    ...(idleInTransaction > 0 ? { idle_in_transaction_session_timeout: idleInTransaction } : {}),
+  });
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on("error", () => {});
   // Nor a checked-out one between two queries (a transaction, a lock session): the pool listens
   // only to idle clients, and an unheard "error" event ends the process — a PostgreSQL restart
   // killed `serve --with-worker` (test/reliability/postgresRestart.test.ts). Its next query fails
   // instead, the caller sees that, and the pool drops the client when it comes back unqueryable.
-  pool.on("connect", (client) => client.on("error", () => {}));
+  const clients = new Set<pg.PoolClient>();
+  pool.on("connect", (client) => {
+    clients.add(client);
+    client.on("error", () => {});
+  });
+  pool.on("remove", (client) => clients.delete(client as pg.PoolClient));
+  guardPoolCheckouts(pool, options.nestedAcquire ?? "throw", options.onNestedAcquire ?? (() => {}));
   const db = drizzle(pool, { schema });
-  return { db, pool, close: () => pool.end() };
+  // Every root-handle transaction's callback runs in the guard's scope (savepoints of a
+  // transaction handle stay on its connection and need none).
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((body, config) =>
+    transaction((tx) => runInTransactionScope(() => body(tx)), config)) as Db["transaction"];
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    pool,
+    stats: () => ({
+      checkedOut: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max,
+    }),
+    close: () => (closing ??= pool.end()),
+    forceClose: async () => {
+      const ending = (closing ??= pool.end());
+      await Promise.all([...clients].map((client) => client.end().catch(() => {})));
+      await ending.catch(() => {});
+    },
+  };
 }

@@ -43,8 +43,13 @@ export interface EnqueueOptions {
 export interface JobQueue {
   readonly schema: string;
   readonly name: string;
-  /** Installs pg-boss's schema and our queue (idempotent, safe across processes). */
+  /**
+   * Installs pg-boss's schema and our queue (idempotent, safe across processes). Call it at boot,
+   * before the process listens or fetches: it needs connections of its own, so it must never run
+   * lazily inside a caller's transaction (a burst of such transactions deadlocks the pool).
+   */
   start(): Promise<void>;
+  /** Fails with QueueNotStarted before `start()` has finished: enqueueing never starts the queue. */
   enqueue(jobId: string, options?: EnqueueOptions): Promise<string | null>;
   fetch(batchSize: number): Promise<QueueMessage[]>;
   complete(message: QueueMessage): Promise<void>;
@@ -89,6 +94,14 @@ function executorFor(db: DbExecutor): PgBoss.Db {
   return { executeSql: (text, values) => client.query(text, values) };
 }
 
+/** An enqueue before the queue's start at boot: a wiring mistake, never waited out. */
+export class QueueNotStarted extends Error {
+  constructor() {
+    super("The job queue was not started: call queue.start() at boot, before serving or enqueueing.");
+    this.name = "QueueNotStarted";
+  }
+}
+
 /** A v4-shaped UUID derived from a key: the same key always names the same message. */
 export function messageIdFor(key: string): string {
   const hex = createHash("sha256").update(`serenity-message:${key}`).digest("hex");
@@ -113,6 +126,7 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
   boss.on("error", (error) => options.logger.warn({ err: error }, "job queue maintenance error"));
 
   let starting: Promise<void> | undefined;
+  let started = false;
   const start = () => {
     starting ??= (async () => {
       await boss.start();
@@ -124,6 +138,7 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
         retryBackoff: true,
         expireInSeconds: options.expireInSeconds ?? 15 * 60,
       });
+      started = true;
     })().catch((error: unknown) => {
       starting = undefined;
       throw error;
@@ -137,7 +152,9 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
     notifyChannel,
     start,
     async enqueue(jobId, enqueueOptions = {}) {
-      await start();
+      // Never `await start()` here: a caller inside a transaction would hold its connection while
+      // the start waits for another one from the same pool.
+      if (!started) throw new QueueNotStarted();
       const db = enqueueOptions.db;
       const delaySeconds = (enqueueOptions.delayMs ?? 0) / 1000;
       const messageId = await boss.send(
@@ -208,6 +225,7 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
     async stop() {
       if (starting) await boss.stop({ graceful: false, wait: true, close: false });
       starting = undefined;
+      started = false;
     },
   };
 }

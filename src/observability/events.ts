@@ -27,6 +27,11 @@ export interface ServiceEvents {
    * deactivate, or failed as `stale` (reconciler or concurrency guard).
    */
   "provisioning.attempt": { outcome: "ready" | "failed" | "superseded" | "cancelled" | "stale" };
+  /**
+   * A connection was asked of the pool from inside an open transaction (src/db/transactionScope.ts):
+   * refused (`throw`) or let through (`warn`). Each one is a latent pool deadlock.
+   */
+  "db.nestedAcquire": { refused: boolean };
   "http.request": { method: string; route: string; status: number; durationSeconds: number };
   "gateway.request": {
     gateway: "um" | "pe";

@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 
 import type { EventBus } from "./events.ts";
 import { registerAllocationMetrics } from "./metrics/allocationMetrics.ts";
+import { type PoolStatsSource, registerDatabaseMetrics } from "./metrics/databaseMetrics.ts";
 import { registerGatewayMetrics } from "./metrics/gatewayMetrics.ts";
 import { registerGenerationMetrics } from "./metrics/generationMetrics.ts";
 import { registerHttpMetrics } from "./metrics/httpMetrics.ts";
@@ -18,7 +19,10 @@ export interface Metrics {
   registry: Registry;
 }
 
-export function createMetrics(events: EventBus, options: { defaultMetrics?: boolean } = {}): Metrics {
+export function createMetrics(
+  events: EventBus,
+  options: { defaultMetrics?: boolean; pool?: PoolStatsSource } = {},
+): Metrics {
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: "serenity_process_" });
   registerHttpMetrics(registry, events);
@@ -28,5 +32,6 @@ export function createMetrics(events: EventBus, options: { defaultMetrics?: bool
   registerProvisioningMetrics(registry, events);
   registerGenerationMetrics(registry, events);
   registerUpstreamReconcileMetrics(registry, events);
+  registerDatabaseMetrics(registry, events, options.pool);
   return { registry };
 }

@@ -31,6 +31,11 @@ export interface Runtime {
   /** The upstream gateway client (spec/gateway.md); fails `configurationError` when none is set. */
   gateway: GatewayClient;
   close(): Promise<void>;
+  /**
+   * Ends every database connection at once and releases the embedded server: a shutdown whose
+   * grace ran out calls it, so nothing stuck can keep the database server from stopping.
+   */
+  forceClose(): Promise<void>;
 }
 
 export interface RuntimeOptions {
@@ -49,10 +54,21 @@ export async function openRuntime(
   let database: Database | undefined;
   try {
     if (options.migrate ?? true) await runMigrations(url);
-    database = openDatabase(url);
-    const clock = options.clock ?? systemClock;
     const events = new EventBus();
-    const metrics = createMetrics(events, { defaultMetrics: true });
+    const settings = config.database;
+    database = openDatabase(url, {
+      max: settings.poolSize,
+      acquireTimeoutMs: settings.acquireTimeoutMs,
+      statementTimeoutMs: settings.statementTimeoutMs,
+      idleInTransactionTimeoutMs: settings.idleInTransactionTimeoutMs,
+      nestedAcquire: settings.nestedAcquire,
+      onNestedAcquire: (error) => {
+        events.emit("db.nestedAcquire", { refused: settings.nestedAcquire === "throw" });
+        logger.error({ err: error }, "database connection requested inside an open transaction");
+      },
+    });
+    const clock = options.clock ?? systemClock;
+    const metrics = createMetrics(events, { defaultMetrics: true, pool: database.stats });
     const origins = options.gateway ?? config.gateway;
     const gateway = origins
       ? createGatewayClient({ ...origins, events, logger, clock })
@@ -68,6 +84,8 @@ export async function openRuntime(
       gateway,
       syncSettleBudgetMs: config.syncSettleBudgetMs,
     });
+    // Started here, at boot, before anything listens or fetches: an enqueue never starts it.
+    await services.jobs.queue.start();
     const opened = database;
     return {
       config,
@@ -80,8 +98,13 @@ export async function openRuntime(
       services,
       gateway,
       close: async () => {
+        await services.jobs.queue.stop();
         await gateway.close();
         await opened.close();
+        await embedded?.release();
+      },
+      forceClose: async () => {
+        await opened.forceClose();
         await embedded?.release();
       },
     };

@@ -21,6 +21,8 @@ export interface RuntimeWithSimulator {
   /** Set when the built-in simulator runs in this process. */
   simulatorUrl: string | undefined;
   close(): Promise<void>;
+  /** Cuts every database connection, releases the embedded server, stops the simulator. */
+  forceClose(): Promise<void>;
 }
 
 const SIMULATOR_STATE_FILE = "simulator-state.json";
@@ -73,6 +75,10 @@ export async function openRuntimeWithSimulator(
       await saveState().catch((error: unknown) =>
         logger.warn({ err: error }, "could not save the simulator state"),
       );
+      await gateway.close();
+    },
+    forceClose: async () => {
+      await runtime.forceClose();
       await gateway.close();
     },
   };

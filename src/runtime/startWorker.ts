@@ -1,4 +1,5 @@
 import { PoolSampler } from "../allocation/poolSampler.ts";
+import { workerPoolRule } from "../config/env.ts";
 import type { AnyJobHandler } from "../jobs/handler.ts";
 import { createPgBossQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
@@ -33,6 +34,9 @@ export interface StartWorkerOptions extends JobWorkerOptions {
 export async function startWorker(runtime: Runtime, options: StartWorkerOptions = {}): Promise<JobWorker> {
   const jobs = runtime.services.jobs;
   const settings = runtime.config.worker;
+  const concurrency = options.concurrency ?? settings.concurrency;
+  const poolProblem = workerPoolRule(runtime.database.stats().max, concurrency);
+  if (poolProblem) throw new Error(poolProblem);
   const registry = options.handlers
     ? options.handlers.reduce((built, handler) => built.registerHandler(handler), new JobRegistry())
     : jobs.registry;
@@ -55,6 +59,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
     },
     {
       ...options,
+      concurrency,
       // SERENITY_JOB_RECONCILE_INTERVAL_MS: stall recovery within the stall grace + this period.
       reconcileIntervalMs: options.reconcileIntervalMs ?? settings.jobReconcileIntervalMs,
       // Every process that runs jobs (worker, serve --with-worker, start) reconciles the same way.

@@ -92,6 +92,8 @@ export function apiProcessSide(
       SERENITY_DATA_DIR: dataDir,
     }),
     async orgWithUser(name, parentWorkspaceId) {
+      // As openRuntime does at boot: an enqueue never starts the queue.
+      await services.jobs.queue.start();
       const admin: Principal = { sub: "admin", orgIds: [], isAdmin: true, bearer: "unused" };
       const orgId = (await services.orgs.create(admin, { name, parentWorkspaceId })).id;
       const bearer = await signDevToken("harness-test-secret-long-enough-0123456789", {

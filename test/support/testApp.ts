@@ -119,6 +119,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     generationEnv: options.generationEnv,
     settingsCacheMs: options.settingsCacheMs,
   });
+  // As openRuntime does at boot: an enqueue never starts the queue.
+  await services.jobs.queue.start();
   const app = await buildApp(
     {
       logger,

@@ -25,10 +25,17 @@ export function registerServe(program: Command): void {
         { url, simulator: serving.simulatorUrl, withWorker: options.withWorker },
         "serenity API listening",
       );
-      onShutdown(logger, async () => {
-        await app.close();
-        await worker?.stop();
-        await serving.close();
-      });
+      onShutdown(
+        logger,
+        async () => {
+          await app.close();
+          await worker?.stop();
+          await serving.close();
+        },
+        {
+          graceMs: config.shutdownGraceMs,
+          force: () => serving.forceClose(),
+        },
+      );
     });
 }

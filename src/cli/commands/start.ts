@@ -81,10 +81,17 @@ export function registerStart(program: Command): void {
         orgs: demo ? [demo.orgId] : [],
       });
       process.stdout.write(banner(url, token, demo));
-      onShutdown(logger, async () => {
-        await app.close();
-        await worker.stop();
-        await serving.close();
-      });
+      onShutdown(
+        logger,
+        async () => {
+          await app.close();
+          await worker.stop();
+          await serving.close();
+        },
+        {
+          graceMs: config.shutdownGraceMs,
+          force: () => serving.forceClose(),
+        },
+      );
     });
 }

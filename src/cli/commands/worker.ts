@@ -14,14 +14,18 @@ export function registerWorker(program: Command): void {
   program
     .command("worker")
     .description("run the job worker only (scale these out; every worker also reconciles stalled jobs)")
-    .option("--concurrency <n>", "jobs run at once in this process", positiveInteger, 10)
+    .option(
+      "--concurrency <n>",
+      "jobs run at once in this process (default SERENITY_WORKER_CONCURRENCY, else 10)",
+      positiveInteger,
+    )
     .option(
       "--shutdown-grace-ms <ms>",
       "how long a stop waits for running jobs before releasing them",
       positiveInteger,
       10_000,
     )
-    .action(async (options: { concurrency: number; shutdownGraceMs: number }) => {
+    .action(async (options: { concurrency?: number; shutdownGraceMs: number }) => {
       const { config, logger } = bootstrap();
       const runtime = await openRuntime(config, logger).catch((error) => fail(logger, error));
       const worker = await startWorker(runtime, {
@@ -31,9 +35,16 @@ export function registerWorker(program: Command): void {
         await runtime.close();
         return fail(logger, error);
       });
-      onShutdown(logger, async () => {
-        await worker.stop();
-        await runtime.close();
-      });
+      onShutdown(
+        logger,
+        async () => {
+          await worker.stop();
+          await runtime.close();
+        },
+        {
+          graceMs: config.shutdownGraceMs,
+          force: () => runtime.forceClose(),
+        },
+      );
     });
 }

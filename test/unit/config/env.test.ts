@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { ConfigError, loadConfig } from "../../../src/config/env.ts";
+import { ConfigError, loadConfig, workerPoolRule } from "../../../src/config/env.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { LogCapture } from "../../support/logCapture.ts";
 
@@ -44,6 +44,7 @@ describe("the worker's settings (read once at boot, src/runtime/startWorker.ts r
       poolSampleIntervalMs: 60_000,
       upstreamReconcile: { intervalMs: 300_000, graceMs: 600_000 },
       jobReconcileIntervalMs: 60_000,
+      concurrency: 10,
     });
     expect(config.upstreamToken).toBeUndefined();
   });
@@ -104,5 +105,53 @@ describe("the worker's settings (read once at boot, src/runtime/startWorker.ts r
       expect(line).not.toContain("operator-upstream-token-value");
       expect(line).toContain("[redacted]");
     }
+  });
+});
+
+describe("the database pool's settings and the worker's pool rule", () => {
+  it("defaults: 20 connections, 10 s to get one, 30 s statement and idle-in-transaction timeouts, nested checkouts refused, 20 s shutdown grace", () => {
+    const config = loadConfig({});
+    expect(config.database).toEqual({
+      poolSize: 20,
+      acquireTimeoutMs: 10_000,
+      statementTimeoutMs: 30_000,
+      idleInTransactionTimeoutMs: 30_000,
+      nestedAcquire: "throw",
+    });
+    expect(config.shutdownGraceMs).toBe(20_000);
+  });
+
+  it("reads each setting; 0 turns the server-side timeouts off; a bad value names its variable", () => {
+    const config = loadConfig({
+      SERENITY_DB_POOL_SIZE: "40",
+      SERENITY_DB_ACQUIRE_TIMEOUT_MS: "2500",
+      SERENITY_DB_STATEMENT_TIMEOUT_MS: "0",
+      SERENITY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: "0",
+      SERENITY_DB_NESTED_ACQUIRE: "warn",
+      SERENITY_WORKER_CONCURRENCY: "30",
+    });
+    expect(config.database).toEqual({
+      poolSize: 40,
+      acquireTimeoutMs: 2500,
+      statementTimeoutMs: 0,
+      idleInTransactionTimeoutMs: 0,
+      nestedAcquire: "warn",
+    });
+    expect(config.worker.concurrency).toBe(30);
+    expect(() => loadConfig({ SERENITY_DB_POOL_SIZE: "0" })).toThrow(/SERENITY_DB_POOL_SIZE/);
+    expect(() => loadConfig({ SERENITY_DB_NESTED_ACQUIRE: "ignore" })).toThrow(/SERENITY_DB_NESTED_ACQUIRE/);
+    expect(() => loadConfig({ SERENITY_DB_ACQUIRE_TIMEOUT_MS: "soon" })).toThrow(
+      /SERENITY_DB_ACQUIRE_TIMEOUT_MS/,
+    );
+  });
+
+  it("a process that runs jobs needs its concurrency + 2 connections, and the message says how to fix it", () => {
+    expect(workerPoolRule(12, 10)).toBeUndefined();
+    expect(workerPoolRule(20, 10)).toBeUndefined();
+    const problem = workerPoolRule(11, 10);
+    expect(problem).toMatch(
+      /SERENITY_DB_POOL_SIZE \(11\) must be at least SERENITY_WORKER_CONCURRENCY \(10\) \+ 2 = 12/,
+    );
+    expect(problem).toMatch(/raise the pool or lower the concurrency/);
   });
 });
