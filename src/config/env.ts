@@ -2,13 +2,13 @@ import path from "node:path";
 
 import { z } from "zod";
 
-import { durationMs, type FlagSource, InvalidDuration } from "./flags.ts";
 import {
   DEFAULT_ACQUIRE_TIMEOUT_MS,
   DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
   DEFAULT_POOL_SIZE,
   DEFAULT_STATEMENT_TIMEOUT_MS,
 } from "./databaseDefaults.ts";
+import { durationMs, type FlagSource, InvalidDuration } from "./flags.ts";
 import { GENERATOR_ENV_SHAPE } from "./generatorEnv.ts";
 
 /**
