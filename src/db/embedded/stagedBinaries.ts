@@ -83,7 +83,7 @@ async function matches(staged: string, source: TreeEntry[]): Promise<boolean> {
     (entry, index) =>
       entry.line === source[index]!.line &&
       (entry.stats.isSymbolicLink() ||
-        (entry.stats.uid === 0 &&
+        (entry.stats.uid === (process.getuid?.() ?? 0) &&
           (entry.stats.mode & 0o7777) === stagedMode(entry.stats) &&
           (entry.stats.mode & 0o022) === 0)),
   );
@@ -114,7 +114,7 @@ function rebase(binaries: PostgresBinaries, nativeDir: string): PostgresBinaries
 
 /** The staged copy's directory name: package, version and the tree's fingerprint. */
 export function stagedBinariesName(binaries: PostgresBinaries, fingerprintHex: string): string {
-  return `binaries-${binaries.packageId.replace(/[^\w.-]+/g, "_")}-${fingerprintHex}`;
+  return `binaries-${binaries.packageId.replace(/^@/, "").replace(/[^\w.-]+/g, "-")}-${fingerprintHex}`;
 }
 
 /** Copies the installed tree into `stagingDir` unless a matching copy is there already. */

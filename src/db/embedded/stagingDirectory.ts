@@ -50,9 +50,9 @@ async function verify(dir: string): Promise<void> {
     handle = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") throw untrusted(dir, "it is a symbolic link");
-    if (code === "ENOTDIR") throw untrusted(dir, "it is not a directory");
-    throw error;
+    if (code !== "ELOOP" && code !== "ENOTDIR") throw error;
+    const link = (await fs.lstat(dir).catch(() => undefined))?.isSymbolicLink();
+    throw untrusted(dir, link ? "it is a symbolic link" : "it is not a directory");
   }
   try {
     const stats = await handle.stat();

@@ -146,4 +146,41 @@ describe("the embedded PostgreSQL server", () => {
       await fs.rm(privateParent, { recursive: true, force: true });
     }
   });
+
+  it("where nothing can be staged (a TMPDIR the postgres user cannot enter), refuses at once with one line saying what to do", async () => {
+    const privateParent = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-private-parent-"));
+    const closedTmp = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-closed-tmp-"));
+    await fs.chmod(privateParent, 0o700);
+    await fs.chmod(closedTmp, 0o700);
+    const dataDirBelow = path.join(privateParent, "data");
+    const tmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = closedTmp;
+    try {
+      const outcome = await acquireEmbeddedDatabase(dataDirBelow, logger).then(
+        async (database) => {
+          const reachable = await canQuery(database.url);
+          await database.release();
+          return { started: reachable };
+        },
+        (error: unknown) => ({ error: error as Error }),
+      );
+      if (asRoot) {
+        expect(outcome).toEqual({
+          error: expect.objectContaining({
+            message: `The embedded PostgreSQL runs as the user "postgres" (Serenity runs as root), which cannot enter ${closedTmp} to reach its staging directory: point TMPDIR at a directory it can pass (such as /tmp), or set DATABASE_URL`,
+          }),
+        });
+        // Nothing was started or left half-made: no lockfile, no cluster, no record of one.
+        expect((await fs.readdir(dataDirBelow)).sort()).toEqual(["postgres-password"]);
+        expect(await fs.readdir(closedTmp)).toEqual([]);
+      } else {
+        expect(outcome).toEqual({ started: true });
+      }
+    } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdir;
+      await fs.rm(privateParent, { recursive: true, force: true });
+      await fs.rm(closedTmp, { recursive: true, force: true });
+    }
+  });
 });
