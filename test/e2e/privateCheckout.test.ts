@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -31,6 +31,8 @@ const REPO = path.resolve(".");
 let privateDir: string;
 let checkout: string;
 let bin: string;
+/** The nested test run: stopped at the end if an assertion left it running. */
+let nested: ChildProcess | undefined;
 
 beforeAll(async () => {
   privateDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-private-checkout-"));
@@ -62,6 +64,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  if (nested && nested.exitCode === null && nested.signalCode === null) {
+    const closed = new Promise((resolve) => nested!.once("close", resolve));
+    nested.kill("SIGINT");
+    await closed;
+  }
   const record = await fs.readFile(path.join(checkout, ".serenity", CLUSTER_RECORD), "utf8").catch(() => "");
   if (record.trim()) await fs.rm(record.trim(), { recursive: true, force: true });
   await fs.rm(privateDir, { recursive: true, force: true });
@@ -77,6 +84,7 @@ function npmTest(args: string[]): Promise<{ code: number | null; output: string 
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  nested = child;
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
