@@ -103,6 +103,7 @@ async function startServer(
   logger: Logger,
 ): Promise<{ port: number; clusterDir: string; stop(): Promise<void> }> {
   const user = await postgresUser();
+  // Asked for only as root (a user to run as), when something must be staged (ADR 0018).
   const staging = () => stagingDirectory(user!);
   const location = await clusterLocation(dataDir, user, staging, logger);
   const binaries = await reachableBinaries(await postgresBinaries(), user, staging, logger);
