@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { CLUSTER_RECORD, clusterLocation } from "../../../src/db/embedded/clusterLocation.ts";
 import { EmbeddedDatabaseError } from "../../../src/db/embedded/embeddedDatabaseError.ts";
 import type { PostgresBinaries } from "../../../src/db/embedded/postgresBinaries.ts";
 import { initialiseCluster, startPostgres } from "../../../src/db/embedded/postgresProcess.ts";
@@ -210,5 +211,75 @@ describe("a PostgreSQL child that cannot be spawned", () => {
     await expect(
       startPostgres({ ...command, binaries: { ...binaries, postgres: path.join(dir, "missing") }, port: 1 }),
     ).rejects.toThrow(/could not run .*missing.* \(ENOENT\)/);
+  });
+});
+
+describe("the cluster's place", () => {
+  async function privateDataDir(name: string): Promise<{ parent: string; dataDir: string }> {
+    const parent = path.join(scratch, name);
+    await fs.mkdir(parent, { mode: 0o700 });
+    await fs.chmod(parent, 0o700);
+    const dataDir = path.join(parent, "data");
+    await fs.mkdir(dataDir, { mode: 0o700 });
+    return { parent, dataDir };
+  }
+  const stagingDir = async () => {
+    const dir = path.join(scratch, "cluster-staging", STAGING_DIRECTORY_NAME);
+    await fs.mkdir(path.dirname(dir), { recursive: true, mode: 0o711 });
+    await fs.chmod(path.dirname(dir), 0o711);
+    return ensureStagingDirectory(dir, user);
+  };
+  const asUser = asRoot ? user : undefined;
+
+  it("is recorded once; a data directory made again at a path used before gets a cluster of its own", async () => {
+    const { dataDir } = await privateDataDir("again");
+    const first = await clusterLocation(dataDir, asUser, stagingDir, logger);
+    const reread = await clusterLocation(dataDir, asUser, stagingDir, logger);
+    await fs.rm(dataDir, { recursive: true });
+    await fs.mkdir(dataDir, { mode: 0o700 });
+    const remade = await clusterLocation(dataDir, asUser, stagingDir, logger);
+    if (!asRoot) {
+      expect([first, remade].map((place) => place.clusterDir)).toEqual([
+        path.join(dataDir, "postgres"),
+        path.join(dataDir, "postgres"),
+      ]);
+      return;
+    }
+    expect(first).toMatchObject({ staged: true, recorded: false });
+    expect(reread).toEqual({ ...first, recorded: true });
+    expect(remade.staged).toBe(true);
+    expect(remade.clusterDir).not.toBe(first.clusterDir);
+    // Same data directory path, same key: the hash names the path, the random part the directory.
+    expect(path.basename(remade.clusterDir).slice(0, 24)).toBe(path.basename(first.clusterDir).slice(0, 24));
+  });
+
+  it("refuses a record that names anything but a staged cluster", async () => {
+    const { dataDir } = await privateDataDir("tampered");
+    await fs.writeFile(path.join(dataDir, CLUSTER_RECORD), "/etc\n");
+    const outcome = await refusal(clusterLocation(dataDir, asUser, stagingDir, logger));
+    expect(outcome).toBe(
+      asRoot
+        ? `${path.join(dataDir, CLUSTER_RECORD)} does not name a staged PostgreSQL cluster ("/etc"): remove the file to make a new one, or set DATABASE_URL`
+        : "accepted",
+    );
+  });
+
+  it("keeps a data directory's own cluster; when postgres can no longer reach it, one line names the chmod", async () => {
+    const { parent, dataDir } = await privateDataDir("moved");
+    await fs.mkdir(path.join(dataDir, "postgres"));
+    await fs.writeFile(path.join(dataDir, "postgres", "PG_VERSION"), "17\n");
+    const outcome = await refusal(clusterLocation(dataDir, asUser, stagingDir, logger));
+    expect(outcome).toBe(
+      asRoot
+        ? `The embedded PostgreSQL runs as the user "postgres" (Serenity runs as root), which cannot enter ${parent} to reach the cluster in ${path.join(dataDir, "postgres")}: run "chmod o+x ${parent}", or set DATABASE_URL`
+        : "accepted",
+    );
+    await fs.chmod(parent, 0o711);
+    expect(await clusterLocation(dataDir, asUser, stagingDir, logger)).toEqual({
+      clusterDir: path.join(dataDir, "postgres"),
+      staged: false,
+      recorded: false,
+    });
+    expect((await fs.stat(dataDir)).mode & 0o777).toBe(asRoot ? 0o701 : 0o700);
   });
 });
