@@ -47,7 +47,16 @@ describe("serenity simulator", () => {
       prompts: { used: 0, drafted: 0, total: 800 },
     });
     const calls = await (await fetch(`${url}/__sim/calls`)).json();
-    expect(calls).toEqual([{ method: "GET", path: resourcesPath, status: 200, at: expect.any(String) }]);
+    expect(calls).toEqual([
+      {
+        method: "GET",
+        path: resourcesPath,
+        status: 200,
+        at: expect.any(String),
+        group: "workspaces",
+        throttled: false,
+      },
+    ]);
   });
 
   it("loads a snapshot file, --metered turns metering on, --no-controls hides the controls", async () => {
