@@ -5,13 +5,27 @@ import { createApiApp, listen } from "../../runtime/httpServer.ts";
 import { openRuntimeWithSimulator } from "../../runtime/runtimeWithSimulator.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
 import { localAuthSecret } from "../../runtime/verifier.ts";
+import { SEMRUSH_PUBLISHED_LIMITS } from "../../domain/endpointGroup.ts";
+import type { RateLimit } from "../../simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../simulator/seeds.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
+
+/**
+ * The request limits of the demo's built-in simulator: the one switch between Semrush's published
+ * numbers (10 per second, 10 in flight, per bearer and endpoint group; spec/gateway.md §7), so the
+ * demo meets the same wall as production, and none.
+ */
+export const START_SIMULATOR_RATE_LIMIT: RateLimit = SEMRUSH_PUBLISHED_LIMITS;
 
 interface Demo {
   orgId: string;
   parentWorkspaceId: string;
   simulatorUrl: string;
+}
+
+function limitsLine(limit: RateLimit): string {
+  if (limit.perSecond === 0 && limit.concurrent === 0) return "the simulator enforces no request limits";
+  return `the simulator enforces Semrush's request limits (${limit.perSecond}/s, ${limit.concurrent} in flight per account and endpoint group)`;
 }
 
 function banner(url: string, token: string, demo: Demo | undefined): string {
@@ -27,6 +41,7 @@ function banner(url: string, token: string, demo: Demo | undefined): string {
   if (demo) {
     lines.push(
       `  Semrush:       built-in simulator at ${demo.simulatorUrl} (gold pool: 13 projects / 800 prompts)`,
+      `  Limits:        ${limitsLine(START_SIMULATOR_RATE_LIMIT)}`,
       `  Demo org:      ${demo.orgId} (parent workspace ${demo.parentWorkspaceId})`,
     );
   }
@@ -58,7 +73,9 @@ export function registerStart(program: Command): void {
       process.env.SERENITY_DYNAMIC_ALLOCATION ??= "true";
       process.env.SERENITY_ASYNC_PROMPT_GEN ??= "true";
       const { config, logger } = bootstrap();
-      const serving = await openRuntimeWithSimulator(config, logger).catch((error) => fail(logger, error));
+      const serving = await openRuntimeWithSimulator(config, logger, {
+        simulatorSettings: { rateLimit: { ...START_SIMULATOR_RATE_LIMIT } },
+      }).catch((error) => fail(logger, error));
       const { runtime } = serving;
       const demo: Demo | undefined = serving.simulatorUrl
         ? {
