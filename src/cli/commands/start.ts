@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 
 import { signDevToken } from "../../auth/tokenVerifier.ts";
+import { SEMRUSH_PUBLISHED_LIMITS } from "../../domain/endpointGroup.ts";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
 import { openRuntimeWithSimulator } from "../../runtime/runtimeWithSimulator.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
 import { localAuthSecret } from "../../runtime/verifier.ts";
-import { SEMRUSH_PUBLISHED_LIMITS } from "../../domain/endpointGroup.ts";
 import type { RateLimit } from "../../simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../simulator/seeds.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
