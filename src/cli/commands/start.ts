@@ -8,14 +8,25 @@ import { startWorker } from "../../runtime/startWorker.ts";
 import { localAuthSecret } from "../../runtime/verifier.ts";
 import type { RateLimit } from "../../simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../simulator/seeds.ts";
+import { UNLIMITED } from "../../simulator/settings.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
 /**
- * The request limits of the demo's built-in simulator: the one switch between Semrush's published
- * numbers (10 per second, 10 in flight, per bearer and endpoint group; spec/gateway.md §7), so the
- * demo meets the same wall as production, and none.
+ * The one switch for the request limits of the demo's built-in simulator: `true` runs it with
+ * Semrush's published numbers (10 per second and 10 in flight per bearer and endpoint group,
+ * spec/gateway.md §7), so the demo meets the same wall as production; `false` runs it unlimited.
+ *
+ * Off for now: Serenity does not pace its upstream calls yet (issue 19, item 2). With 10 / 10 the
+ * README walk-through met 14–16 throttled calls per run in the prompt-tracking group, and in some
+ * runs its step 3 (list the prompts just written) answered 502 `serenityUpstreamError` once the
+ * client's two quick 429 retries were spent, so test/e2e/readmeWalkthrough.test.ts would flake.
+ * Turn it on once the shared upstream budget lands.
  */
-export const START_SIMULATOR_RATE_LIMIT: RateLimit = SEMRUSH_PUBLISHED_LIMITS;
+export const START_MEETS_SEMRUSH_LIMITS = false;
+
+const START_SIMULATOR_RATE_LIMIT: RateLimit = START_MEETS_SEMRUSH_LIMITS
+  ? SEMRUSH_PUBLISHED_LIMITS
+  : UNLIMITED;
 
 interface Demo {
   orgId: string;
@@ -24,7 +35,8 @@ interface Demo {
 }
 
 function limitsLine(limit: RateLimit): string {
-  if (limit.perSecond === 0 && limit.concurrent === 0) return "the simulator enforces no request limits";
+  if (limit.perSecond === 0 && limit.concurrent === 0)
+    return "off in the demo (Semrush's: 10/s and 10 in flight per account and endpoint group)";
   return `the simulator enforces Semrush's request limits (${limit.perSecond}/s, ${limit.concurrent} in flight per account and endpoint group)`;
 }
 
