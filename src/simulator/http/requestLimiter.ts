@@ -140,12 +140,13 @@ export class RequestLimiter {
   }
 
   #state(bearer: string, group: EndpointGroup): KeyState {
-    const hash = bearerHash(bearer);
-    const key = `${hash}:${group}`;
+    // Keyed by the bearer itself (in memory only, like the token registry): hashing every request
+    // cost more than the rest of the rule; the hash is taken once per key, for reports.
+    const key = `${group} ${bearer}`;
     let state = this.#keys.get(key);
     if (!state) {
       state = {
-        bearer: hash,
+        bearer: bearerHash(bearer),
         group,
         window: new StartWindow(),
         inFlight: 0,
