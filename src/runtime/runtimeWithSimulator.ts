@@ -5,7 +5,7 @@ import path from "node:path";
 import { ensureDataDirectory } from "../config/dataDirectory.ts";
 import type { Config } from "../config/env.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { SimulatorSnapshot } from "../simulator/createSimulator.ts";
+import type { SimulatorSettings, SimulatorSnapshot } from "../simulator/createSimulator.ts";
 import { startSimulator } from "../simulator/startSimulator.ts";
 import { resolveGatewayOrigins } from "./gatewayOrigins.ts";
 import { openRuntime, type Runtime } from "./runtime.ts";
@@ -37,22 +37,28 @@ async function loadSimulatorState(file: string, logger: Logger): Promise<Simulat
   }
 }
 
+export interface SimulatorChoices {
+  /** Settings of the built-in simulator when it runs (e.g. `start`'s request limits). */
+  simulatorSettings?: Partial<SimulatorSettings>;
+}
+
 export async function openRuntimeWithSimulator(
   config: Config,
   logger: Logger,
+  choices: SimulatorChoices = {},
 ): Promise<RuntimeWithSimulator> {
+  const settings = choices.simulatorSettings ?? {};
   const stateFile = path.join(config.dataDir, SIMULATOR_STATE_FILE);
   let simulatorUrl: string | undefined;
   let saveState: () => Promise<void> = async () => {};
   const gateway = await resolveGatewayOrigins(config, async () => {
     const saved = await loadSimulatorState(stateFile, logger);
-    const started = await startSimulator({ seed: saved, controls: config.simulatorControls }).catch(
-      (error: unknown) => {
-        if (saved === "gold") throw error;
-        logger.warn({ err: error, file: stateFile }, "invalid simulator state; starting from the gold seed");
-        return startSimulator({ seed: "gold", controls: config.simulatorControls });
-      },
-    );
+    const controls = config.simulatorControls;
+    const started = await startSimulator({ seed: saved, controls, settings }).catch((error: unknown) => {
+      if (saved === "gold") throw error;
+      logger.warn({ err: error, file: stateFile }, "invalid simulator state; starting from the gold seed");
+      return startSimulator({ seed: "gold", controls, settings });
+    });
     simulatorUrl = started.url;
     saveState = async () => {
       await ensureDataDirectory(config.dataDir);

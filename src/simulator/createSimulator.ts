@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleepFor } from "node:timers/promises";
 
 import Fastify, { type FastifyInstance } from "fastify";
 
@@ -7,6 +8,7 @@ import { dumpStore, type SimulatorDump } from "./dump.ts";
 import { CallLog } from "./http/callLog.ts";
 import { FaultRules, seededRandom } from "./http/faults.ts";
 import { installPipeline } from "./http/pipeline.ts";
+import { RequestLimiter } from "./http/requestLimiter.ts";
 import { PE_PREFIX, UM_PREFIX } from "./http/responses.ts";
 import { TokenRegistry } from "./http/tokens.ts";
 import { registerControlRoutes } from "./routes/controls.ts";
@@ -25,6 +27,8 @@ import type { SimulatorSnapshot } from "./store/snapshot.ts";
 export type { SimulatorDump } from "./dump.ts";
 export type { Call } from "./http/callLog.ts";
 export type { FaultRuleInput } from "./http/faults.ts";
+export { bearerHash, type RateLimit, type RateReport } from "./http/requestLimiter.ts";
+export type { RateSnapshot } from "./routes/controls.ts";
 export type { SimulatorSettings } from "./settings.ts";
 export type { SimulatorStore } from "./store/simulatorStore.ts";
 export type { SimulatorSnapshot } from "./store/snapshot.ts";
@@ -37,8 +41,13 @@ export interface SimulatorOptions {
   settings?: Partial<SimulatorSettings>;
   /** Fastify request logging. Default false. */
   logger?: boolean;
-  /** Milliseconds since the epoch; drives time-mode settling, lags and call-log timestamps. */
+  /**
+   * Milliseconds since the epoch; drives time-mode settling, lags, the request limits' 1 s window
+   * and call-log timestamps.
+   */
   now?: () => number;
+  /** Every wait of the simulator (`latencyMs`, fault `delayMs`). Default: a real timer. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface Simulator {
@@ -50,8 +59,12 @@ export interface Simulator {
   calls: CallLog;
   faults: FaultRules;
   tokens: TokenRegistry;
+  limiter: RequestLimiter;
   now(): number;
-  /** Back to the initial seed and settings; clears calls, faults, revocations and bindings. */
+  /**
+   * Back to the initial seed and settings; clears calls, faults, revocations, bindings and the
+   * request limits' windows and counts (requests still in flight stay counted until answered).
+   */
   reset(): void;
   /** Replaces the store with a seed name or a snapshot (a dump is a valid snapshot). */
   seed(seed: SeedName | SimulatorSnapshot): void;
@@ -87,6 +100,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     faults: new FaultRules(),
     calls: new CallLog(),
     tokens: new TokenRegistry(),
+    limiter: new RequestLimiter(now()),
+    sleep: options.sleep ?? ((ms) => sleepFor(ms)),
     random: seededRandom(0x5eed),
     newId: randomUUID,
   };
@@ -98,6 +113,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     calls: ctx.calls,
     faults: ctx.faults,
     tokens: ctx.tokens,
+    limiter: ctx.limiter,
     now,
     reset() {
       ctx.store.load(initialSnapshot, now());
@@ -105,6 +121,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       ctx.calls.clear();
       ctx.faults.clear();
       ctx.tokens.clear();
+      ctx.limiter.reset(now());
     },
     seed(seed) {
       ctx.store.load(snapshotOf(seed), now());

@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import type { RateLimit } from "./http/requestLimiter.ts";
+
 /**
  * How the simulator's eventual consistency behaves. Read budgets (`…Reads`) make every lag
  * deterministic for tests; `settleMode: "time"` and the `…Ms` knobs model wall-clock lags for
@@ -27,7 +29,16 @@ export interface SimulatorSettings {
   publishReads: number;
   /** Status reads of a deleted workspace that answer `deleting` before it is gone (403). */
   deletingReads: number;
+  /**
+   * Semrush's request limits per (bearer, endpoint group), spec/gateway.md §7: admitted requests
+   * started in any 1 s window ≤ `perSecond`, in flight ≤ `concurrent`; 0 = no limit on that
+   * dimension (the default: tests where the limit is not the subject keep it off).
+   */
+  rateLimit: RateLimit;
 }
+
+/** The limits switched off. */
+export const UNLIMITED: RateLimit = { perSecond: 0, concurrent: 0 };
 
 export const DEFAULT_SETTINGS: SimulatorSettings = {
   settleMode: "reads",
@@ -41,10 +52,17 @@ export const DEFAULT_SETTINGS: SimulatorSettings = {
   listLagReads: 0,
   publishReads: 0,
   deletingReads: 0,
+  rateLimit: UNLIMITED,
 };
 
 const count = z.number().int().min(0).max(1_000_000);
 const millis = z.number().int().min(0).max(3_600_000);
+
+/** A field left out is 0 (no limit), so `{rateLimit: {}}` turns both off. */
+const rateLimit = z
+  .object({ perSecond: count.default(0), concurrent: count.default(0) })
+  .strict()
+  .transform((limit): RateLimit => ({ perSecond: limit.perSecond, concurrent: limit.concurrent }));
 
 export const settingsPatchSchema = z
   .object({
@@ -59,6 +77,7 @@ export const settingsPatchSchema = z
     listLagReads: count,
     publishReads: count,
     deletingReads: count,
+    rateLimit,
   })
   .partial()
   .strict();

@@ -7,6 +7,23 @@ export interface SimCall {
   path: string;
   status: number;
   at: string;
+  group: "workspaces" | "projects" | "promptTracking" | null;
+  throttled: boolean;
+}
+
+/** `GET /__sim/rate` (spec/gateway.md §7): the simulator's count per (bearer hash, endpoint group). */
+export interface SimRate {
+  since: string;
+  rateLimit: { perSecond: number; concurrent: number };
+  keys: {
+    bearer: string;
+    group: "workspaces" | "projects" | "promptTracking";
+    started: number;
+    throttled: number;
+    perSecondPeak: number;
+    inFlightPeak: number;
+    inFlight: number;
+  }[];
 }
 
 export interface SimFaultRule {
@@ -42,6 +59,8 @@ export class SimControls {
   clearFaults = () => this.#send("DELETE", "/faults");
   calls = async () => (await this.#send("GET", "/calls")) as SimCall[];
   clearCalls = () => this.#send("DELETE", "/calls");
+  rate = async () => (await this.#send("GET", "/rate")) as SimRate;
+  clearRate = () => this.#send("DELETE", "/rate");
   revokeToken = (token: string) => this.#send("POST", "/tokens/revoke", { token });
   settings = (patch: Record<string, unknown>) => this.#send("POST", "/settings", patch);
   quota = (body: { workspaceId: string; projects?: unknown; prompts?: unknown; metered?: boolean }) =>

@@ -2,6 +2,7 @@ import type { Units } from "../../src/domain/allocation.ts";
 import { GATEWAY_PREFIXES } from "../../src/gateway/routeTemplate.ts";
 import type {
   Call,
+  RateSnapshot,
   Simulator,
   SimulatorDump,
   SimulatorOptions,
@@ -26,6 +27,10 @@ export interface TestSimulator {
   clearCalls(): Promise<void>;
   /** `GET /__sim/dump`. */
   dump(): Promise<SimulatorDump>;
+  /** `GET /__sim/rate`: per (bearer hash, endpoint group) counts and peaks since the last clear. */
+  rate(): Promise<RateSnapshot>;
+  /** `DELETE /__sim/rate`. */
+  clearRate(): Promise<void>;
   /** A workspace's AI allocation (its totals), read from the dump: no upstream call is logged. */
   totals(workspaceId: string): Promise<Units>;
   /** A new root workspace with its own pool (13 / 800, metered, unless told otherwise). */
@@ -68,6 +73,8 @@ export async function startTestSimulator(options: SimulatorOptions = {}): Promis
     calls: () => control<Call[]>("/calls"),
     clearCalls: () => control<void>("/calls", undefined, "DELETE"),
     dump: () => control<SimulatorDump>("/dump"),
+    rate: () => control<RateSnapshot>("/rate"),
+    clearRate: () => control<void>("/rate", undefined, "DELETE"),
     totals: async (workspaceId) => {
       const workspace = (await control<SimulatorDump>("/dump")).workspaces.find((w) => w.id === workspaceId);
       if (!workspace) throw new Error(`the simulator has no workspace ${workspaceId}`);

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 
 import { type Command, InvalidArgumentError } from "commander";
 
+import type { RateLimit } from "../../simulator/createSimulator.ts";
 import { isSeedName, seedSnapshot } from "../../simulator/seeds.ts";
 import { settingsPatchSchema } from "../../simulator/settings.ts";
 import { startSimulator } from "../../simulator/startSimulator.ts";
@@ -31,6 +32,13 @@ async function loadSeed(seed: string): Promise<SimulatorSnapshot> {
   return snapshotSchema.parse(JSON.parse(text));
 }
 
+function describeRateLimit(limit: RateLimit): string {
+  if (limit.perSecond === 0 && limit.concurrent === 0) return "off";
+  const rate = limit.perSecond === 0 ? "no rate limit" : `${limit.perSecond} per second`;
+  const concurrent = limit.concurrent === 0 ? "no concurrency limit" : `${limit.concurrent} in flight`;
+  return `${rate}, ${concurrent}, per bearer and endpoint group`;
+}
+
 export function registerSimulator(program: Command): void {
   program
     .command("simulator")
@@ -40,7 +48,10 @@ export function registerSimulator(program: Command): void {
     .option("--seed <seed>", "gold | unmetered | empty | path to a JSON snapshot", "gold")
     .option("--metered", "turn metering on for every root workspace of the seed", false)
     .option("--no-controls", "disable the /__sim control routes (on by default for this dev tool)")
-    .option("--settings <json>", `simulator settings as JSON, e.g. '{"latencyMs":20,"settleReads":0}'`)
+    .option(
+      "--settings <json>",
+      `simulator settings as JSON, e.g. '{"latencyMs":20,"settleReads":0}'; Semrush's request limits: '{"rateLimit":{"perSecond":10,"concurrent":10}}'`,
+    )
     .action(async (options: SimulatorCommandOptions) => {
       const { logger } = bootstrap();
       try {
@@ -69,8 +80,9 @@ export function registerSimulator(program: Command): void {
             `    Project Engine: ${started.url}/enterprise/projects/api`,
             `  Seed: ${options.seed}; root workspaces: ${roots.join(", ") || "(none)"}`,
             options.controls
-              ? `  Controls: ${started.url}/__sim (calls, dump, faults, …)`
+              ? `  Controls: ${started.url}/__sim (calls, dump, faults, rate, …)`
               : "  Controls: off",
+            `  Request limits: ${describeRateLimit(started.simulator.settings.rateLimit)}`,
             "",
             "",
           ].join("\n"),

@@ -1,9 +1,15 @@
+import type { EndpointGroup } from "../../domain/endpointGroup.ts";
+
 /** One recorded gateway call: the full path (prefix included, query excluded) and the final status. */
 export interface Call {
   method: string;
   path: string;
   status: number;
   at: string;
+  /** The endpoint group its request limits count against; null outside both gateways' prefixes. */
+  group: EndpointGroup | null;
+  /** Answered 429 by the request limits (a fault rule's 429 is not `throttled`). */
+  throttled: boolean;
 }
 
 /**

@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from "node:timers/promises";
-
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
+import { type EndpointGroup, endpointGroupOf } from "../../domain/endpointGroup.ts";
 import type { SimContext } from "../context.ts";
 import type { FaultAction } from "./faults.ts";
 import {
@@ -14,6 +13,7 @@ import {
   notAuthenticated,
   TEXT_HTML,
   TEXT_PLAIN,
+  tooManyRequests,
 } from "./responses.ts";
 import { bearerOf } from "./tokens.ts";
 
@@ -25,6 +25,8 @@ interface CallState {
   bearer: string | undefined;
   afterCommit504: boolean;
   recorded: boolean;
+  group: EndpointGroup | null;
+  throttled: boolean;
 }
 
 export function pathOf(url: string): string {
@@ -43,9 +45,14 @@ function sendFault(reply: FastifyReply, action: FaultAction & { status: number }
 }
 
 /**
- * The request pipeline in front of every gateway route: latency, fault rules, bearer presence and
- * revocation (401), token ownership (403), the 504-after-commit rewrite, the call log, and the JSON
- * 405 for a wrong method on a known path. Control routes bypass all of it.
+ * The request pipeline in front of every gateway route: the request limits (429), latency, fault
+ * rules, bearer presence and revocation (401), token ownership (403), the 504-after-commit rewrite,
+ * the call log, and the JSON 405 for a wrong method on a known path. Control routes bypass all of it.
+ *
+ * The limits come first, on arrival: a throttled call is answered at once and has no effect at all
+ * (no latency, no fault rule spent, no state read or written). An admitted call is in flight from
+ * arrival until its answer is sent or its connection closes, so the simulator's own latency and
+ * fault delays count as time in flight. Calls without a bearer have no account to count against.
  */
 export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
   const states = new WeakMap<FastifyRequest, CallState>();
@@ -60,22 +67,43 @@ export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
   app.addHook("onRequest", async (request, reply) => {
     const path = pathOf(request.url);
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return;
+    const gateway = gatewayOf(path);
     const state: CallState = {
       method: request.method,
       path,
       bearer: undefined,
       afterCommit504: false,
       recorded: false,
+      group: gateway ? endpointGroupOf(gateway, path) : null,
+      throttled: false,
     };
     states.set(request, state);
 
-    if (ctx.settings.latencyMs > 0) await sleep(ctx.settings.latencyMs);
+    const presented = bearerOf(request.headers.authorization);
+    if (presented && state.group) {
+      const release = ctx.limiter.tryStart(presented, state.group, ctx.now(), ctx.settings.rateLimit);
+      if (!release) {
+        state.throttled = true;
+        return tooManyRequests(reply);
+      }
+      // `close` follows the answer's last byte, and also a dropped or aborted connection.
+      reply.raw.once("close", release);
+    }
+
+    if (ctx.settings.latencyMs > 0) await ctx.sleep(ctx.settings.latencyMs);
     const fault = ctx.faults.take(request.method, path, ctx.random);
     if (fault) {
-      if (fault.delayMs) await sleep(fault.delayMs);
+      if (fault.delayMs) await ctx.sleep(fault.delayMs);
       if (fault.dropConnection) {
         state.recorded = true;
-        ctx.calls.record({ method: state.method, path, status: 0, at: new Date(ctx.now()).toISOString() });
+        ctx.calls.record({
+          method: state.method,
+          path,
+          status: 0,
+          at: new Date(ctx.now()).toISOString(),
+          group: state.group,
+          throttled: false,
+        });
         reply.hijack();
         request.raw.socket.destroy();
         return reply;
@@ -84,9 +112,8 @@ export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
       else if (fault.status !== undefined) return sendFault(reply, { ...fault, status: fault.status });
     }
 
-    const token = bearerOf(request.headers.authorization);
-    if (!token || ctx.tokens.isRevoked(token)) return notAuthenticated(reply);
-    state.bearer = token;
+    if (!presented || ctx.tokens.isRevoked(presented)) return notAuthenticated(reply);
+    state.bearer = presented;
   });
 
   app.addHook("preHandler", async (request, reply) => {
@@ -118,6 +145,8 @@ export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
       path: state.path,
       status: reply.statusCode,
       at: new Date(ctx.now()).toISOString(),
+      group: state.group,
+      throttled: state.throttled,
     });
   });
 

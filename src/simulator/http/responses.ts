@@ -69,6 +69,18 @@ export function methodNotAllowed(reply: FastifyReply): FastifyReply {
     .send(JSON.stringify({ message: "Method Not Allowed" }));
 }
 
+/**
+ * Semrush's answer to a call over its request limits (spec/gateway.md §7): 429, a short JSON body,
+ * and — unlike most APIs — no `Retry-After` and no rate-limit headers, so a client cannot learn
+ * when to come back and must pace itself.
+ */
+export function tooManyRequests(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(429)
+    .type(APPLICATION_JSON)
+    .send(JSON.stringify({ message: "Too Many Requests" }));
+}
+
 export const INSUFFICIENT_UNITS = "insufficient available units in subscription";
 export const WORKSPACE_NOT_READY = "workspace not ready";
 

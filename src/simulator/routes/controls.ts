@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { SimContext } from "../context.ts";
 import type { SimulatorDump } from "../dump.ts";
 import { faultRuleSchema } from "../http/faults.ts";
+import type { RateLimit, RateReport } from "../http/requestLimiter.ts";
 import { settingsPatchSchema, type SimulatorSettings } from "../settings.ts";
 import { newWorkspace } from "../store/simulatorStore.ts";
 import { DIMENSIONS } from "../store/types.ts";
@@ -14,6 +15,15 @@ export interface ControlHandle {
   seed(input: unknown): void;
   dump(): SimulatorDump;
   updateSettings(patch: Partial<SimulatorSettings>): SimulatorSettings;
+}
+
+/** `GET /__sim/rate`: the simulator's own count of requests per (bearer hash, endpoint group). */
+export interface RateSnapshot {
+  /** When the counts started (ISO): the simulator's start, the last `DELETE /__sim/rate` or reset. */
+  since: string;
+  /** The limits in force now (settings `rateLimit`; 0 = none). */
+  rateLimit: RateLimit;
+  keys: RateReport[];
 }
 
 const units = z.union([
@@ -184,6 +194,17 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SimContext, han
 
   app.delete("/__sim/calls", async (_request, reply) => {
     ctx.calls.clear();
+    return reply.code(204).send();
+  });
+
+  app.get("/__sim/rate", async (): Promise<RateSnapshot> => ({
+    since: new Date(ctx.limiter.since).toISOString(),
+    rateLimit: { ...ctx.settings.rateLimit },
+    keys: ctx.limiter.report(),
+  }));
+
+  app.delete("/__sim/rate", async (_request, reply) => {
+    ctx.limiter.clearCounts(ctx.now());
     return reply.code(204).send();
   });
 

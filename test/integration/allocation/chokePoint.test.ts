@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
+import { endpointGroupOf } from "../../../src/domain/endpointGroup.ts";
 import { type MeteredWriteGuardFactory, meteredWriteGuardOf } from "../../../src/domain/meteredWrites.ts";
 import type { Call } from "../../../src/simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID, UNMETERED_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
@@ -374,12 +375,16 @@ describe("choke point: every metered upstream write goes through the guard", () 
       path: `${UM}/v1/workspaces/${ws}/resources`,
       status: 200,
       at,
+      group: "workspaces",
+      throttled: false,
     });
     const write = (ws: string, tail: string): Call => ({
       method: "POST",
       path: `${PE}/v1/workspaces/${ws}${tail}`,
       status: 201,
       at,
+      group: endpointGroupOf("pe", tail),
+      throttled: false,
     });
     // One read covers every later write of the operation into its workspace…
     expect(

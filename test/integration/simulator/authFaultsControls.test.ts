@@ -194,8 +194,22 @@ describe("call log and controls", () => {
     await sim.control("/settings", {});
     const calls = await sim.calls();
     expect(calls).toEqual([
-      { method: "GET", path: `${PE}/v1/workspaces/${GOLD}/projects`, status: 200, at: expect.any(String) },
-      { method: "GET", path: resourcesPath, status: 401, at: expect.any(String) },
+      {
+        method: "GET",
+        path: `${PE}/v1/workspaces/${GOLD}/projects`,
+        status: 200,
+        at: expect.any(String),
+        group: "projects",
+        throttled: false,
+      },
+      {
+        method: "GET",
+        path: resourcesPath,
+        status: 401,
+        at: expect.any(String),
+        group: "workspaces",
+        throttled: false,
+      },
     ]);
     expect(Number.isNaN(Date.parse(calls[0]!.at))).toBe(false);
     await sim.clearCalls();

@@ -47,7 +47,24 @@ describe("serenity simulator", () => {
       prompts: { used: 0, drafted: 0, total: 800 },
     });
     const calls = await (await fetch(`${url}/__sim/calls`)).json();
-    expect(calls).toEqual([{ method: "GET", path: resourcesPath, status: 200, at: expect.any(String) }]);
+    expect(calls).toEqual([
+      {
+        method: "GET",
+        path: resourcesPath,
+        status: 200,
+        at: expect.any(String),
+        group: "workspaces",
+        throttled: false,
+      },
+    ]);
+  });
+
+  it("--settings takes the request limits (rateLimit) and /__sim/rate reports them", async () => {
+    const url = await runSimulator(["--settings", '{"rateLimit":{"perSecond":10,"concurrent":10}}']);
+    const settings = (await (await fetch(`${url}/__sim/settings`)).json()) as { rateLimit: unknown };
+    expect(settings.rateLimit).toEqual({ perSecond: 10, concurrent: 10 });
+    const rate = (await (await fetch(`${url}/__sim/rate`)).json()) as { rateLimit: unknown; keys: unknown[] };
+    expect(rate).toMatchObject({ rateLimit: { perSecond: 10, concurrent: 10 }, keys: [] });
   });
 
   it("loads a snapshot file, --metered turns metering on, --no-controls hides the controls", async () => {
