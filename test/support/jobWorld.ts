@@ -69,8 +69,11 @@ export async function createJobWorld(
     credentials,
     finished,
     worker(workerOptions = {}) {
+      // The world's queue outlives its workers (its producers keep enqueueing after a worker
+      // stopped), as the API's own queue does beside a worker's in one process.
+      const workerQueue: JobQueue = { ...queue, stop: async () => {} };
       const worker = new JobWorker(
-        { db: db.db, clock, logger, events, registry, queue, credentials },
+        { db: db.db, clock, logger, events, registry, queue: workerQueue, credentials },
         { listen: false, reconcileIntervalMs: 0, ...workerOptions },
       );
       workers.push(worker);

@@ -101,10 +101,12 @@ describe("the worker loop", () => {
     await worker.start();
     await waitFor(() => worker.idle);
     const otherProcessQueue = createPgBossQueue({ pool: db.pool, logger: h.logger });
+    await otherProcessQueue.start(); // as every process does at boot
     const id = await insert("quick", { n: -1 });
     await otherProcessQueue.enqueue(id);
     await waitFor(async () => (await h.job(id)).status === "COMPLETED", { timeoutMs: 60_000 });
     await worker.stop();
+    await otherProcessQueue.stop();
   });
 
   it("graceful shutdown: waits a bounded time, then releases the lease (refunding the attempt) and re-sends the job", async () => {

@@ -10,7 +10,9 @@ const documentation = readFileSync("docs/metrics.md", "utf8");
 const current = documentation.split(/^## Planned/m)[0]!;
 
 async function registeredNames(): Promise<string[]> {
-  const { registry } = createMetrics(new EventBus());
+  const { registry } = createMetrics(new EventBus(), {
+    pool: () => ({ checkedOut: 0, idle: 0, waiting: 0, max: 1 }),
+  });
   return (await registry.getMetricsAsJSON()).map((metric) => metric.name);
 }
 
@@ -28,5 +30,22 @@ describe("docs/metrics.md", () => {
     expect(
       documented.filter((name) => !registered.has(name) && !name.startsWith("serenity_process_")),
     ).toEqual([]);
+  });
+});
+
+describe("the database pool's metrics", () => {
+  it("read the pool at scrape time and count nested checkouts by whether they were refused", async () => {
+    const events = new EventBus();
+    let waiting = 0;
+    const { registry } = createMetrics(events, {
+      pool: () => ({ checkedOut: 7, idle: 3, waiting, max: 10 }),
+    });
+    waiting = 4;
+    events.emit("db.nestedAcquire", { refused: true });
+    const text = await registry.metrics();
+    expect(text).toContain('serenity_db_pool_connections{state="checked_out"} 7');
+    expect(text).toContain('serenity_db_pool_connections{state="max"} 10');
+    expect(text).toContain("serenity_db_pool_waiters 4");
+    expect(text).toContain('serenity_db_nested_acquires_total{refused="true"} 1');
   });
 });
