@@ -12,6 +12,7 @@ import {
   type ReleaseReport,
   releaseSurplusLocked,
 } from "./releaseSurplus.ts";
+import { observeResources, recordStaged } from "./resourcesRecord.ts";
 import { retryOnQuota } from "./retryOnQuota.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
 
@@ -162,10 +163,13 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
       return work((callSite, fn, stages = {}) => retry(current, callSite, stages, fn));
     }
     const { target } = current;
-    // Before each write: a holder that stalled past its lease must not write unserialised.
-    const write: SectionWrite = (callSite, fn, stages = {}) => {
+    // Before each write: a holder that stalled past its lease must not write unserialised. After
+    // it, what it staged goes to the resources record (a need given as reads is not re-run for it).
+    const write: SectionWrite = async (callSite, fn, stages = {}) => {
       deps.lock.assertHeld(target.subWorkspaceId);
-      return retry(current, callSite, stages, fn);
+      const result = await retry(current, callSite, stages, fn);
+      if (typeof stages !== "function") await recordStaged(deps, target, stages);
+      return result;
     };
     // The reads that decide the need start now, alongside the lock and the resources read: they
     // look at the project, not at the allocation, so they need not wait for the lock. The
@@ -173,7 +177,11 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
     const deciding = needOf(need);
     deciding.catch(() => undefined); // awaited below; a failed lock wait must not leave it unobserved
     return deps.lock.withLock(target.subWorkspaceId, async () => {
-      const resources = deps.upstream.readResources(target.bearer, target.subWorkspaceId);
+      const resources = observeResources(deps, {
+        orgId: target.orgId,
+        bearer: target.bearer,
+        workspaceId: target.subWorkspaceId,
+      });
       resources.catch(() => undefined); // awaited by ensure unless the need's reads failed first
       await ensureHeadroom(deps, target, await deciding, path, resources);
       return work(write);

@@ -12,6 +12,7 @@ import {
 } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
+import { observeResources, recordTransfer } from "./resourcesRecord.ts";
 import { sendTransfer } from "./sendTransfer.ts";
 import { isAmbiguousTransferFailure, settleTransferByRead } from "./settleTransfer.ts";
 import { type ReleaseErrorCode, releaseErrorCodeOf } from "./upstreamFailures.ts";
@@ -101,7 +102,11 @@ export async function releaseSurplusLocked(
 
   let resources;
   try {
-    resources = await deps.upstream.readResources(target.bearer, target.subWorkspaceId);
+    resources = await observeResources(deps, {
+      orgId: target.orgId,
+      bearer: target.bearer,
+      workspaceId: target.subWorkspaceId,
+    });
   } catch (error) {
     const errorCode = releaseErrorCodeOf(deps.upstream, error);
     log.warn({ err: error, errorCode, reason }, "allocation: release read failed");
@@ -126,6 +131,7 @@ export async function releaseSurplusLocked(
     });
   }
 
+  const startedAt = deps.clock.now();
   try {
     await sendTransfer(deps, target, plan.targets, path);
   } catch (error) {
@@ -150,6 +156,7 @@ export async function releaseSurplusLocked(
     }
   }
 
+  await recordTransfer(deps, target, resources, plan.targets, startedAt);
   await recordLedgerEntry(deps, target, { reason, before, after, outcome: "applied" });
   log.info(
     { reason, before, after, requiresDecommission: plan.requiresDecommission },
