@@ -1,4 +1,5 @@
 import { forgetObservations } from "../db/resourceObservations/forgetObservations.ts";
+import { recordTitles } from "../db/resourceObservations/recordTitles.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { DIMENSIONS } from "../domain/allocation.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
@@ -109,8 +110,9 @@ export async function readParentAndFamily(
       orgId: org.id,
       keep: [parentId, ...context.pointed, ...children.map((child) => child.id)],
     });
+    await recordTitles(deps.db, { orgId: org.id, titles: children });
   } catch (error) {
-    deps.logger.warn({ err: error, orgId: org.id }, "allocation: could not forget gone sub-workspaces");
+    deps.logger.warn({ err: error, orgId: org.id }, "allocation: could not record the parent's family");
   }
   return children.filter((child) => !context.pointed.has(child.id) && !context.known.has(child.id));
 }

@@ -4,6 +4,7 @@ import { listBrands } from "../db/brands/listBrands.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { claimStaleObservations } from "../db/resourceObservations/claimStaleObservations.ts";
 import { listOrgObservations } from "../db/resourceObservations/listOrgObservations.ts";
+import { releaseRefreshClaim } from "../db/resourceObservations/releaseRefreshClaim.ts";
 import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
 import { boundedMap } from "../gateway/boundedMap.ts";
 import {
@@ -126,7 +127,9 @@ export class PoolViews {
     if (refresh === "all") {
       failures = await this.#fill(org, bearer, state, this.#wanted(org, state), "background");
     } else {
-      await this.#refreshStale(org, bearer);
+      // The pool's own read failing fails the sample (the sampler reports the org failed).
+      const { parentError } = await this.#refreshStale(org, bearer);
+      if (parentError) throw parentError;
       state = await this.#load(org);
       const missing = this.#missing(org, state);
       if (missing.length > 0) failures = await this.#fill(org, bearer, state, missing, "background");
@@ -227,6 +230,7 @@ export class PoolViews {
     });
     if (stale === 0 || this.#refreshes.has(org.id)) return;
     const pass = this.#refreshStale(org, bearer)
+      .then(() => undefined)
       .catch((error: unknown) =>
         this.deps.logger.warn({ err: error, orgId: org.id }, "allocation: pool view refresh failed"),
       )
@@ -237,30 +241,36 @@ export class PoolViews {
   /**
    * One refresh pass: claims the org's stale entries a few at a time, stalest first, and re-reads
    * them paced, until none is left unclaimed. Each read records itself (and clears its claim); a
-   * failed one keeps its claim until POOL_REFRESH_CLAIM_MS, so a pass never loops on it. Cost: one
-   * read per stale entry, plus the family read with the parent's (ADR 0020).
+   * failed one gives its claim back and is not tried again by the same pass, so a pass never loops
+   * on it. A claim a dead process left ends by itself after POOL_REFRESH_CLAIM_MS. Cost: one read
+   * per stale entry, plus the family read with the parent's (ADR 0020).
    */
-  async #refreshStale(org: OrgRow, bearer: string): Promise<void> {
+  async #refreshStale(org: OrgRow, bearer: string): Promise<{ parentError?: unknown }> {
     try {
-      await this.#refreshRounds(org, bearer);
+      return await this.#refreshRounds(org, bearer);
     } finally {
       this.#nextStart.delete(org.id);
     }
   }
 
-  async #refreshRounds(org: OrgRow, bearer: string): Promise<void> {
+  async #refreshRounds(org: OrgRow, bearer: string): Promise<{ parentError?: unknown }> {
+    const result: { parentError?: unknown } = {};
+    /** Entries this pass read already: one that failed is not tried twice by one pass. */
+    const tried = new Set<string>();
     for (;;) {
       const state = await this.#load(org);
       const now = this.deps.clock.now();
+      const claimUntil = new Date(now.getTime() + POOL_REFRESH_CLAIM_MS);
       const claimed = await claimStaleObservations(this.deps.db, {
         orgId: org.id,
-        workspaceIds: this.#wanted(org, state),
+        workspaceIds: this.#wanted(org, state).filter((id) => !tried.has(id)),
         staleBefore: new Date(now.getTime() - poolViewMaxAgeMs(this.deps.env)),
         now,
-        claimUntil: new Date(now.getTime() + POOL_REFRESH_CLAIM_MS),
+        claimUntil,
         limit: CLAIM_BATCH,
       });
-      if (claimed.length === 0) return;
+      for (const id of claimed) tried.add(id);
+      if (claimed.length === 0) return result;
       const pointed = new Set(pooledBrands(state.brands).map((brand) => brand.subWorkspaceId));
       const known = new Set(state.observations.map((entry) => entry.workspaceId));
       await boundedMap(claimed, this.#pacing.concurrency, async (id) => {
@@ -277,11 +287,16 @@ export class PoolViews {
               await this.#paced(org.id);
               await readSubWorkspace(this.deps, org, bearer, child.id, "background", child.title);
             }
-          } catch {
+          } catch (error) {
+            result.parentError = error;
             outcome = "failed";
           }
         } else if (await readSubWorkspace(this.deps, org, bearer, id, "background")) {
           outcome = "failed";
+        }
+        if (outcome === "failed") {
+          // Another bearer may read what this one could not: the next view may claim it at once.
+          await releaseRefreshClaim(this.deps.db, { orgId: org.id, workspaceId: id, claimedUntil: claimUntil });
         }
         this.deps.events.emit("allocation.poolViewRefresh", { outcome });
       });

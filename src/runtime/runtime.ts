@@ -80,6 +80,8 @@ export async function openRuntime(
       services,
       gateway,
       close: async () => {
+        // A pool view's background refresh still reading must end before its gateway and database.
+        await services.allocation.poolViewRefreshesSettled();
         await gateway.close();
         await opened.close();
         await embedded?.release();
