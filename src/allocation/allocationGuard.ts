@@ -163,13 +163,10 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
       return work((callSite, fn, stages = {}) => retry(current, callSite, stages, fn));
     }
     const { target } = current;
-    // Before each write: a holder that stalled past its lease must not write unserialised. After
-    // it, what it staged goes to the resources record (a need given as reads is not re-run for it).
-    const write: SectionWrite = async (callSite, fn, stages = {}) => {
+    // Before each write: a holder that stalled past its lease must not write unserialised.
+    const write: SectionWrite = (callSite, fn, stages = {}) => {
       deps.lock.assertHeld(target.subWorkspaceId);
-      const result = await retry(current, callSite, stages, fn);
-      if (typeof stages !== "function") await recordStaged(deps, target, stages);
-      return result;
+      return retry(current, callSite, stages, fn);
     };
     // The reads that decide the need start now, alongside the lock and the resources read: they
     // look at the project, not at the allocation, so they need not wait for the lock. The
@@ -183,8 +180,14 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
         workspaceId: target.subWorkspaceId,
       });
       resources.catch(() => undefined); // awaited by ensure unless the need's reads failed first
-      await ensureHeadroom(deps, target, await deciding, path, resources);
-      return work(write);
+      const ensured = await deciding;
+      await ensureHeadroom(deps, target, ensured, path, resources);
+      const result = await work(write);
+      // What the section staged (its need, §5) goes to the resources record while the lock is
+      // still held: the figure a read lagging behind its publish must not lower (ADR 0020). An
+      // item that failed inside the work makes it high until the next read: the safe direction.
+      await recordStaged(deps, target, ensured);
+      return result;
     });
   }
 

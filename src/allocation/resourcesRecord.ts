@@ -40,7 +40,13 @@ export async function observeResources(
 /** Records a read made elsewhere (its answer and when it started). */
 export async function recordRead(
   deps: Omit<RecordDeps, "upstream">,
-  read: { orgId: string; workspaceId: string; resources: WorkspaceResources; observedAt: Date; title?: string },
+  read: {
+    orgId: string;
+    workspaceId: string;
+    resources: WorkspaceResources;
+    observedAt: Date;
+    title?: string;
+  },
 ): Promise<void> {
   try {
     const recorded = await recordResourcesRead(deps.db, {
@@ -85,7 +91,7 @@ export async function recordTransfer(
   }
 }
 
-/** Records what a metered write staged (its §5 need), right after it succeeded, under the lock. */
+/** Records what a guarded section staged (its §5 need), right after its writes, under the lock. */
 export async function recordStaged(
   deps: Omit<RecordDeps, "upstream">,
   target: AllocationTarget,
@@ -101,7 +107,10 @@ export async function recordStaged(
       units,
       observedAt: deps.clock.now(),
     });
-    deps.events.emit("allocation.recordWrite", { source: "staged", outcome: recorded ? "recorded" : "older" });
+    deps.events.emit("allocation.recordWrite", {
+      source: "staged",
+      outcome: recorded ? "recorded" : "older",
+    });
   } catch (error) {
     recordFailed(deps, "staged", target.subWorkspaceId, error);
   }

@@ -4,9 +4,9 @@ import type { Units } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
 
 /**
- * Adds what a metered write just staged to the sub-workspace's entry (`drafted += staged`) and
+ * Adds what a guarded section just staged to the sub-workspace's entry (`drafted += staged`) and
  * dates it `observedAt` (ADR 0020). Called under the sub-workspace's allocation lock right after
- * the write succeeded: the entry then holds the guard's read plus every unit Serenity staged since,
+ * the section's writes: the entry then holds the guard's read plus every unit Serenity staged since,
  * which is what a later publish turns into `used` — the figure a read lagging behind that publish
  * must not lower (recordResourcesRead). No entry, or one newer than this write: nothing changes.
  */
