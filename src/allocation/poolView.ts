@@ -126,15 +126,13 @@ export function composePoolView(input: {
   const unattached = input.observations
     .filter((entry) => entry.workspaceId !== org.parentWorkspaceId && !pointed.has(entry.workspaceId))
     .sort((a, b) => (a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0))
-    .map(
-      (entry): PoolUnattachedView => ({
-        subWorkspaceId: entry.workspaceId,
-        title: entry.title ?? "",
-        brandId: input.brands.find((brand) => brand.name === entry.title)?.id ?? null,
-        ...poolDimensions(entry.resources),
-        asOf: entry.observedAt,
-      }),
-    );
+    .map((entry): PoolUnattachedView => ({
+      subWorkspaceId: entry.workspaceId,
+      title: entry.title ?? "",
+      brandId: input.brands.find((brand) => brand.name === entry.title)?.id ?? null,
+      ...poolDimensions(entry.resources),
+      asOf: entry.observedAt,
+    }));
   return {
     dynamicAllocation: input.dynamicAllocation,
     pool: parent ? { ...poolDimensions(parent.resources), asOf: parent.observedAt } : null,

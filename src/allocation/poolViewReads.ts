@@ -1,6 +1,6 @@
+import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { forgetObservations } from "../db/resourceObservations/forgetObservations.ts";
 import { recordTitles } from "../db/resourceObservations/recordTitles.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { DIMENSIONS } from "../domain/allocation.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
 import type { PoolHistoryRecorder } from "./poolHistory.ts";
@@ -63,7 +63,10 @@ export async function readSubWorkspace(
   } catch (error) {
     const kind = deps.upstream.failureKind(error);
     if (kind === undefined) throw error;
-    deps.logger.warn({ err: error, orgId: org.id, workspaceId, priority }, "allocation: resources read failed");
+    deps.logger.warn(
+      { err: error, orgId: org.id, workspaceId, priority },
+      "allocation: resources read failed",
+    );
     return kind === "forbidden" || kind === "gone" ? "forbidden" : "unavailable";
   }
 }

@@ -4,8 +4,8 @@ import { listBrands } from "../db/brands/listBrands.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { claimStaleObservations } from "../db/resourceObservations/claimStaleObservations.ts";
 import { listOrgObservations } from "../db/resourceObservations/listOrgObservations.ts";
-import { releaseRefreshClaim } from "../db/resourceObservations/releaseRefreshClaim.ts";
 import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
+import { releaseRefreshClaim } from "../db/resourceObservations/releaseRefreshClaim.ts";
 import { boundedMap } from "../gateway/boundedMap.ts";
 import {
   composePoolView,
@@ -296,7 +296,11 @@ export class PoolViews {
         }
         if (outcome === "failed") {
           // Another bearer may read what this one could not: the next view may claim it at once.
-          await releaseRefreshClaim(this.deps.db, { orgId: org.id, workspaceId: id, claimedUntil: claimUntil });
+          await releaseRefreshClaim(this.deps.db, {
+            orgId: org.id,
+            workspaceId: id,
+            claimedUntil: claimUntil,
+          });
         }
         this.deps.events.emit("allocation.poolViewRefresh", { outcome });
       });

@@ -14,9 +14,9 @@ import { boundedMap } from "../gateway/boundedMap.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, SiblingSource, SiblingWorkspace } from "./allocationDeps.ts";
 import type { LockLease } from "./allocationLock.ts";
+import { publishLagMs } from "./publishLag.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources, recordTransfer } from "./resourcesRecord.ts";
-import { publishLagMs } from "./releaseSurplus.ts";
 import { sendTransfer } from "./sendTransfer.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
 

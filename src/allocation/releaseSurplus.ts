@@ -1,4 +1,3 @@
-import { durationMs, type FlagSource } from "../config/flags.ts";
 import { findLastPublish } from "../db/allocation/findLastPublish.ts";
 import type { LedgerReason } from "../db/allocation/insertLedgerEntry.ts";
 import {
@@ -11,6 +10,7 @@ import {
   type Units,
 } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import { publishLagMs } from "./publishLag.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources, recordTransfer } from "./resourcesRecord.ts";
 import { sendTransfer } from "./sendTransfer.ts";
@@ -25,13 +25,6 @@ export interface ReleaseOptions {
   dryRun?: boolean;
   /** Ledger reason: `release` (request paths), `sweep` (operator), `deactivate` (brand deactivation). */
   reason?: Exclude<LedgerReason, "topUp" | "exact" | "rebalance">;
-}
-
-/** How long after a publish upstream's `used` may still read low (SERENITY_PUBLISH_LAG_MS). */
-export const DEFAULT_PUBLISH_LAG_MS = 30_000;
-
-export function publishLagMs(env?: FlagSource): number {
-  return durationMs("SERENITY_PUBLISH_LAG_MS", DEFAULT_PUBLISH_LAG_MS, env);
 }
 
 export interface ReleaseReport {

@@ -1,3 +1,4 @@
+import type { DbExecutor } from "../db/database.ts";
 import { recordResourcesRead } from "../db/resourceObservations/recordResourcesRead.ts";
 import { recordStagedUnits } from "../db/resourceObservations/recordStagedUnits.ts";
 import { recordTransferAnswer } from "../db/resourceObservations/recordTransferAnswer.ts";
@@ -8,9 +9,8 @@ import {
   type Units,
   type WorkspaceResources,
 } from "../domain/allocation.ts";
-import type { DbExecutor } from "../db/database.ts";
 import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
-import { publishLagMs } from "./releaseSurplus.ts";
+import { publishLagMs } from "./publishLag.ts";
 import type { AllocationUpstream } from "./upstreamPort.ts";
 
 /**

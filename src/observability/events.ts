@@ -81,7 +81,10 @@ export interface ServiceEvents {
    * was `recorded`, lost to a newer observation (`older`, a lost race, not an error) or `failed`
    * (the database write failed; the operation itself went on).
    */
-  "allocation.recordWrite": { source: "read" | "transfer" | "staged"; outcome: "recorded" | "older" | "failed" };
+  "allocation.recordWrite": {
+    source: "read" | "transfer" | "staged";
+    outcome: "recorded" | "older" | "failed";
+  };
   /**
    * One pool view answered from the record: the age of its oldest entry, how many entries were past
    * SERENITY_POOL_VIEW_MAX_AGE_MS (left to the background refresh) and how many upstream reads the

@@ -1,7 +1,7 @@
+import type { PoolRefreshPacing } from "../../src/allocation/poolViews.ts";
 import type { App, AppOptions } from "../../src/api/app.ts";
 import { buildApp } from "../../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
-import type { PoolRefreshPacing } from "../../src/allocation/poolViews.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../../src/domain/meteredWrites.ts";
 import { createGatewayClient } from "../../src/gateway/gatewayClient.ts";

@@ -1,7 +1,12 @@
 import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
-import { OBSERVATION_COLUMNS, observationOf, type RawObservation, type ResourceObservation } from "./observationRow.ts";
+import {
+  OBSERVATION_COLUMNS,
+  observationOf,
+  type RawObservation,
+  type ResourceObservation,
+} from "./observationRow.ts";
 
 /** Every entry of the resources record for one org (the parent's and its sub-workspaces'). */
 export async function listOrgObservations(db: DbExecutor, orgId: string): Promise<ResourceObservation[]> {

@@ -2,7 +2,12 @@ import { sql } from "drizzle-orm";
 
 import type { WorkspaceResources } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { OBSERVATION_COLUMNS, observationOf, type RawObservation, type ResourceObservation } from "./observationRow.ts";
+import {
+  OBSERVATION_COLUMNS,
+  observationOf,
+  type RawObservation,
+  type ResourceObservation,
+} from "./observationRow.ts";
 
 /**
  * Records one resources read of `workspaceId` (ADR 0020): one guarded upsert.

@@ -29,7 +29,11 @@ const releases: ServiceEvents["allocation.release"]["outcome"][] = [];
 beforeAll(async () => {
   process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
   sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0 } });
-  t = await createTestApp({ clock, gateway: { url: sim.url, maxRetries: 0 }, poolRefreshPacing: { spacingMs: 0 } });
+  t = await createTestApp({
+    clock,
+    gateway: { url: sim.url, maxRetries: 0 },
+    poolRefreshPacing: { spacingMs: 0 },
+  });
   t.events.on("allocation.release", ({ outcome }) => releases.push(outcome));
   const admin = await t.token({ sub: "admin", admin: true });
   const org = await call("POST", "/v2/orgs", { name: "Lag org", parentWorkspaceId: PARENT }, admin);
