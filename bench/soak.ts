@@ -360,7 +360,14 @@ async function main() {
     });
     const orphans = async () => {
       const observation = await observeUpstream(
-        { db: database.db, logger, gateway, upstream: gatewayAllocationUpstream(gateway) },
+        {
+          db: database.db,
+          clock: systemClock,
+          events: new EventBus(),
+          logger,
+          gateway,
+          upstream: gatewayAllocationUpstream(gateway),
+        },
         { id: org.id, parentWorkspaceId: parent.id },
         OPERATOR_TOKEN,
       );

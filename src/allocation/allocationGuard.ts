@@ -12,6 +12,7 @@ import {
   type ReleaseReport,
   releaseSurplusLocked,
 } from "./releaseSurplus.ts";
+import { observeResources, recordStaged } from "./resourcesRecord.ts";
 import { retryOnQuota } from "./retryOnQuota.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
 
@@ -173,10 +174,20 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
     const deciding = needOf(need);
     deciding.catch(() => undefined); // awaited below; a failed lock wait must not leave it unobserved
     return deps.lock.withLock(target.subWorkspaceId, async () => {
-      const resources = deps.upstream.readResources(target.bearer, target.subWorkspaceId);
+      const resources = observeResources(deps, {
+        orgId: target.orgId,
+        bearer: target.bearer,
+        workspaceId: target.subWorkspaceId,
+      });
       resources.catch(() => undefined); // awaited by ensure unless the need's reads failed first
-      await ensureHeadroom(deps, target, await deciding, path, resources);
-      return work(write);
+      const ensured = await deciding;
+      await ensureHeadroom(deps, target, ensured, path, resources);
+      const result = await work(write);
+      // What the section staged (its need, §5) goes to the resources record while the lock is
+      // still held: the figure a read lagging behind its publish must not lower (ADR 0020). An
+      // item that failed inside the work makes it high until the next read: the safe direction.
+      await recordStaged(deps, target, ensured);
+      return result;
     });
   }
 

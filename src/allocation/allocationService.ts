@@ -4,6 +4,7 @@ import type { LedgerEntryRow } from "../db/allocation/insertLedgerEntry.ts";
 import { listLedgerEntries } from "../db/allocation/listLedgerEntries.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import { DIMENSIONS } from "../domain/allocation.ts";
 import {
   type MeteredWriteGuard,
   type MeteredWriteGuardFactory,
@@ -13,7 +14,8 @@ import type { OrgService } from "../orgs/orgService.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { type AllocationGuard, createAllocationGuard, type GuardContext } from "./allocationGuard.ts";
 import type { PoolHistoryRecorder } from "./poolHistory.ts";
-import { type PoolView, readPoolView } from "./poolView.ts";
+import type { PoolView } from "./poolView.ts";
+import { type PoolRefreshPacing, PoolViews } from "./poolViews.ts";
 import type { QuotaRetryBudget } from "./quotaRetryBudget.ts";
 import { type ReleaseOptions, type ReleaseReport, releaseSurplusLocked } from "./releaseSurplus.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
@@ -36,22 +38,21 @@ export interface LedgerPage {
 
 export const LEDGER_DEFAULT_LIMIT = 50;
 export const LEDGER_MAX_LIMIT = 200;
-/** A pool view is cached this long per org (spec/allocation.md §8: "a few seconds"). */
-export const POOL_VIEW_TTL_MS = 5_000;
-
 export interface AllocationServiceDeps extends AllocationDeps {
   orgs: OrgService;
-  /** Offered every fresh pool read (the console's pool-over-time chart). */
+  /** Offered every fresh read of an org's pool (the console's pool-over-time chart). */
   history?: PoolHistoryRecorder;
+  /** How the pool view's background refresh spreads its reads (tests and benchmarks set it). */
+  poolRefreshPacing?: Partial<PoolRefreshPacing>;
 }
 
 /** Entry points of allocation for the API, the worker and the CLI. */
 export class AllocationService {
-  readonly #poolViews = new Map<string, { view: PoolView; expiresAt: number }>();
-  /** The read in flight per org, and whose bearer it reads with: concurrent views share it. */
-  readonly #sampling = new Map<string, { bearer: string; view: Promise<PoolView> }>();
+  readonly #poolViews: PoolViews;
 
-  constructor(private readonly deps: AllocationServiceDeps) {}
+  constructor(private readonly deps: AllocationServiceDeps) {
+    this.#poolViews = new PoolViews(deps, deps.poolRefreshPacing);
+  }
 
   /** A guard from explicit ids (see GuardContext). Throws allocationMisconfigured when flag on and ids missing. */
   guard(context: GuardContext): AllocationGuard {
@@ -132,50 +133,39 @@ export class AllocationService {
     return { items, nextBefore: items.length === limit ? (items.at(-1)?.id ?? null) : null };
   }
 
-  /** The pool view (`GET …/serenity/resources`), read with the caller's bearer, cached a few seconds per org. */
+  /**
+   * The pool view (`GET …/serenity/resources`) from the resources record, after the tenancy check:
+   * no upstream call while every entry is younger than SERENITY_POOL_VIEW_MAX_AGE_MS; older ones
+   * are served at once and refreshed in the background with the caller's bearer (PoolViews).
+   */
   async poolView(principal: Principal, orgId: string): Promise<PoolView> {
     const org = await this.deps.orgs.getAccessible(principal, orgId);
-    // A read already under way for the org answers this request too (one read of N + 1
-    // workspaces, not one per waiting client). Its failure is shared only with callers of the same
-    // bearer: another member's token may read what this one could not — such a caller looks again,
-    // and joins the next read if another caller has started one meanwhile.
-    for (;;) {
-      const cached = this.#poolViews.get(orgId);
-      if (cached && cached.expiresAt > this.deps.clock.now().getTime()) return cached.view;
-      const inFlight = this.#sampling.get(orgId);
-      if (!inFlight) return this.samplePool(org, principal.bearer);
-      try {
-        return await inFlight.view;
-      } catch (error) {
-        if (inFlight.bearer === principal.bearer) throw error;
-      }
-    }
+    return this.#poolViews.view(org, principal.bearer);
   }
 
   /**
-   * Reads a fresh pool view without a tenancy check (the periodic sampler, the audit): updates the
-   * pool-free gauge and the cache (never with a view older than the cached one). Pool views of the
-   * org asked for meanwhile wait for this read.
+   * The pool view for the periodic sampler (`refresh: "stale"`, the default: only entries past the
+   * max age are read) and the audit (`"all"`: every entry read now), without a tenancy check. Both
+   * write what they read to the record, offer the pool a history sample and emit the pool-free
+   * gauge.
    */
-  async samplePool(org: OrgRow, bearer: string): Promise<PoolView> {
-    const view = (async () => {
-      const read = await readPoolView(this.deps, org, bearer);
-      const current = this.#poolViews.get(org.id);
-      if (!current || current.view.sampledAt.getTime() <= read.sampledAt.getTime()) {
-        this.#poolViews.set(org.id, {
-          view: read,
-          expiresAt: this.deps.clock.now().getTime() + POOL_VIEW_TTL_MS,
+  async samplePool(org: OrgRow, bearer: string, refresh: "stale" | "all" = "stale"): Promise<PoolView> {
+    const view = await this.#poolViews.sample(org, bearer, refresh);
+    if (view.pool) {
+      for (const name of DIMENSIONS) {
+        const { total, free } = view.pool[name];
+        this.deps.events.emit("allocation.poolSampled", {
+          orgId: org.id,
+          dimension: name,
+          freeRatio: total > 0 ? free / total : 0,
         });
       }
-      await this.deps.history?.record(org.id, read.pool, read.sampledAt);
-      return read;
-    })();
-    const entry = { bearer, view };
-    this.#sampling.set(org.id, entry);
-    try {
-      return await view;
-    } finally {
-      if (this.#sampling.get(org.id) === entry) this.#sampling.delete(org.id);
     }
+    return view;
+  }
+
+  /** Resolves once the pool view's background refreshes in this process have ended. */
+  poolViewRefreshesSettled(): Promise<void> {
+    return this.#poolViews.settled();
   }
 }

@@ -20,6 +20,7 @@ import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { reclaimFromSiblings } from "./rebalance.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
+import { observeResources, recordTransfer } from "./resourcesRecord.ts";
 import { sendTransfer } from "./sendTransfer.ts";
 import { isAmbiguousTransferFailure, settleTransferByRead } from "./settleTransfer.ts";
 import { toServiceError } from "./upstreamFailures.ts";
@@ -50,7 +51,12 @@ export async function ensureHeadroom(
 
   let read: WorkspaceResources;
   try {
-    read = await (resources ?? deps.upstream.readResources(target.bearer, target.subWorkspaceId));
+    read = await (resources ??
+      observeResources(deps, {
+        orgId: target.orgId,
+        bearer: target.bearer,
+        workspaceId: target.subWorkspaceId,
+      }));
   } catch (error) {
     logFor(deps, target).warn({ err: error, need }, "allocation: resources read failed");
     throw toServiceError(deps.upstream, error);
@@ -99,6 +105,7 @@ async function topUp(
   /** One transfer attempt, its ledger row, and whether the pool refused it (other failures throw). */
   const attempt = async (step: TopUpStep, targets: TransferTargets): Promise<"applied" | ServiceError> => {
     const after = totalsAfter(resources, targets);
+    const startedAt = deps.clock.now();
     try {
       await sendTransfer(deps, target, targets, path);
     } catch (error) {
@@ -113,6 +120,7 @@ async function topUp(
         "allocation: top-up transfer failed",
       );
       if (settled === "applied") {
+        await recordTransfer(deps, target, resources, targets, startedAt);
         await recordLedgerEntry(deps, target, { reason: step, before, after, outcome: "applied", errorCode });
         log.info(
           { step, need, before, after },
@@ -133,6 +141,7 @@ async function topUp(
       }
       throw mapped;
     }
+    await recordTransfer(deps, target, resources, targets, startedAt);
     await recordLedgerEntry(deps, target, { reason: step, before, after, outcome: "applied" });
     log.info({ step, need, required: plan.required, before, after }, "allocation: topped up");
     return "applied";

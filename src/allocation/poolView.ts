@@ -1,23 +1,22 @@
-import { dynamicAllocationEnabled } from "../config/flags.ts";
+import { durationMs, type FlagSource } from "../config/flags.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
-import { listBrands } from "../db/brands/listBrands.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
 import {
-  DIMENSIONS,
   type DimensionUsage,
   headroom,
   strandedUnits,
   type Units,
   type WorkspaceResources,
 } from "../domain/allocation.ts";
-import { boundedMap } from "../gateway/boundedMap.ts";
-import type { AllocationDeps } from "./allocationDeps.ts";
-import { toServiceError } from "./upstreamFailures.ts";
 
 /** One dimension as the pool view shows it; `free` is headroom, never negative. */
 export interface PoolDimension extends DimensionUsage {
   free: number;
 }
+
+/** Why a workspace has no entry to show: its read failed (the rest of the view still stands). */
+export type PoolReadFailure = "forbidden" | "unavailable";
 
 export interface PoolBrandView {
   brandId: string;
@@ -26,8 +25,10 @@ export interface PoolBrandView {
   projects: PoolDimension | null;
   prompts: PoolDimension | null;
   stranded: Units | null;
-  /** Set when this sub-workspace's read failed (the rest of the view still stands). */
-  error?: "forbidden" | "unavailable";
+  /** When these numbers were learned (the entry's `observedAt`); `null` when there is none. */
+  asOf: Date | null;
+  /** Set when this sub-workspace has no entry because its read failed. */
+  error?: PoolReadFailure;
 }
 
 /**
@@ -44,113 +45,99 @@ export interface PoolUnattachedView {
   brandId: string | null;
   projects: PoolDimension | null;
   prompts: PoolDimension | null;
-  error?: "forbidden" | "unavailable";
+  asOf: Date | null;
+  error?: PoolReadFailure;
+}
+
+export interface PoolParentView {
+  projects: PoolDimension;
+  prompts: PoolDimension;
+  asOf: Date;
 }
 
 export interface PoolView {
   dynamicAllocation: boolean;
   /** The org's parent workspace (`null` when the org has none). */
-  pool: { projects: PoolDimension; prompts: PoolDimension } | null;
+  pool: PoolParentView | null;
   brands: PoolBrandView[];
   unattached: PoolUnattachedView[];
+  /** When this view was put together (each entry's own age is its `asOf`). */
   sampledAt: Date;
 }
 
-/** Upstream reads in flight at once while building one view. */
-export const POOL_VIEW_CONCURRENCY = 4;
+/** How old an entry may be before a view refreshes it in the background (30 s). */
+export const DEFAULT_POOL_VIEW_MAX_AGE_MS = 30_000;
+
+export function poolViewMaxAgeMs(env?: FlagSource): number {
+  return durationMs("SERENITY_POOL_VIEW_MAX_AGE_MS", DEFAULT_POOL_VIEW_MAX_AGE_MS, env);
+}
 
 function dimension(usage: DimensionUsage): PoolDimension {
   return { used: usage.used, drafted: usage.drafted, total: usage.total, free: Math.max(0, headroom(usage)) };
 }
 
-function dimensions(resources: WorkspaceResources) {
+export function poolDimensions(resources: WorkspaceResources) {
   return { projects: dimension(resources.projects), prompts: dimension(resources.prompts) };
 }
 
-/**
- * Reads the parent and every brand sub-workspace (bounded concurrency) and computes free and
- * stranded units (spec/allocation.md §8). Emits the pool's free ratio for the gauge.
- */
-export async function readPoolView(deps: AllocationDeps, org: OrgRow, bearer: string): Promise<PoolView> {
-  const allBrands = await listBrands(deps.db, org.id);
-  const brands = allBrands.filter(
-    (brand): brand is BrandRow & { subWorkspaceId: string } =>
-      brand.subWorkspaceId !== null && brand.status !== "deleted",
+/** A brand the view lists: it has a sub-workspace and is not deleted. */
+export type PooledBrand = BrandRow & { subWorkspaceId: string };
+
+export function pooledBrands(brands: readonly BrandRow[]): PooledBrand[] {
+  return brands.filter(
+    (brand): brand is PooledBrand => brand.subWorkspaceId !== null && brand.status !== "deleted",
   );
-  const readParent = async () => {
-    if (!org.parentWorkspaceId) return null;
-    try {
-      return dimensions(await deps.upstream.readResources(bearer, org.parentWorkspaceId));
-    } catch (error) {
-      deps.logger.warn({ err: error, orgId: org.id }, "allocation: pool read failed");
-      throw toServiceError(deps.upstream, error);
-    }
-  };
-  const readBrand = async (brand: BrandRow & { subWorkspaceId: string }): Promise<PoolBrandView> => {
+}
+
+/**
+ * The view from the resources record (spec/allocation.md §8, §12): the parent's entry, one per
+ * brand sub-workspace, and every other entry of the org as an unattached sub-workspace (the
+ * parent's family read put them there). `failures` are this caller's reads that found nothing to
+ * record; a workspace with neither an entry nor a failure reads `unavailable`.
+ */
+export function composePoolView(input: {
+  org: Pick<OrgRow, "parentWorkspaceId">;
+  brands: readonly BrandRow[];
+  observations: readonly ResourceObservation[];
+  failures: ReadonlyMap<string, PoolReadFailure>;
+  dynamicAllocation: boolean;
+  now: Date;
+}): PoolView {
+  const { org, failures } = input;
+  const byWorkspace = new Map(input.observations.map((entry) => [entry.workspaceId, entry]));
+  const pooled = pooledBrands(input.brands);
+  const pointed = new Set(pooled.map((brand) => brand.subWorkspaceId));
+  const parent = org.parentWorkspaceId ? byWorkspace.get(org.parentWorkspaceId) : undefined;
+
+  const brands = pooled.map((brand): PoolBrandView => {
     const base = { brandId: brand.id, name: brand.name, subWorkspaceId: brand.subWorkspaceId };
-    try {
-      const resources = await deps.upstream.readResources(bearer, brand.subWorkspaceId);
-      return { ...base, ...dimensions(resources), stranded: strandedUnits(resources) };
-    } catch (error) {
-      const kind = deps.upstream.failureKind(error);
-      if (kind === undefined) throw error;
-      deps.logger.warn(
-        { err: error, orgId: org.id, brandId: brand.id },
-        "allocation: brand resources read failed",
-      );
-      const failed = kind === "forbidden" || kind === "gone" ? "forbidden" : "unavailable";
-      return { ...base, projects: null, prompts: null, stranded: null, error: failed };
+    const entry = byWorkspace.get(brand.subWorkspaceId);
+    if (!entry) {
+      const error = failures.get(brand.subWorkspaceId) ?? "unavailable";
+      return { ...base, projects: null, prompts: null, stranded: null, asOf: null, error };
     }
-  };
-
-  const readUnattached = async (): Promise<PoolUnattachedView[]> => {
-    if (!org.parentWorkspaceId || !deps.upstream.listChildren) return [];
-    const pointed = new Set(brands.map((brand) => brand.subWorkspaceId));
-    let children;
-    try {
-      children = await deps.upstream.listChildren(bearer, org.parentWorkspaceId);
-    } catch (error) {
-      deps.logger.warn({ err: error, orgId: org.id }, "allocation: family read failed");
-      throw toServiceError(deps.upstream, error);
-    }
-    const unattached = children.filter((child) => !pointed.has(child.id));
-    return boundedMap(unattached, POOL_VIEW_CONCURRENCY, async (child): Promise<PoolUnattachedView> => {
-      const base = {
-        subWorkspaceId: child.id,
-        title: child.title,
-        brandId: allBrands.find((brand) => brand.name === child.title)?.id ?? null,
-      };
-      try {
-        return { ...base, ...dimensions(await deps.upstream.readResources(bearer, child.id)) };
-      } catch (error) {
-        const kind = deps.upstream.failureKind(error);
-        if (kind === undefined) throw error;
-        const failed = kind === "forbidden" || kind === "gone" ? "forbidden" : "unavailable";
-        return { ...base, projects: null, prompts: null, error: failed };
-      }
-    });
-  };
-
-  const [pool, brandViews, unattached] = await Promise.all([
-    readParent(),
-    boundedMap(brands, POOL_VIEW_CONCURRENCY, readBrand),
-    readUnattached(),
-  ]);
-  if (pool) {
-    for (const name of DIMENSIONS) {
-      const { total, free } = pool[name];
-      deps.events.emit("allocation.poolSampled", {
-        orgId: org.id,
-        dimension: name,
-        freeRatio: total > 0 ? free / total : 0,
-      });
-    }
-  }
+    return {
+      ...base,
+      ...poolDimensions(entry.resources),
+      stranded: strandedUnits(entry.resources),
+      asOf: entry.observedAt,
+    };
+  });
+  const unattached = input.observations
+    .filter((entry) => entry.workspaceId !== org.parentWorkspaceId && !pointed.has(entry.workspaceId))
+    .sort((a, b) => (a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0))
+    .map((entry): PoolUnattachedView => ({
+      subWorkspaceId: entry.workspaceId,
+      title: entry.title ?? "",
+      brandId: input.brands.find((brand) => brand.name === entry.title)?.id ?? null,
+      ...poolDimensions(entry.resources),
+      asOf: entry.observedAt,
+    }));
   return {
-    dynamicAllocation: dynamicAllocationEnabled(deps.env),
-    pool,
-    brands: brandViews,
+    dynamicAllocation: input.dynamicAllocation,
+    pool: parent ? { ...poolDimensions(parent.resources), asOf: parent.observedAt } : null,
+    brands,
     unattached,
-    sampledAt: deps.clock.now(),
+    sampledAt: input.now,
   };
 }

@@ -14,8 +14,9 @@ import { boundedMap } from "../gateway/boundedMap.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, SiblingSource, SiblingWorkspace } from "./allocationDeps.ts";
 import type { LockLease } from "./allocationLock.ts";
+import { publishLagMs } from "./publishLag.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
-import { publishLagMs } from "./releaseSurplus.ts";
+import { observeResources, recordTransfer } from "./resourcesRecord.ts";
 import { sendTransfer } from "./sendTransfer.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
 
@@ -93,6 +94,7 @@ export async function reclaimFromSiblings(
     };
     const before = totalsOf(resources);
     const after = totalsAfter(resources, targets);
+    const startedAt = deps.clock.now();
     try {
       // Fail fast even on a job's path: a not-ready sibling is skipped, not waited for under locks.
       await sendTransfer(deps, at, targets, "failFast");
@@ -106,6 +108,7 @@ export async function reclaimFromSiblings(
       emit("failed");
       return { ...ZERO_UNITS };
     }
+    await recordTransfer(deps, at, resources, targets, startedAt);
     await recordLedgerEntry(deps, at, { reason: "rebalance", before, after, outcome: "applied" });
     log.info({ sibling: sibling.subWorkspaceId, before, after }, "allocation: rebalance lowered a sibling");
     emit("lowered", gives);
@@ -198,7 +201,11 @@ async function readSiblings(
     try {
       return {
         entry,
-        resources: await deps.upstream.readResources(target.bearer, entry.sibling.subWorkspaceId),
+        resources: await observeResources(deps, {
+          orgId: target.orgId,
+          bearer: target.bearer,
+          workspaceId: entry.sibling.subWorkspaceId,
+        }),
       };
     } catch (error) {
       log.info(

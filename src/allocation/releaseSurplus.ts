@@ -1,4 +1,3 @@
-import { durationMs, type FlagSource } from "../config/flags.ts";
 import { findLastPublish } from "../db/allocation/findLastPublish.ts";
 import type { LedgerReason } from "../db/allocation/insertLedgerEntry.ts";
 import {
@@ -11,7 +10,9 @@ import {
   type Units,
 } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import { publishLagMs } from "./publishLag.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
+import { observeResources, recordTransfer } from "./resourcesRecord.ts";
 import { sendTransfer } from "./sendTransfer.ts";
 import { isAmbiguousTransferFailure, settleTransferByRead } from "./settleTransfer.ts";
 import { type ReleaseErrorCode, releaseErrorCodeOf } from "./upstreamFailures.ts";
@@ -24,13 +25,6 @@ export interface ReleaseOptions {
   dryRun?: boolean;
   /** Ledger reason: `release` (request paths), `sweep` (operator), `deactivate` (brand deactivation). */
   reason?: Exclude<LedgerReason, "topUp" | "exact" | "rebalance">;
-}
-
-/** How long after a publish upstream's `used` may still read low (SERENITY_PUBLISH_LAG_MS). */
-export const DEFAULT_PUBLISH_LAG_MS = 30_000;
-
-export function publishLagMs(env?: FlagSource): number {
-  return durationMs("SERENITY_PUBLISH_LAG_MS", DEFAULT_PUBLISH_LAG_MS, env);
 }
 
 export interface ReleaseReport {
@@ -101,7 +95,11 @@ export async function releaseSurplusLocked(
 
   let resources;
   try {
-    resources = await deps.upstream.readResources(target.bearer, target.subWorkspaceId);
+    resources = await observeResources(deps, {
+      orgId: target.orgId,
+      bearer: target.bearer,
+      workspaceId: target.subWorkspaceId,
+    });
   } catch (error) {
     const errorCode = releaseErrorCodeOf(deps.upstream, error);
     log.warn({ err: error, errorCode, reason }, "allocation: release read failed");
@@ -126,6 +124,7 @@ export async function releaseSurplusLocked(
     });
   }
 
+  const startedAt = deps.clock.now();
   try {
     await sendTransfer(deps, target, plan.targets, path);
   } catch (error) {
@@ -150,6 +149,7 @@ export async function releaseSurplusLocked(
     }
   }
 
+  await recordTransfer(deps, target, resources, plan.targets, startedAt);
   await recordLedgerEntry(deps, target, { reason, before, after, outcome: "applied" });
   log.info(
     { reason, before, after, requiresDecommission: plan.requiresDecommission },

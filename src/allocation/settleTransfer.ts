@@ -1,5 +1,6 @@
 import { DIMENSIONS, type TransferTargets } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
+import { observeResources } from "./resourcesRecord.ts";
 
 /** What a read says of a transfer whose answer was lost. */
 export type TransferSettlement = "applied" | "notApplied" | "unknown";
@@ -16,12 +17,16 @@ export function isAmbiguousTransferFailure(deps: Pick<AllocationDeps, "upstream"
 }
 
 export async function settleTransferByRead(
-  deps: Pick<AllocationDeps, "upstream" | "logger">,
+  deps: Pick<AllocationDeps, "db" | "clock" | "events" | "logger" | "upstream" | "env">,
   target: AllocationTarget,
   targets: TransferTargets,
 ): Promise<TransferSettlement> {
   try {
-    const resources = await deps.upstream.readResources(target.bearer, target.subWorkspaceId);
+    const resources = await observeResources(deps, {
+      orgId: target.orgId,
+      bearer: target.bearer,
+      workspaceId: target.subWorkspaceId,
+    });
     const applied = DIMENSIONS.every(
       (dimension) => targets[dimension] === undefined || resources[dimension].total === targets[dimension],
     );

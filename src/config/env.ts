@@ -155,6 +155,7 @@ export const DURATION_VARIABLES = [
   "SERENITY_JOB_STALL_GRACE_MS",
   "SERENITY_JOB_RETENTION_MS",
   "SERENITY_POOL_HISTORY_RETENTION_MS",
+  "SERENITY_POOL_VIEW_MAX_AGE_MS",
 ] as const;
 
 /** durationMs, a malformed value rethrown as the ConfigError that names it. */

@@ -228,6 +228,37 @@ export const allocationPublishes = pgTable("allocation_publishes", {
 });
 
 /**
+ * The resources record (spec/allocation.md §12, ADR 0020): the latest of what Serenity learned of
+ * each workspace's AI resources — the parent's and every sub-workspace's of an org — from a read
+ * (guard, release, rebalance, sampler, audit, reconciler, pool-view refresh) or a transfer's
+ * answer, with the time it was learned (`observed_at`, the app clock at the call's start). Every
+ * write is guarded on `observed_at`, so an older observation never replaces a newer one. The pool
+ * view answers from it; `refresh_claimed_until` is the background refresh's claim, so several
+ * processes do not re-read one stale entry twice.
+ */
+export const resourceObservations = pgTable(
+  "resource_observations",
+  {
+    orgId: uuid("org_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    projectsUsed: integer("projects_used").notNull(),
+    projectsDrafted: integer("projects_drafted").notNull(),
+    projectsTotal: integer("projects_total").notNull(),
+    promptsUsed: integer("prompts_used").notNull(),
+    promptsDrafted: integer("prompts_drafted").notNull(),
+    promptsTotal: integer("prompts_total").notNull(),
+    /** The title the parent's family read gave it (shown for sub-workspaces no brand points at). */
+    title: text("title"),
+    observedAt: tz("observed_at").notNull(),
+    refreshClaimedUntil: tz("refresh_claimed_until"),
+  },
+  (table) => [
+    primaryKey({ columns: [table.orgId, table.workspaceId] }),
+    index("resource_observations_org_observed_idx").on(table.orgId, table.observedAt),
+  ],
+);
+
+/**
  * The org pool over time (the console's "pool free" line): one row per sample the pool sampler or a
  * fresh pool view recorded, purged after the retention (src/allocation/poolHistory.ts).
  */
@@ -304,6 +335,7 @@ export const schema = {
   allocationLocks,
   brandLeases,
   poolSamples,
+  resourceObservations,
   workerHeartbeats,
   settings,
   upstreamReconcileRuns,

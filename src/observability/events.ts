@@ -80,6 +80,24 @@ export interface ServiceEvents {
    * reservation is kept (`kept`) so the delete is retried (docs/decisions/0015).
    */
   "market.rollbackPending": { kept: boolean };
+  /**
+   * One write to the resources record (ADR 0020): what it came from (`read`: any resources read;
+   * `transfer`: an applied transfer's answer; `staged`: units a metered write staged) and whether it
+   * was `recorded`, lost to a newer observation (`older`, a lost race, not an error) or `failed`
+   * (the database write failed; the operation itself went on).
+   */
+  "allocation.recordWrite": {
+    source: "read" | "transfer" | "staged";
+    outcome: "recorded" | "older" | "failed";
+  };
+  /**
+   * One pool view answered from the record: the age of its oldest entry, how many entries were past
+   * SERENITY_POOL_VIEW_MAX_AGE_MS (left to the background refresh) and how many upstream reads the
+   * view itself waited for (entries never seen before; 0 once the org is known).
+   */
+  "allocation.poolViewServed": { oldestAgeSeconds: number; staleEntries: number; upstreamReads: number };
+  /** One entry the pool view's background refresh re-read: `refreshed` or `failed` (left stale). */
+  "allocation.poolViewRefresh": { outcome: "refreshed" | "failed" };
   /** The pool's free share per dimension, from a pool view or the periodic sampler. */
   "allocation.poolSampled": { orgId: string; dimension: "projects" | "prompts"; freeRatio: number };
   /**

@@ -15,8 +15,9 @@ import type { UpstreamObservation } from "./observeUpstream.ts";
 
 /**
  * `serenity audit` (spec/operations.md §2): how many units sit allocated in sub-workspaces that no
- * usage needs, per brand and per org, and what the pool would have free after a sweep. Read-only:
- * one resources read of each parent and each brand sub-workspace (the pool view's bounded fan-out).
+ * usage needs, per brand and per org, and what the pool would have free after a sweep. Read-only
+ * upstream: one resources read of each parent and each brand sub-workspace, now (the pool view's
+ * bounded fan-out, `samplePool(…, "all")`), written to the resources record like every read.
  */
 
 export interface AuditDeps {
@@ -105,7 +106,7 @@ export async function runAudit(
     const base = { orgId: org.id, name: org.name, parentWorkspaceId: org.parentWorkspaceId! };
     let view;
     try {
-      view = await deps.allocation.samplePool(org, options.bearer);
+      view = await deps.allocation.samplePool(org, options.bearer, "all");
     } catch (error) {
       deps.logger.warn({ err: error, orgId: org.id }, "audit: pool read failed");
       const code = error instanceof ServiceError ? error.code : "unexpected";
@@ -136,6 +137,7 @@ export async function runAudit(
         projects: brand.projects,
         prompts: brand.prompts,
         stranded: brand.stranded,
+        asOf: brand.asOf,
         sweepReturns: returns,
         ...(brand.error ? { error: brand.error } : {}),
       };

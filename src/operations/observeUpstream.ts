@@ -1,7 +1,9 @@
+import { observeResources } from "../allocation/resourcesRecord.ts";
 import type { AllocationUpstream } from "../allocation/upstreamPort.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { readUpstreamClaims } from "../db/upstreamReconcile/readUpstreamClaims.ts";
 import type { WorkspaceResources } from "../domain/allocation.ts";
+import type { Clock } from "../domain/clock.ts";
 import {
   type ObservedProject,
   type ObservedWorkspace,
@@ -14,6 +16,7 @@ import {
 } from "../domain/upstreamOrphans.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { isReadyStatus } from "../gateway/workspaceStatus.ts";
+import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 
 /**
@@ -25,6 +28,8 @@ import type { Logger } from "../observability/logger.ts";
 
 export interface ObserveDeps {
   db: DbExecutor;
+  clock: Clock;
+  events: EventBus;
   logger: Logger;
   gateway: Pick<GatewayClient, "users" | "projects">;
   upstream: Pick<AllocationUpstream, "readResources">;
@@ -128,7 +133,13 @@ export async function observeUpstream(
     if (observed.ready) {
       listed = await list(child.id);
       try {
-        resources = await deps.upstream.readResources(bearer, child.id);
+        // Written to the resources record too: the pool view lists it as unattached (ADR 0020).
+        resources = await observeResources(deps, {
+          orgId: org.id,
+          bearer,
+          workspaceId: child.id,
+          title: child.title,
+        });
       } catch (error) {
         deps.logger.warn(
           { err: error, orgId: org.id, workspaceId: child.id },

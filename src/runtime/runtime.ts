@@ -99,6 +99,8 @@ export async function openRuntime(
       gateway,
       close: async () => {
         await services.jobs.queue.stop();
+        // A pool view's background refresh still reading must end before its gateway and database.
+        await services.allocation.poolViewRefreshesSettled();
         await gateway.close();
         await opened.close();
         await embedded?.release();

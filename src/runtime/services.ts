@@ -4,6 +4,7 @@ import { AllocationService } from "../allocation/allocationService.ts";
 import { createAllocationLock } from "../allocation/createAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
 import { PoolHistory } from "../allocation/poolHistory.ts";
+import type { PoolRefreshPacing } from "../allocation/poolViews.ts";
 import { withPublishRecording } from "../allocation/publishRecorder.ts";
 import type { ApiServices } from "../api/appDeps.ts";
 import { BrandService } from "../brands/brandService.ts";
@@ -74,6 +75,8 @@ export interface ServiceDeps {
   generationEnv?: FlagSource;
   /** How long operator settings are cached per process; default 60 s. */
   settingsCacheMs?: number;
+  /** How the pool view's background refresh spreads its reads (tests, benchmarks); default paced. */
+  poolRefreshPacing?: Partial<PoolRefreshPacing>;
 }
 
 /**
@@ -115,6 +118,7 @@ export function createServices(deps: ServiceDeps): Services {
     lock: createAllocationLock(deps),
     orgs,
     history: poolHistory,
+    poolRefreshPacing: deps.poolRefreshPacing,
   });
   const meteredWrites = deps.meteredWrites ?? allocation.meteredWrites;
   const catalogues = new CatalogueService({ gateway, clock, logger });

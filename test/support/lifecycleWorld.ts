@@ -172,6 +172,8 @@ export async function startLifecycleWorld(
       const observation = await observeUpstream(
         {
           db: t.db.db,
+          clock: systemClock,
+          events: new EventBus(),
           logger: createLogger({ level: "silent" }),
           gateway: observer,
           upstream: gatewayAllocationUpstream(observer),

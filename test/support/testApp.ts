@@ -1,3 +1,4 @@
+import type { PoolRefreshPacing } from "../../src/allocation/poolViews.ts";
 import type { App, AppOptions } from "../../src/api/app.ts";
 import { buildApp } from "../../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
@@ -90,6 +91,8 @@ export interface TestAppOptions {
   generationEnv?: Record<string, string | undefined>;
   /** The operator settings' cache; tests that flip a setting use 0. */
   settingsCacheMs?: number;
+  /** How the pool view's background refresh spreads its reads (default: the production pacing). */
+  poolRefreshPacing?: Partial<PoolRefreshPacing>;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -118,6 +121,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     meteredWrites: options.meteredWrites,
     generationEnv: options.generationEnv,
     settingsCacheMs: options.settingsCacheMs,
+    poolRefreshPacing: options.poolRefreshPacing,
   });
   // As openRuntime does at boot: an enqueue never starts the queue.
   await services.jobs.queue.start();
@@ -148,6 +152,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       }),
     close: async () => {
       await app.close();
+      await services.allocation.poolViewRefreshesSettled();
       await gateway?.close();
       if (!options.db) await db.destroy();
     },

@@ -23,19 +23,18 @@ function unitsText(units) {
 }
 
 /**
- * The recorded samples, ending with the pool as read now (a pool view is itself a fresh sample), so
- * the line reaches the present even between recorded samples.
+ * The recorded samples, ending with the pool as the view shows it (dated by the parent's `asOf`:
+ * when Serenity last learned it), so the line reaches the present even between recorded samples.
  * @param {PoolSample[]} samples
  * @param {import("../types.js").PoolView | undefined} view
  * @returns {PoolSample[]}
  */
 function withCurrent(samples, view) {
   const last = samples.at(-1);
-  if (!view?.pool || (last && Date.parse(last.sampledAt) >= Date.parse(view.sampledAt))) return samples;
-  return [
-    ...samples,
-    { sampledAt: view.sampledAt, projects: view.pool.projects, prompts: view.pool.prompts },
-  ];
+  if (!view?.pool) return samples;
+  const asOf = view.pool.asOf ?? view.sampledAt;
+  if (last && Date.parse(last.sampledAt) >= Date.parse(asOf)) return samples;
+  return [...samples, { sampledAt: asOf, projects: view.pool.projects, prompts: view.pool.prompts }];
 }
 
 /**

@@ -13,10 +13,15 @@ export const poolDimension = z
 
 const units = z.object({ projects: z.number().int(), prompts: z.number().int() });
 
+const AS_OF =
+  "when Serenity learned these numbers (a resources read or a transfer's answer); entries older than SERENITY_POOL_VIEW_MAX_AGE_MS (30 s) are served as they are and refreshed in the background";
+
 export const poolViewSchema = z
   .object({
     dynamicAllocation: z.boolean(),
-    pool: z.object({ projects: poolDimension, prompts: poolDimension }).nullable(),
+    pool: z
+      .object({ projects: poolDimension, prompts: poolDimension, asOf: isoTimestamp.describe(AS_OF) })
+      .nullable(),
     brands: z.array(
       z.object({
         brandId: z.string(),
@@ -25,6 +30,7 @@ export const poolViewSchema = z
         projects: poolDimension.nullable(),
         prompts: poolDimension.nullable(),
         stranded: units.nullable().describe("total − roundUpToBlock(used + drafted) per dimension"),
+        asOf: isoTimestamp.nullable().describe(`${AS_OF}; null when there is none (see error)`),
         error: z.enum(["forbidden", "unavailable"]).optional().describe("set when this brand's read failed"),
       }),
     ),
@@ -36,13 +42,16 @@ export const poolViewSchema = z
           brandId: z.string().nullable().describe("the brand whose name it bears, e.g. a deactivated brand"),
           projects: poolDimension.nullable(),
           prompts: poolDimension.nullable(),
+          asOf: isoTimestamp.nullable().describe(AS_OF),
           error: z.enum(["forbidden", "unavailable"]).optional(),
         }),
       )
       .describe(
         "sub-workspaces of the parent no brand points at (a deactivated brand's, kept at the floor 1 / 1; an orphan not reclaimed yet; another team's): pool.total + the brands' totals + these totals is the whole pool",
       ),
-    sampledAt: isoTimestamp,
+    sampledAt: isoTimestamp.describe(
+      "when this view was put together from the resources record; each entry's age is its asOf",
+    ),
   })
   .meta({ id: "PoolView" });
 

@@ -2,7 +2,13 @@ import type { LedgerPage } from "../../allocation/allocationService.ts";
 import type { PoolView } from "../../allocation/poolView.ts";
 
 export function poolViewView(view: PoolView) {
-  return { ...view, sampledAt: view.sampledAt.toISOString() };
+  return {
+    ...view,
+    pool: view.pool ? { ...view.pool, asOf: view.pool.asOf.toISOString() } : null,
+    brands: view.brands.map((brand) => ({ ...brand, asOf: brand.asOf?.toISOString() ?? null })),
+    unattached: view.unattached.map((entry) => ({ ...entry, asOf: entry.asOf?.toISOString() ?? null })),
+    sampledAt: view.sampledAt.toISOString(),
+  };
 }
 
 export function ledgerPageView(page: LedgerPage) {

@@ -93,6 +93,43 @@ export function registerAllocationMetrics(registry: Registry, events: EventBus):
     }
   });
 
+  const recordWrites = new Counter({
+    name: "serenity_allocation_record_writes_total",
+    help: "Writes to the resources record by source (read, transfer, staged) and outcome (recorded, older, failed).",
+    labelNames: ["source", "outcome"],
+    registers: [registry],
+  });
+  events.on("allocation.recordWrite", ({ source, outcome }) => recordWrites.inc({ source, outcome }));
+
+  const poolViewAge = new Histogram({
+    name: "serenity_pool_view_oldest_entry_age_seconds",
+    help: "Age of the oldest resources-record entry a pool view answered with.",
+    buckets: [1, 5, 15, 30, 60, 120, 300, 900, 3600],
+    registers: [registry],
+  });
+  const poolViewReads = new Counter({
+    name: "serenity_pool_view_upstream_reads_total",
+    help: "Upstream reads pool views waited for (entries the record had never seen).",
+    registers: [registry],
+  });
+  const poolViewStale = new Counter({
+    name: "serenity_pool_view_stale_entries_total",
+    help: "Entries past SERENITY_POOL_VIEW_MAX_AGE_MS that pool views served and left to the background refresh.",
+    registers: [registry],
+  });
+  events.on("allocation.poolViewServed", ({ oldestAgeSeconds, staleEntries, upstreamReads }) => {
+    poolViewAge.observe(oldestAgeSeconds);
+    if (upstreamReads > 0) poolViewReads.inc(upstreamReads);
+    if (staleEntries > 0) poolViewStale.inc(staleEntries);
+  });
+  const poolViewRefreshes = new Counter({
+    name: "serenity_pool_view_refreshes_total",
+    help: "Entries the pool view's background refresh re-read, by outcome (refreshed, failed).",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  events.on("allocation.poolViewRefresh", ({ outcome }) => poolViewRefreshes.inc({ outcome }));
+
   const lockWait = new Histogram({
     name: "serenity_allocation_lock_wait_seconds",
     help: "Time spent waiting for a sub-workspace's allocation lock (timeouts included).",

@@ -87,6 +87,7 @@ describe("GET /v2/orgs/:orgId/serenity/resources", () => {
     expect(body.pool).toEqual({
       projects: { used: 0, drafted: 0, total: before.projects.total - 3, free: before.projects.total - 3 },
       prompts: { used: 0, drafted: 0, total: before.prompts.total - 400, free: before.prompts.total - 400 },
+      asOf: expect.any(String),
     });
     expect(body.brands).toEqual([
       {
@@ -96,6 +97,7 @@ describe("GET /v2/orgs/:orgId/serenity/resources", () => {
         projects: { used: 0, drafted: 0, total: 2, free: 2 },
         prompts: { used: 50, drafted: 20, total: 300, free: 230 },
         stranded: { projects: 2, prompts: 200 },
+        asOf: expect.any(String),
       },
       {
         brandId: brandIds[1],
@@ -104,6 +106,7 @@ describe("GET /v2/orgs/:orgId/serenity/resources", () => {
         projects: { used: 0, drafted: 0, total: 1, free: 1 },
         prompts: { used: 0, drafted: 0, total: 100, free: 100 },
         stranded: { projects: 1, prompts: 100 },
+        asOf: expect.any(String),
       },
     ]);
     expect(typeof body.dynamicAllocation).toBe("boolean");
@@ -117,7 +120,7 @@ describe("GET /v2/orgs/:orgId/serenity/resources", () => {
     expect(denied.statusCode).toBe(404);
   });
 
-  it("is cached for a few seconds: a second read makes no upstream call", async () => {
+  it("answers from the resources record: a second view makes no upstream call", async () => {
     const { orgId } = await orgWithBrands([{ projects: 1, prompts: 100 }]);
     const url = `/v2/orgs/${orgId}/serenity/resources`;
     expect((await t.app.inject({ method: "GET", url, headers: auth(admin) })).statusCode).toBe(200);

@@ -6,8 +6,8 @@ import { startTestSimulator, type TestSimulator } from "../../support/simulator.
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
- * The pool over time: every fresh pool read (a pool view on a cache miss, the sampler's
- * `samplePool`) offers a sample; `GET …/serenity/pool-history` and `GET /v2/serenity/pool-summaries`
+ * The pool over time: every fresh read of the pool (a first view, a pool view's background
+ * refresh of a stale entry, the sampler's `samplePool`) offers a sample; `GET …/serenity/pool-history` and `GET /v2/serenity/pool-summaries`
  * read them back, with tenancy. Time moves by hand (the pool view cache and the spacing use it).
  */
 
@@ -22,7 +22,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 beforeAll(async () => {
   sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0 } });
   clock = new ManualClock(new Date("2026-03-01T12:00:00.000Z"));
-  t = await createTestApp({ gateway: { url: sim.url }, clock });
+  t = await createTestApp({ gateway: { url: sim.url }, clock, poolRefreshPacing: { spacingMs: 0 } });
   admin = await t.token({ sub: "admin-1", admin: true });
   const org = async (name: string, parentWorkspaceId: string | null) =>
     (
@@ -50,43 +50,50 @@ describe("pool history", () => {
   it("records fresh reads when the pool moved or a minute passed, and reads them back oldest first", async () => {
     const first = await readPool();
     expect(first.statusCode).toBe(200);
-    const firstPool = first.json().pool;
+    const { asOf: _asOf, ...firstPool } = first.json().pool;
 
-    // Within the pool view's cache: no fresh read, no sample.
+    // Within the max age the view answers from the resources record: no read, no sample.
     clock.advance(1_000);
     await readPool();
-    // A fresh read of an unchanged pool within the minute: no sample either.
     clock.advance(6_000);
     await readPool();
     let body = (await history()).json();
     expect(body.items).toEqual([{ sampledAt: "2026-03-01T12:00:00.000Z", ...firstPool }]);
 
-    // The pool moves: the next fresh read is recorded at once.
+    // The pool moves upstream; past the max age a view serves the old entry and refreshes it in
+    // the background, whose fresh read of a moved pool is recorded at once.
     await sim.control("/quota", {
       workspaceId: GOLD_PARENT_WORKSPACE_ID,
       prompts: { used: 120, drafted: 30, total: firstPool.prompts.total },
     });
-    clock.advance(6_000);
+    clock.advance(24_000);
+    const served = (await readPool()).json().pool;
+    expect(served.asOf).toBe("2026-03-01T12:00:00.000Z");
+    expect(served.prompts).toMatchObject({ used: 0, drafted: 0 });
+    await t.services.allocation.poolViewRefreshesSettled();
     const moved = (await readPool()).json().pool;
     expect(moved.prompts).toMatchObject({ used: 120, drafted: 30 });
+    expect(moved.asOf).toBe("2026-03-01T12:00:31.000Z");
     // Unchanged again, but a minute after the last sample: recorded (a flat line keeps its points).
     clock.advance(61_000);
     await readPool();
+    await t.services.allocation.poolViewRefreshesSettled();
 
     body = (await history()).json();
     expect(body.items.map((item: { sampledAt: string }) => item.sampledAt)).toEqual([
       "2026-03-01T12:00:00.000Z",
-      "2026-03-01T12:00:13.000Z",
-      "2026-03-01T12:01:14.000Z",
+      "2026-03-01T12:00:31.000Z",
+      "2026-03-01T12:01:32.000Z",
     ]);
-    expect(body.items[1].prompts).toEqual(moved.prompts);
+    const { asOf: _movedAsOf, ...movedPool } = moved;
+    expect(body.items[1].prompts).toEqual(movedPool.prompts);
     expect(body.retentionMs).toBe(7 * 24 * 60 * 60 * 1000);
 
     // `limit` keeps the newest, still oldest first; `since` narrows the window.
     const newest = (await history("?limit=2")).json().items;
     expect(newest.map((item: { sampledAt: string }) => item.sampledAt)).toEqual([
-      "2026-03-01T12:00:13.000Z",
-      "2026-03-01T12:01:14.000Z",
+      "2026-03-01T12:00:31.000Z",
+      "2026-03-01T12:01:32.000Z",
     ]);
     const since = (await history("?since=2026-03-01T12:01:00Z")).json();
     expect(since.items).toHaveLength(1);
@@ -110,6 +117,7 @@ describe("pool history", () => {
     try {
       clock.advance(60 * 60 * 1000);
       expect((await readPool()).statusCode).toBe(200);
+      await t.services.allocation.poolViewRefreshesSettled();
       const body = (await history("?since=2026-01-01T00:00:00Z")).json();
       expect(body.items).toHaveLength(1);
       expect(body.items[0].sampledAt).toBe(clock.now().toISOString());

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { PoolSampler } from "../../../src/allocation/poolSampler.ts";
@@ -122,6 +123,16 @@ async function parentFreeRatio(): Promise<Record<string, number>> {
   return { projects: ratio(parent.projects), prompts: ratio(parent.prompts) };
 }
 
+/**
+ * Ages every entry of the resources record by an hour: the sampler only re-reads entries past
+ * SERENITY_POOL_VIEW_MAX_AGE_MS (ADR 0020), so a test that wants a pass to read makes them so.
+ */
+async function ageRecord(): Promise<void> {
+  await runtime.database.db.execute(
+    sql`update resource_observations set observed_at = observed_at - interval '1 hour'`,
+  );
+}
+
 describe("pool sampler", () => {
   let sampled: string;
   let withoutCredential: string;
@@ -177,7 +188,12 @@ describe("pool sampler", () => {
   });
 
   it("reads with the stored token: revoked upstream, the org's sample fails and is reported", async () => {
+    // Fresh entries cost nothing: a pass right after the first reads no upstream.
+    await sim.clearCalls();
+    expect(await sampler().sampleAll()).toEqual({ sampled: 1, skipped: 2, failed: 0 });
+    expect(await sim.calls()).toEqual([]);
     await sim.control("/tokens/revoke", { token: userToken });
+    await ageRecord();
     expect(await sampler().sampleAll()).toEqual({ sampled: 0, skipped: 2, failed: 1 });
     // A newer credential of the org is preferred over the revoked one.
     const fresh = `fresh-${userToken}`;
@@ -192,6 +208,7 @@ describe("pool sampler", () => {
       locationName: "France",
       languageId: 1,
     });
+    await ageRecord();
     expect(await sampler().sampleAll()).toEqual({ sampled: 1, skipped: 2, failed: 0 });
     expect(await gauge(sampled)).toEqual(await parentFreeRatio());
   });
@@ -209,6 +226,7 @@ describe("pool sampler", () => {
       locationName: "Germany",
       languageId: 1,
     });
+    await ageRecord();
     const worker = await startWorker(runtime, {
       poolSampleIntervalMs: 50,
       reconcileIntervalMs: 0,

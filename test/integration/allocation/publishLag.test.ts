@@ -29,7 +29,11 @@ const releases: ServiceEvents["allocation.release"]["outcome"][] = [];
 beforeAll(async () => {
   process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
   sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0 } });
-  t = await createTestApp({ clock, gateway: { url: sim.url, maxRetries: 0 } });
+  t = await createTestApp({
+    clock,
+    gateway: { url: sim.url, maxRetries: 0 },
+    poolRefreshPacing: { spacingMs: 0 },
+  });
   t.events.on("allocation.release", ({ outcome }) => releases.push(outcome));
   const admin = await t.token({ sub: "admin", admin: true });
   const org = await call("POST", "/v2/orgs", { name: "Lag org", parentWorkspaceId: PARENT }, admin);
@@ -89,9 +93,11 @@ it("a release inside the publish lag window is deferred; the next one after it r
     prompts: 200,
   });
 
-  // Past the window, and upstream caught up (the simulator's lagging read is spent).
-  clock.advance(30_000);
+  // Past the window, and upstream caught up (the simulator's lagging read is spent by the pool
+  // view's background refresh of its entries, now past their max age).
+  clock.advance(31_000);
   await call("GET", `/v2/orgs/${orgId}/serenity/resources`);
+  await t.services.allocation.poolViewRefreshesSettled();
   await t.services.allocation.releaseSurplus(
     { orgId, brandId, subWorkspaceId, requestId: null, bearer: token },
     { floor: RELEASE_FLOOR },

@@ -1,0 +1,121 @@
+import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import { forgetObservations } from "../db/resourceObservations/forgetObservations.ts";
+import { recordTitles } from "../db/resourceObservations/recordTitles.ts";
+import { DIMENSIONS } from "../domain/allocation.ts";
+import type { AllocationDeps } from "./allocationDeps.ts";
+import type { PoolHistoryRecorder } from "./poolHistory.ts";
+import { poolDimensions, type PoolReadFailure } from "./poolView.ts";
+import { observeResources } from "./resourcesRecord.ts";
+import { toServiceError } from "./upstreamFailures.ts";
+
+/**
+ * Who waits for a pool-view read: `interactive` — a first view of workspaces the record has never
+ * seen (the caller is waiting); `background` — the stale-while-revalidate refresh, the sampler and
+ * the audit (issue 19 item 3's background class).
+ */
+export type PoolReadPriority = "interactive" | "background";
+
+export interface PoolReadDeps extends AllocationDeps {
+  history?: PoolHistoryRecorder;
+}
+
+/**
+ * THE upstream read of the pool view: every resources read of the view, its refresh, the sampler
+ * and the audit comes through here, and so does the parent's family read (`readParentAndFamily`).
+ *
+ * `priority` is not sent anywhere yet: the shared upstream budget (issue 19 items 2–3) adds an
+ * `OperationContext` priority to gateway calls, and this is the one place to pass it — `background`
+ * for refreshes, `interactive` for a first view's fill. Nothing else in the pool view calls the
+ * upstream.
+ */
+async function readWorkspace(
+  deps: PoolReadDeps,
+  org: Pick<OrgRow, "id">,
+  bearer: string,
+  workspaceId: string,
+  _priority: PoolReadPriority,
+  title?: string,
+) {
+  return observeResources(deps, { orgId: org.id, bearer, workspaceId, title });
+}
+
+async function readFamily(
+  deps: PoolReadDeps,
+  bearer: string,
+  parentWorkspaceId: string,
+  _priority: PoolReadPriority,
+): Promise<{ id: string; title: string }[] | undefined> {
+  return deps.upstream.listChildren?.(bearer, parentWorkspaceId);
+}
+
+/** Reads one sub-workspace; a classified upstream failure is answered, never thrown. */
+export async function readSubWorkspace(
+  deps: PoolReadDeps,
+  org: Pick<OrgRow, "id">,
+  bearer: string,
+  workspaceId: string,
+  priority: PoolReadPriority,
+  title?: string,
+): Promise<PoolReadFailure | undefined> {
+  try {
+    await readWorkspace(deps, org, bearer, workspaceId, priority, title);
+    return undefined;
+  } catch (error) {
+    const kind = deps.upstream.failureKind(error);
+    if (kind === undefined) throw error;
+    deps.logger.warn(
+      { err: error, orgId: org.id, workspaceId, priority },
+      "allocation: resources read failed",
+    );
+    return kind === "forbidden" || kind === "gone" ? "forbidden" : "unavailable";
+  }
+}
+
+/**
+ * Reads the parent (the pool) and its family: records the parent, offers the pool-free gauge and
+ * the history a sample, forgets entries of sub-workspaces that are no longer children, and answers
+ * the children no brand points at that the record does not know yet (the caller reads those). A
+ * failure of either read throws the mapped service error, as the pool cannot be shown without it.
+ */
+export async function readParentAndFamily(
+  deps: PoolReadDeps,
+  org: Pick<OrgRow, "id" | "parentWorkspaceId">,
+  bearer: string,
+  context: { pointed: ReadonlySet<string>; known: ReadonlySet<string>; priority: PoolReadPriority },
+): Promise<{ id: string; title: string }[]> {
+  const parentId = org.parentWorkspaceId;
+  if (!parentId) return [];
+  const observedAt = deps.clock.now();
+  let children: { id: string; title: string }[] | undefined;
+  try {
+    const [resources, family] = await Promise.all([
+      readWorkspace(deps, org, bearer, parentId, context.priority),
+      readFamily(deps, bearer, parentId, context.priority),
+    ]);
+    children = family;
+    const pool = poolDimensions(resources);
+    for (const name of DIMENSIONS) {
+      const { total, free } = pool[name];
+      deps.events.emit("allocation.poolSampled", {
+        orgId: org.id,
+        dimension: name,
+        freeRatio: total > 0 ? free / total : 0,
+      });
+    }
+    await deps.history?.record(org.id, pool, observedAt);
+  } catch (error) {
+    deps.logger.warn({ err: error, orgId: org.id }, "allocation: pool read failed");
+    throw toServiceError(deps.upstream, error);
+  }
+  if (!children) return [];
+  try {
+    await forgetObservations(deps.db, {
+      orgId: org.id,
+      keep: [parentId, ...context.pointed, ...children.map((child) => child.id)],
+    });
+    await recordTitles(deps.db, { orgId: org.id, titles: children });
+  } catch (error) {
+    deps.logger.warn({ err: error, orgId: org.id }, "allocation: could not record the parent's family");
+  }
+  return children.filter((child) => !context.pointed.has(child.id) && !context.known.has(child.id));
+}

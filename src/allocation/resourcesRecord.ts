@@ -1,0 +1,127 @@
+import type { DbExecutor } from "../db/database.ts";
+import { recordResourcesRead } from "../db/resourceObservations/recordResourcesRead.ts";
+import { recordStagedUnits } from "../db/resourceObservations/recordStagedUnits.ts";
+import { recordTransferAnswer } from "../db/resourceObservations/recordTransferAnswer.ts";
+import {
+  DIMENSIONS,
+  type Need,
+  type TransferTargets,
+  type Units,
+  type WorkspaceResources,
+} from "../domain/allocation.ts";
+import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
+import { publishLagMs } from "./publishLag.ts";
+import type { AllocationUpstream } from "./upstreamPort.ts";
+
+/**
+ * The resources record's writers (spec/allocation.md §12, ADR 0020): everything Serenity learns of
+ * a workspace's resources goes to `resource_observations`, dated by the app clock at the start of
+ * the call that learned it. Recording is best effort — a database failure is logged and counted
+ * and never fails the read, the transfer or the write it rides on (the record is a view of the
+ * upstream, never the truth an operation acts on: guards and releases still read under the lock).
+ */
+
+interface RecordDeps extends Pick<AllocationDeps, "clock" | "events" | "logger" | "env"> {
+  db: DbExecutor;
+  upstream: Pick<AllocationUpstream, "readResources">;
+}
+
+/** Reads a workspace's resources upstream for `orgId` and records the answer. */
+export async function observeResources(
+  deps: RecordDeps,
+  read: { orgId: string; bearer: string; workspaceId: string; title?: string },
+): Promise<WorkspaceResources> {
+  const observedAt = deps.clock.now();
+  const resources = await deps.upstream.readResources(read.bearer, read.workspaceId);
+  await recordRead(deps, { ...read, resources, observedAt });
+  return resources;
+}
+
+/** Records a read made elsewhere (its answer and when it started). */
+export async function recordRead(
+  deps: Omit<RecordDeps, "upstream">,
+  read: {
+    orgId: string;
+    workspaceId: string;
+    resources: WorkspaceResources;
+    observedAt: Date;
+    title?: string;
+  },
+): Promise<void> {
+  try {
+    const recorded = await recordResourcesRead(deps.db, {
+      orgId: read.orgId,
+      workspaceId: read.workspaceId,
+      resources: read.resources,
+      observedAt: read.observedAt,
+      publishLagMs: publishLagMs(deps.env),
+      title: read.title,
+    });
+    deps.events.emit("allocation.recordWrite", { source: "read", outcome: recorded ? "recorded" : "older" });
+  } catch (error) {
+    recordFailed(deps, "read", read.workspaceId, error);
+  }
+}
+
+/**
+ * Records an applied transfer: `planned` is the read it was planned from (under the same lock),
+ * `startedAt` the clock before it was sent.
+ */
+export async function recordTransfer(
+  deps: Omit<RecordDeps, "upstream">,
+  target: AllocationTarget,
+  planned: WorkspaceResources,
+  targets: TransferTargets,
+  startedAt: Date,
+): Promise<void> {
+  try {
+    const recorded = await recordTransferAnswer(deps.db, {
+      orgId: target.orgId,
+      subWorkspaceId: target.subWorkspaceId,
+      planned,
+      targets,
+      observedAt: startedAt,
+    });
+    deps.events.emit("allocation.recordWrite", {
+      source: "transfer",
+      outcome: recorded ? "recorded" : "older",
+    });
+  } catch (error) {
+    recordFailed(deps, "transfer", target.subWorkspaceId, error);
+  }
+}
+
+/** Records what a guarded section staged (its §5 need), right after its writes, under the lock. */
+export async function recordStaged(
+  deps: Omit<RecordDeps, "upstream">,
+  target: AllocationTarget,
+  staged: Need,
+): Promise<void> {
+  const units: Units = { projects: 0, prompts: 0 };
+  for (const dimension of DIMENSIONS) units[dimension] = Math.max(0, staged[dimension] ?? 0);
+  if (units.projects === 0 && units.prompts === 0) return;
+  try {
+    const recorded = await recordStagedUnits(deps.db, {
+      orgId: target.orgId,
+      workspaceId: target.subWorkspaceId,
+      units,
+      observedAt: deps.clock.now(),
+    });
+    deps.events.emit("allocation.recordWrite", {
+      source: "staged",
+      outcome: recorded ? "recorded" : "older",
+    });
+  } catch (error) {
+    recordFailed(deps, "staged", target.subWorkspaceId, error);
+  }
+}
+
+function recordFailed(
+  deps: Pick<RecordDeps, "events" | "logger">,
+  source: "read" | "transfer" | "staged",
+  workspaceId: string,
+  error: unknown,
+): void {
+  deps.logger.warn({ err: error, workspaceId, source }, "allocation: could not write the resources record");
+  deps.events.emit("allocation.recordWrite", { source, outcome: "failed" });
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+
+import { composePoolView } from "../../../src/allocation/poolView.ts";
+import type { BrandRow } from "../../../src/db/brands/insertBrand.ts";
+import type { ResourceObservation } from "../../../src/db/resourceObservations/observationRow.ts";
+
+/** The pool view composed from the resources record (spec/allocation.md §8, §12). */
+
+const at = (seconds: number) => new Date(Date.parse("2026-06-01T08:00:00.000Z") + seconds * 1000);
+
+function brand(id: string, subWorkspaceId: string | null, status: BrandRow["status"] = "active"): BrandRow {
+  return { id, name: `Brand ${id}`, subWorkspaceId, status } as BrandRow;
+}
+
+function entry(workspaceId: string, prompts: [number, number, number], observedAt: Date, title?: string) {
+  const [used, drafted, total] = prompts;
+  return {
+    orgId: "org",
+    workspaceId,
+    resources: { projects: { used: 1, drafted: 0, total: 2 }, prompts: { used, drafted, total } },
+    title: title ?? null,
+    observedAt,
+  } satisfies ResourceObservation;
+}
+
+describe("composePoolView", () => {
+  const view = composePoolView({
+    org: { parentWorkspaceId: "parent" },
+    brands: [brand("a", "sub-a"), brand("b", "sub-b"), brand("c", null), brand("d", "sub-d", "deleted")],
+    observations: [
+      entry("parent", [0, 0, 500], at(0)),
+      entry("sub-a", [40, 20, 300], at(-10)),
+      entry("sub-d", [0, 0, 1], at(-5), "Brand d"),
+      entry("other", [0, 0, 100], at(-3), "Another team"),
+    ],
+    failures: new Map([["sub-b", "forbidden" as const]]),
+    dynamicAllocation: true,
+    now: at(1),
+  });
+
+  it("shows each brand with its entry's numbers and asOf, and a failed read as an error without numbers", () => {
+    expect(view.brands).toEqual([
+      {
+        brandId: "a",
+        name: "Brand a",
+        subWorkspaceId: "sub-a",
+        projects: { used: 1, drafted: 0, total: 2, free: 1 },
+        prompts: { used: 40, drafted: 20, total: 300, free: 240 },
+        stranded: { projects: 1, prompts: 200 },
+        asOf: at(-10),
+      },
+      {
+        brandId: "b",
+        name: "Brand b",
+        subWorkspaceId: "sub-b",
+        projects: null,
+        prompts: null,
+        stranded: null,
+        asOf: null,
+        error: "forbidden",
+      },
+    ]);
+  });
+
+  it("shows the pool with the parent's asOf, and every other entry as unattached with its title", () => {
+    expect(view.pool).toEqual({
+      projects: { used: 1, drafted: 0, total: 2, free: 1 },
+      prompts: { used: 0, drafted: 0, total: 500, free: 500 },
+      asOf: at(0),
+    });
+    expect(view.unattached.map((u) => [u.subWorkspaceId, u.title, u.brandId, u.asOf])).toEqual([
+      ["other", "Another team", null, at(-3)],
+      ["sub-d", "Brand d", "d", at(-5)],
+    ]);
+    expect(view.sampledAt).toEqual(at(1));
+  });
+
+  it("a brand with neither an entry nor a failure reads unavailable; no parent entry, no pool", () => {
+    const bare = composePoolView({
+      org: { parentWorkspaceId: null },
+      brands: [brand("a", "sub-a")],
+      observations: [],
+      failures: new Map(),
+      dynamicAllocation: false,
+      now: at(0),
+    });
+    expect(bare.pool).toBeNull();
+    expect(bare.brands[0]).toMatchObject({ error: "unavailable", asOf: null, projects: null });
+  });
+});
