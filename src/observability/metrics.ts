@@ -7,6 +7,7 @@ import { registerGenerationMetrics } from "./metrics/generationMetrics.ts";
 import { registerHttpMetrics } from "./metrics/httpMetrics.ts";
 import { registerJobMetrics } from "./metrics/jobMetrics.ts";
 import { registerProvisioningMetrics } from "./metrics/provisioningMetrics.ts";
+import { registerUpstreamBudgetMetrics } from "./metrics/upstreamBudgetMetrics.ts";
 import { registerUpstreamReconcileMetrics } from "./metrics/upstreamReconcileMetrics.ts";
 
 /**
@@ -21,6 +22,7 @@ export interface Metrics {
 export function createMetrics(events: EventBus, options: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: "serenity_process_" });
+  registerUpstreamBudgetMetrics(registry, events);
   registerHttpMetrics(registry, events);
   registerGatewayMetrics(registry, events);
   registerAllocationMetrics(registry, events);
