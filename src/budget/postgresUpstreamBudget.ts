@@ -6,7 +6,7 @@ import { ensureBudgetSlots } from "../db/upstreamBudget/ensureBudgetSlots.ts";
 import { lowerBudgetLimit } from "../db/upstreamBudget/lowerBudgetLimit.ts";
 import { releaseBudgetSlot } from "../db/upstreamBudget/releaseBudgetSlot.ts";
 import { takeBudgetSlot } from "../db/upstreamBudget/takeBudgetSlot.ts";
-import type { Clock } from "../domain/clock.ts";
+import { type Clock, systemClock } from "../domain/clock.ts";
 import {
   ADAPTIVE_INCREASE_EVERY_MS,
   type BudgetLimits,
@@ -116,10 +116,14 @@ export class PostgresUpstreamBudget implements UpstreamBudget {
       waiter.reject = (reason) => settle(() => reject(reason));
       const remaining = scope.deadlineAt - this.#options.clock.now().getTime();
       if (remaining <= 0) return reject(new BudgetExhausted(group));
-      this.#options.clock
-        .sleep(remaining, timers.signal)
-        .then(() => waiter.reject(new BudgetExhausted(group)), () => {});
-      signal?.addEventListener("abort", () => waiter.reject(signal.reason), { once: true, signal: timers.signal });
+      this.#options.clock.sleep(remaining, timers.signal).then(
+        () => waiter.reject(new BudgetExhausted(group)),
+        () => {},
+      );
+      signal?.addEventListener("abort", () => waiter.reject(signal.reason), {
+        once: true,
+        signal: timers.signal,
+      });
       this.#enqueue(queue, waiter);
     });
   }
@@ -228,8 +232,13 @@ export class PostgresUpstreamBudget implements UpstreamBudget {
     return Math.round(Math.min(maxPoll, Math.max(MIN_POLL_MS, taken.retryInMs)) * jitter);
   }
 
+  /**
+   * Between two looks. The slots' times are the database's, so without an injected database time
+   * the pause is real time too; deadlines always follow the injected clock.
+   */
   async #sleep(queue: KeyQueue, ms: number): Promise<void> {
-    await this.#options.clock.sleep(ms, queue.wake.signal).catch(() => {});
+    const clock = this.#options.databaseTime ? this.#options.clock : systemClock;
+    await clock.sleep(ms, queue.wake.signal).catch(() => {});
   }
 
   async #unregisterIfLast(queue: KeyQueue, rank: number): Promise<void> {

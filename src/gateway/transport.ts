@@ -123,7 +123,7 @@ export class GatewayTransport {
     }
 
     const group = endpointGroupOf(gateway, route);
-    const scope = request.scope ?? currentUpstreamScope() ?? this.#defaultScope();
+    const scope = this.#scopeOf(request);
     let retries = 0;
     let throttled = 0;
     for (;;) {
@@ -178,7 +178,8 @@ export class GatewayTransport {
       const error = errorOfAttempt(request, attempt);
       this.#logFailure(error, retries + throttled, decision.retry ? decision.waitMs : undefined);
       if (!decision.retry) {
-        if (error.kind === "rateLimited") this.#options.events.emit("upstream.busy", { group, priority: scope.priority });
+        if (error.kind === "rateLimited")
+          this.#options.events.emit("upstream.busy", { group, priority: scope.priority });
         throw error;
       }
       if (outcome.type === "answer" && outcome.status === 429) throttled += 1;
@@ -189,9 +190,14 @@ export class GatewayTransport {
     }
   }
 
-  /** A caller outside any scope (a CLI tool, a test): job priority, a minute's patience. */
-  #defaultScope(): UpstreamScope {
-    return { priority: "job", deadlineAt: this.#options.clock.now().getTime() + DEFAULT_SCOPE_BUDGET_MS };
+  /**
+   * The call's priority and deadline: its own, else the ambient scope, else job priority. No call
+   * waits past DEFAULT_SCOPE_BUDGET_MS (background scopes have no deadline of their own).
+   */
+  #scopeOf<T>(request: GatewayRequest<T>): UpstreamScope {
+    const scope = request.scope ?? currentUpstreamScope();
+    const bound = this.#options.clock.now().getTime() + DEFAULT_SCOPE_BUDGET_MS;
+    return { priority: scope?.priority ?? "job", deadlineAt: Math.min(scope?.deadlineAt ?? bound, bound) };
   }
 
   /**
@@ -229,7 +235,10 @@ export class GatewayTransport {
       });
       this.#options.events.emit("upstream.busy", { group, priority: scope.priority });
       const { gateway, method, route } = request;
-      this.#options.logger.info({ gateway, method, route, group, priority: scope.priority }, "no upstream budget before the deadline");
+      this.#options.logger.info(
+        { gateway, method, route, group, priority: scope.priority },
+        "no upstream budget before the deadline",
+      );
       throw new GatewayError({ kind: "rateLimited", status: 429, method, route, gateway, cause });
     }
   }

@@ -13,7 +13,10 @@ const storage = new AsyncLocalStorage<UpstreamScope>();
 
 /** The edge budget of a synchronous request (spec/allocation.md: about 15 s). */
 export const INTERACTIVE_EDGE_BUDGET_MS = 15_000;
-/** A caller outside any scope (a CLI tool, a test) waits at most this long for budget. */
+/**
+ * No call waits longer than this for budget (a caller outside any scope — a CLI tool, a test — and
+ * each call of a background pass, whose scope has no deadline of its own).
+ */
 export const DEFAULT_SCOPE_BUDGET_MS = 60_000;
 
 export function withUpstreamScope<T>(scope: UpstreamScope, work: () => T): T {
@@ -28,6 +31,11 @@ export function withUpstreamPriority<T>(
   work: () => T,
 ): T {
   return storage.run({ priority, deadlineAt: nowMs + budgetMs }, work);
+}
+
+/** Runs a background pass (sampler, reconciler, sweep, audit): lowest priority, a per-call wait bound. */
+export function asBackgroundWork<T>(work: () => T): T {
+  return storage.run({ priority: "background", deadlineAt: Number.POSITIVE_INFINITY }, work);
 }
 
 export function currentUpstreamScope(): UpstreamScope | undefined {

@@ -122,6 +122,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = await buildApp(
     {
       logger,
+      clock,
       events,
       metrics,
       verifier: hs256Verifier(TEST_AUTH_SECRET),
