@@ -260,8 +260,10 @@ export class PostgresUpstreamBudget implements UpstreamBudget {
         if (released) return;
         released = true;
         await releaseBudgetSlot(db, { key, slot, holder });
-        // A local waiter may take it once its window passed: let the head look now.
-        this.#wake(queue);
+        // A local waiter may take it once its window passed: let the head look now (the queue
+        // object may have been forgotten and made anew since this slot was taken).
+        const current = this.#queues.get(`${queue.group}:${queue.accountKey}`);
+        if (current) this.#wake(current);
       },
       reportThrottled: async () => {
         const lowered = await lowerBudgetLimit(db, {

@@ -11,7 +11,12 @@ export interface UpstreamBudget {
    * deadline. Rejects with `BudgetExhausted` when the deadline comes first, or with the signal's
    * reason when the caller gives up.
    */
-  acquire(bearer: string, group: EndpointGroup, scope: UpstreamScope, signal?: AbortSignal): Promise<BudgetPermit>;
+  acquire(
+    bearer: string,
+    group: EndpointGroup,
+    scope: UpstreamScope,
+    signal?: AbortSignal,
+  ): Promise<BudgetPermit>;
 }
 
 export interface BudgetPermit {

@@ -102,8 +102,7 @@ function decideThrottledRetry(input: RetryInput): RetryDecision {
   const { outcome, now, random } = input;
   const throttled = input.throttledSoFar ?? 0;
   if (throttled >= MAX_THROTTLED_RETRIES) return { retry: false };
-  const asked =
-    outcome.type === "answer" ? parseRetryAfter(outcome.retryAfter, now) : undefined;
+  const asked = outcome.type === "answer" ? parseRetryAfter(outcome.retryAfter, now) : undefined;
   // Honour the upstream's wait, but never longer than the cap: a request must end in bounded time.
   const waitMs = asked !== undefined ? Math.min(MAX_WAIT_MS, asked) : backoffMs(throttled, random);
   const deadlineAt = input.deadlineAt ?? now.getTime() + MAX_WAIT_MS;

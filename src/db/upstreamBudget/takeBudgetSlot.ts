@@ -105,7 +105,8 @@ export async function takeBudgetSlot(db: DbExecutor, request: TakeSlotRequest): 
       (select k from lim) as effective,
       (select coalesce(greatest(0, ceil(extract(epoch from (min(
           case when s.holder is not null and s.lease_expires_at > c.t then s.lease_expires_at
-               else s.started_at + ${windowMs}::int * interval '1 millisecond' end) - c.t)) * 1000)), 0)::int
+               else s.started_at + ${windowMs}::int * interval '1 millisecond' end)
+          - (select t from clock))) * 1000)), 0)::int
         from upstream_budget_slots s, clock c, lim
         where s.account_key = ${key.accountKey} and s.endpoint_group = ${key.group} and s.slot < lim.k
       ) as retry_in_ms,
