@@ -105,7 +105,6 @@ function decideThrottledRetry(input: RetryInput): RetryDecision {
   const asked = outcome.type === "answer" ? parseRetryAfter(outcome.retryAfter, now) : undefined;
   // Honour the upstream's wait, but never longer than the cap: a request must end in bounded time.
   const waitMs = asked !== undefined ? Math.min(MAX_WAIT_MS, asked) : backoffMs(throttled, random);
-  const deadlineAt = input.deadlineAt ?? now.getTime() + MAX_WAIT_MS;
-  if (now.getTime() + waitMs >= deadlineAt) return { retry: false };
+  if (input.deadlineAt !== undefined && now.getTime() + waitMs >= input.deadlineAt) return { retry: false };
   return { retry: true, waitMs };
 }
