@@ -259,8 +259,8 @@ export class PostgresUpstreamBudget implements UpstreamBudget {
       release: async () => {
         if (released) return;
         released = true;
-        await releaseBudgetSlot(db, { key, slot, holder });
-        // A local waiter may take it once its window passed: let the head look now (the queue
+        await releaseBudgetSlot(db, { key, slot, holder, now: this.#options.databaseTime?.() });
+        // A local waiter may take it once its window passed: let the head look again (the queue
         // object may have been forgotten and made anew since this slot was taken).
         const current = this.#queues.get(`${queue.group}:${queue.accountKey}`);
         if (current) this.#wake(current);

@@ -38,7 +38,7 @@ const envSchema = z.object({
   SERENITY_UPSTREAM_RATE_PER_SECOND: z.coerce.number().int().min(0).max(1000).default(10),
   SERENITY_UPSTREAM_CONCURRENT: z.coerce.number().int().min(0).max(1000).default(10),
   SERENITY_UPSTREAM_BACKGROUND_SLOTS: z.coerce.number().int().min(1).max(1000).default(3),
-  SERENITY_UPSTREAM_WINDOW_MARGIN_MS: z.coerce.number().int().min(0).max(10_000).default(100),
+  SERENITY_UPSTREAM_WINDOW_MARGIN_MS: z.coerce.number().int().min(0).max(10_000).default(50),
   // Validated at start, read per use by generation (src/generation/generatorSettings.ts).
   ...GENERATOR_ENV_SHAPE,
 });
@@ -79,7 +79,10 @@ export interface UpstreamBudgetSettings {
   concurrent: number;
   /** SERENITY_UPSTREAM_BACKGROUND_SLOTS (default 3): slots background work may hold at once per account and group. */
   backgroundShare: number;
-  /** SERENITY_UPSTREAM_WINDOW_MARGIN_MS (default 100): added to the 1 s window for network jitter. */
+  /**
+   * SERENITY_UPSTREAM_WINDOW_MARGIN_MS (default 50): added to the 1 s a slot rests after its call
+   * ended, for the upstream's window edges and clock granularity.
+   */
   windowMarginMs: number;
 }
 
@@ -88,7 +91,7 @@ export const DEFAULT_UPSTREAM_BUDGET: UpstreamBudgetSettings = {
   perSecond: 10,
   concurrent: 10,
   backgroundShare: 3,
-  windowMarginMs: 100,
+  windowMarginMs: 50,
 };
 
 /** Default cadence of the pool sampler (spec/allocation.md §8: every 60 s per org with brands). */

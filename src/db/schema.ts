@@ -295,7 +295,8 @@ export const settings = pgTable("settings", {
 /**
  * The shared upstream budget (docs/decisions/0019): `slots` rows per (account, endpoint group),
  * created on first use. A slot is taken by a guarded update of a free one (no live holder) whose
- * last start is older than the window, so N slots bound both calls per second and calls in flight.
+ * previous call ended at least a window ago, so N slots bound both calls per second and calls in
+ * flight — whatever the network jitter, since a call reached the upstream before its answer came.
  * `account_key` is a keyed hash of the bearer (never the token). Times here come from the
  * database's clock (`clock_timestamp()`), never from two processes' clocks; tests inject one.
  */
@@ -309,6 +310,8 @@ export const upstreamBudgetSlots = pgTable(
     /** 0 interactive, 1 job, 2 background (domain/upstreamBudget.ts priorityRank). */
     holderPriority: integer("holder_priority"),
     startedAt: tz("started_at").notNull(),
+    /** When the previous call on this slot ended (its release): reusable one window later. */
+    endedAt: tz("ended_at").notNull(),
     leaseExpiresAt: tz("lease_expires_at"),
   },
   (table) => [primaryKey({ columns: [table.accountKey, table.endpointGroup, table.slot] })],

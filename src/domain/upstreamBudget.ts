@@ -29,17 +29,17 @@ export interface UpstreamScope {
 
 /** The limits of one (account, group) budget, from the settings. */
 export interface BudgetLimits {
-  /** Slots = calls in flight, each reused no sooner than `windowMs` after its previous start. */
+  /** Slots = calls in flight, each reused no sooner than `windowMs` after its previous call ended. */
   slots: number;
-  /** 1 s (Semrush's window) plus a margin for the jitter between our start and the upstream's arrival. */
+  /** 1 s (Semrush's window) plus a small margin for the window's edges and clock granularity. */
   windowMs: number;
   /** At most this many slots held by background work at once. */
   backgroundShare: number;
 }
 
 /**
- * The slot count that bounds both published limits at once: N slots, each started at most once per
- * window, allow ≤ N starts per window and ≤ N in flight. `0` (either limit unset) = unlimited.
+ * The slot count that bounds both published limits at once: N slots, each reused a window after
+ * its previous call ended, allow ≤ N arrivals in any window and ≤ N in flight. `0` (either limit unset) = unlimited.
  */
 export function slotCountOf(perSecond: number, concurrent: number): number {
   if (perSecond <= 0 || concurrent <= 0) return 0;
@@ -49,7 +49,7 @@ export function slotCountOf(perSecond: number, concurrent: number): number {
 /** What the admission rule sees when a caller asks for a slot. */
 export interface AdmissionInput {
   priority: UpstreamPriority;
-  /** Usable slots free right now (idle, reuse window passed, below the adaptive limit). */
+  /** Usable slots free right now (idle for a window since their last call, below the adaptive limit). */
   freeSlots: number;
   /** Live waiters of a strictly higher priority, in any process. */
   higherWaiters: number;

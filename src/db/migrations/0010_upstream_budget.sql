@@ -13,6 +13,7 @@ CREATE TABLE "upstream_budget_slots" (
 	"holder" uuid,
 	"holder_priority" integer,
 	"started_at" timestamp with time zone NOT NULL,
+	"ended_at" timestamp with time zone NOT NULL,
 	"lease_expires_at" timestamp with time zone,
 	CONSTRAINT "upstream_budget_slots_account_key_endpoint_group_slot_pk" PRIMARY KEY("account_key","endpoint_group","slot")
 );

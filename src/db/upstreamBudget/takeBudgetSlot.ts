@@ -26,7 +26,7 @@ export interface TakeSlotResult {
   slotCount: number;
   /** The adaptive slot count in force (≤ slots). */
   effective: number;
-  /** When the earliest usable slot frees by itself (reuse window or a lease), ms from now. */
+  /** When the earliest usable slot frees by itself (its window after the last end, or a lease), ms from now. */
   retryInMs: number;
 }
 
@@ -34,8 +34,10 @@ const BACKGROUND = 2;
 
 /**
  * Takes a slot in one statement (docs/decisions/0019): among the slots below the adaptive limit,
- * one that has no live holder (none, or its lease expired) and whose last start is older than the
- * window, locked with SKIP LOCKED so concurrent takers never wait on each other. The admission rule
+ * one whose previous call ended at least a window ago (or whose holder's lease expired: it died),
+ * locked with SKIP LOCKED so concurrent takers never wait on each other. Ending, not starting, is
+ * what counts: the upstream saw the previous call arrive no later than we saw its answer, so two
+ * arrivals on one slot are a window apart whatever the jitter between our clock and the network. The admission rule
  * of domain/upstreamBudget.ts mayTakeSlot applies: a lower priority leaves one free slot per live
  * higher waiter, and background work holds at most its share. When nothing is taken the same
  * statement says how soon the earliest slot frees by itself.
@@ -76,18 +78,18 @@ export async function takeBudgetSlot(db: DbExecutor, request: TakeSlotRequest): 
         and s.holder is not null and s.lease_expires_at > c.t and s.holder_priority = ${BACKGROUND}
     ),
     free as (
-      select s.slot, s.started_at from upstream_budget_slots s, clock c, lim
+      select s.slot, s.ended_at from upstream_budget_slots s, clock c, lim
       where s.account_key = ${key.accountKey} and s.endpoint_group = ${key.group}
         and s.slot < lim.k
-        and (s.holder is null or s.lease_expires_at <= c.t)
-        and s.started_at <= c.t - ${windowMs}::int * interval '1 millisecond'
+        and ((s.holder is null and s.ended_at <= c.t - ${windowMs}::int * interval '1 millisecond')
+          or (s.holder is not null and s.lease_expires_at <= c.t))
       for update of s skip locked
     ),
     pick as (
       select f.slot from free f, higher h, background_held b
       where (select count(*) from free) > h.n
         and (${priority}::int < ${BACKGROUND} or b.n < ${backgroundShare}::int)
-      order by f.started_at, f.slot
+      order by f.ended_at, f.slot
       limit 1
     ),
     taken as (
@@ -105,7 +107,7 @@ export async function takeBudgetSlot(db: DbExecutor, request: TakeSlotRequest): 
       (select k from lim) as effective,
       (select coalesce(greatest(0, ceil(extract(epoch from (min(
           case when s.holder is not null and s.lease_expires_at > c.t then s.lease_expires_at
-               else s.started_at + ${windowMs}::int * interval '1 millisecond' end)
+               else s.ended_at + ${windowMs}::int * interval '1 millisecond' end)
           - (select t from clock))) * 1000)), 0)::int
         from upstream_budget_slots s, clock c, lim
         where s.account_key = ${key.accountKey} and s.endpoint_group = ${key.group} and s.slot < lim.k

@@ -98,7 +98,7 @@ describe("the slot budget", () => {
     expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
-  it("starts at most `slots` calls per window: the eleventh waits for the earliest start's window, even once all are released", async () => {
+  it("starts at most `slots` calls per window: once all are released, the eleventh waits a window after the earliest end", async () => {
     const shared = budget();
     const permits = await takeMany(shared, 10);
     for (const permit of permits) await permit.release();
@@ -111,14 +111,18 @@ describe("the slot budget", () => {
     expect(eleventh.error).toBeUndefined();
   });
 
-  it("keeps at most `slots` calls in flight: a held slot is not reused after its window, a released one is", async () => {
+  it("keeps at most `slots` calls in flight: a held slot is never reused, a released one a window after its end", async () => {
     const shared = budget();
     const permits = await takeMany(shared, 10);
     const eleventh = track(shared.acquire(BEARER, "projects", scope("job")));
     await drive(clock, 5_000, 250, { sleepers: 2 });
     expect(eleventh.settled).toBe(false);
     await permits[3]!.release();
-    await waitFor(() => eleventh.settled, { what: "the waiter to get the released slot" });
+    // A released slot rests one window after its call ended, then serves the waiter.
+    await drive(clock, WINDOW_MS - 100, 50, { sleepers: 2 });
+    expect(eleventh.settled).toBe(false);
+    await drive(clock, 400, 50, { sleepers: 2, done: () => eleventh.settled });
+    expect(eleventh.settled).toBe(true);
     expect(eleventh.error).toBeUndefined();
     expect(await heldSlots()).toBe(10);
   });
@@ -155,7 +159,6 @@ describe("priorities across processes", () => {
   it("a job elsewhere does not take the slot a waiting interactive call would get", async () => {
     const holder = budget();
     const permits = await takeMany(holder, 10);
-    clock.advance(WINDOW_MS); // every slot's window has passed: only holding blocks
     const api = budget();
     const worker = budget();
     const interactive = track(api.acquire(BEARER, "projects", scope("interactive")));
@@ -167,7 +170,7 @@ describe("priorities across processes", () => {
     const job = track(worker.acquire(BEARER, "projects", scope("job")));
     await clock.untilSleeping(4);
     await permits[0]!.release();
-    await drive(clock, 1_000, 10, { sleepers: 3, done: () => interactive.settled });
+    await drive(clock, 2_000, 10, { sleepers: 3, done: () => interactive.settled });
     expect(interactive.settled).toBe(true);
     expect(job.settled).toBe(false);
     await permits[1]!.release();
@@ -227,12 +230,12 @@ describe("the adaptive limit (AIMD), shared by every process", () => {
     const second = budget();
     const four = await takeMany(second, 4);
     expect(four).toHaveLength(4);
+    // The fifth usable slot (0, whose call ended a window ago) serves a fifth call at once.
+    await takeMany(second, 1);
     const sixth = track(second.acquire(BEARER, "projects", scope("job")));
-    const seventh = track(second.acquire(BEARER, "projects", scope("job")));
     await drive(clock, ADAPTIVE_INCREASE_EVERY_MS - WINDOW_MS - 100, 50, { sleepers: 2 });
-    expect(sixth.settled).toBe(true); // the fifth slot (0) was free: 5 usable in all
-    expect(seventh.settled).toBe(false);
-    await drive(clock, 1_000, 50, { sleepers: 2, done: () => seventh.settled });
-    expect(seventh.settled).toBe(true); // one slot back after a quiet step
+    expect(sixth.settled).toBe(false);
+    await drive(clock, 1_000, 50, { sleepers: 2, done: () => sixth.settled });
+    expect(sixth.settled).toBe(true); // one slot back after a quiet step
   });
 });
