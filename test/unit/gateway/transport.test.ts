@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 import type { Clock } from "../../../src/domain/clock.ts";
 import { GatewayError } from "../../../src/gateway/errors.ts";
-import { MAX_THROTTLED_RETRIES } from "../../../src/gateway/retryPolicy.ts";
 import { createGatewayClient, type GatewayClient } from "../../../src/gateway/gatewayClient.ts";
+import { MAX_THROTTLED_RETRIES } from "../../../src/gateway/retryPolicy.ts";
 import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { LogCapture } from "../../support/logCapture.ts";
