@@ -1,4 +1,6 @@
-CREATE TABLE "upstream_budget_adaptive" (
+-- Unlogged (ADR 0019): the budget is coordination state of the last seconds; no WAL per upstream
+-- call, and after a database crash the tables come back empty and the slots are made anew.
+CREATE UNLOGGED TABLE "upstream_budget_adaptive" (
 	"account_key" text NOT NULL,
 	"endpoint_group" text NOT NULL,
 	"lowered" integer NOT NULL,
@@ -6,7 +8,7 @@ CREATE TABLE "upstream_budget_adaptive" (
 	CONSTRAINT "upstream_budget_adaptive_account_key_endpoint_group_pk" PRIMARY KEY("account_key","endpoint_group")
 );
 --> statement-breakpoint
-CREATE TABLE "upstream_budget_slots" (
+CREATE UNLOGGED TABLE "upstream_budget_slots" (
 	"account_key" text NOT NULL,
 	"endpoint_group" text NOT NULL,
 	"slot" integer NOT NULL,
@@ -18,7 +20,7 @@ CREATE TABLE "upstream_budget_slots" (
 	CONSTRAINT "upstream_budget_slots_account_key_endpoint_group_slot_pk" PRIMARY KEY("account_key","endpoint_group","slot")
 );
 --> statement-breakpoint
-CREATE TABLE "upstream_budget_waiters" (
+CREATE UNLOGGED TABLE "upstream_budget_waiters" (
 	"account_key" text NOT NULL,
 	"endpoint_group" text NOT NULL,
 	"waiter" uuid NOT NULL,

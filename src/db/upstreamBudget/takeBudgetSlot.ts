@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import type { BudgetKey, DatabaseTime } from "./budgetKey.ts";
+import { runPrepared } from "./preparedStatement.ts";
 
 export interface TakeSlotRequest {
   key: BudgetKey;
@@ -48,7 +49,10 @@ export async function takeBudgetSlot(db: DbExecutor, request: TakeSlotRequest): 
   const register = request.waiter !== undefined;
   const waiterId = request.waiter?.id ?? "00000000-0000-0000-0000-000000000000";
   const waiterTtlMs = request.waiter?.ttlMs ?? 0;
-  const result = await db.execute(sql`
+  const result = await runPrepared(
+    db,
+    "serenity_take_budget_slot",
+    sql`
     with clock as (select coalesce(${now}::timestamptz, clock_timestamp()) as t),
     lim as (
       select coalesce((
@@ -112,7 +116,8 @@ export async function takeBudgetSlot(db: DbExecutor, request: TakeSlotRequest): 
         from upstream_budget_slots s, clock c, lim
         where s.account_key = ${key.accountKey} and s.endpoint_group = ${key.group} and s.slot < lim.k
       ) as retry_in_ms,
-      (select count(*) from registered) as registered`);
+      (select count(*) from registered) as registered`,
+  );
   const row = result.rows[0] as {
     slot: number | null;
     slot_count: number;
