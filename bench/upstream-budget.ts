@@ -116,6 +116,37 @@ printTable(
   }),
 );
 
+// The limiter alone, no upstream call: what each one costs the caller per call.
+const alone = budget({ slots: 10, windowMs: 0 });
+const limiterOnly: { name: string; call: () => Promise<unknown> }[] = [
+  {
+    name: "pg-slots acquire + release",
+    call: async () =>
+      (
+        await alone.acquire(BEARER, "projects", { priority: "job", deadlineAt: Date.now() + 60_000 })
+      ).release(),
+  },
+  { name: "rlf-postgres consume", call: () => rlf.consume(BEARER) },
+  { name: "select 1 (one round trip)", call: () => database.pool.query("select 1") },
+];
+const limiterSamples = new Map<string, number[]>(limiterOnly.map((c) => [c.name, []]));
+for (let i = 0; i < WARMUP + CALLS; i += 1) {
+  for (let k = 0; k < limiterOnly.length; k += 1) {
+    const contender = limiterOnly[(i + k) % limiterOnly.length]!;
+    const at = performance.now();
+    await contender.call();
+    if (i >= WARMUP) limiterSamples.get(contender.name)!.push(performance.now() - at);
+  }
+}
+console.log(`\nThe limiter alone, ${CALLS} calls each:\n`);
+printTable(
+  ["limiter", "median ms", "p95 ms"],
+  limiterOnly.map(({ name }) => {
+    const values = limiterSamples.get(name)!;
+    return [name, median(values).toFixed(2), p95(values).toFixed(2)];
+  }),
+);
+
 // Paced: two budget instances (two "processes") share one account's budget under the real limits.
 await fetch(`${sim.url}/__sim/settings`, {
   method: "POST",
