@@ -10,7 +10,7 @@ export const LAYERS = [
   ["config", "domain"], // boot settings and per-use flags; pure rules and types
   ["observability", "auth"], // logs, events, metrics; principals and tokens
   ["db", "gateway", "simulator"], // one module per guarded SQL operation; the upstream client; its stand-in
-  ["credentials", "orgs"], // sealed upstream credentials; tenants and tenancy
+  ["credentials", "orgs", "budget"], // sealed upstream credentials; tenants and tenancy; the shared upstream budget
   ["brands", "catalogues"], // brand records, brand tenancy and views; the upstream catalogues
   ["jobs", "allocation"], // the job system; just-in-time allocation
   ["markets"], // markets, their projects and models

@@ -6,6 +6,7 @@ import type { Db } from "../db/database.ts";
 import { listOrgsWithBrands } from "../db/orgs/listOrgsWithBrands.ts";
 import type { Clock } from "../domain/clock.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
+import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationService } from "./allocationService.ts";
 
@@ -43,8 +44,12 @@ export class PoolSampler {
     this.#deps = deps;
   }
 
-  /** One pass over every org with brands. Never throws for one org's failure. */
-  async sampleAll(): Promise<PoolSampleReport> {
+  /** One pass over every org with brands, as background work (ADR 0019). Never throws for one org's failure. */
+  sampleAll(): Promise<PoolSampleReport> {
+    return asBackgroundWork(() => this.#sampleAll());
+  }
+
+  async #sampleAll(): Promise<PoolSampleReport> {
     const { db, clock, logger, credentials, allocation } = this.#deps;
     const report: PoolSampleReport = { sampled: 0, skipped: 0, failed: 0 };
     for (const org of await listOrgsWithBrands(db)) {

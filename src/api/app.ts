@@ -13,7 +13,9 @@ import {
   validatorCompiler,
 } from "fastify-type-provider-zod";
 
+import { systemClock } from "../domain/clock.ts";
 import { ERROR_REGISTRY } from "../domain/errors.ts";
+import { INTERACTIVE_EDGE_BUDGET_MS, withUpstreamPriority } from "../gateway/upstreamScope.ts";
 import type { AppDeps } from "./appDeps.ts";
 import { authenticationHook } from "./authentication.ts";
 import { consoleRoutes } from "./console/consoleRoutes.ts";
@@ -28,7 +30,12 @@ export type App = FastifyInstance;
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The `Retry-After` of the retryable busy answers (503): a lease or lock wait already ran out. */
-const RETRY_AFTER_SECONDS: Partial<Record<string, number>> = { brandBusy: 2, workspaceBusy: 1 };
+const RETRY_AFTER_SECONDS: Partial<Record<string, number>> = {
+  brandBusy: 2,
+  workspaceBusy: 1,
+  // A second of an account's upstream budget frees ten calls (ADR 0019).
+  upstreamBusy: 2,
+};
 
 /**
  * How long a client may take to send a request: its headers, then the whole request with its body
@@ -83,6 +90,12 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+  });
+  // Every upstream call a request makes is interactive and waits for budget within the request's
+  // edge budget (ADR 0019): the rest of the request runs inside this scope.
+  const clock = deps.clock ?? systemClock;
+  app.addHook("onRequest", (_request, _reply, done) => {
+    withUpstreamPriority("interactive", clock.now().getTime(), INTERACTIVE_EDGE_BUDGET_MS, done);
   });
   app.addHook("preValidation", authenticationHook(deps.verifier));
   app.addHook("onResponse", async (request, reply) => {

@@ -3,6 +3,7 @@ import type { PoolHistory } from "../allocation/poolHistory.ts";
 import type { TokenVerifier } from "../auth/tokenVerifier.ts";
 import type { BrandService } from "../brands/brandService.ts";
 import type { CatalogueService } from "../catalogues/catalogueService.ts";
+import type { Clock } from "../domain/clock.ts";
 import type { GenerationJobs } from "../generation/generationJobs.ts";
 import type { GenerationProducer } from "../generation/generationProducer.ts";
 import type { OperatorSettings } from "../generation/operatorSettings.ts";
@@ -51,6 +52,8 @@ export interface ApiServices {
 /** Everything the HTTP layer needs: services to call, and the edge's own adapters. */
 export interface AppDeps {
   logger: Logger;
+  /** Starts each request's edge budget (its upstream calls' deadline); default the system clock. */
+  clock?: Clock;
   events: EventBus;
   metrics: Metrics;
   verifier: TokenVerifier;

@@ -46,6 +46,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // A secret: Config.upstreamToken, redacted from logs (src/observability/logger.ts).
   SERENITY_UPSTREAM_TOKEN: z.string().optional(),
+  // The shared upstream budget (docs/decisions/0019): Semrush's published limits by default.
+  SERENITY_UPSTREAM_RATE_PER_SECOND: z.coerce.number().int().min(0).max(1000).default(10),
+  SERENITY_UPSTREAM_CONCURRENT: z.coerce.number().int().min(0).max(1000).default(10),
+  SERENITY_UPSTREAM_BACKGROUND_SLOTS: z.coerce.number().int().min(1).max(1000).default(3),
+  SERENITY_UPSTREAM_WINDOW_MARGIN_MS: z.coerce.number().int().min(0).max(10_000).default(50),
   // Validated at start, read per use by generation (src/generation/generatorSettings.ts).
   ...GENERATOR_ENV_SHAPE,
 });
@@ -74,6 +79,7 @@ export interface Config {
    * logger redacts `upstreamToken` wherever the config lands in a line.
    */
   upstreamToken: string | undefined;
+  upstreamBudget: UpstreamBudgetSettings;
   worker: WorkerSettings;
   database: DatabaseSettings;
   /**
@@ -83,7 +89,7 @@ export interface Config {
   shutdownGraceMs: number;
 }
 
-/** The connection pool's settings (src/db/database.ts; the sizing rule in docs/decisions/0018). */
+/** The connection pool's settings (src/db/database.ts; the sizing rule in docs/decisions/0021). */
 export interface DatabaseSettings {
   /** SERENITY_DB_POOL_SIZE (default 20): connections per process. */
   poolSize: number;
@@ -96,6 +102,29 @@ export interface DatabaseSettings {
   /** SERENITY_DB_NESTED_ACQUIRE (default throw): a checkout inside an open transaction. */
   nestedAcquire: "throw" | "warn";
 }
+
+/** The upstream budget's settings (docs/decisions/0019); read once at start. */
+export interface UpstreamBudgetSettings {
+  /** SERENITY_UPSTREAM_RATE_PER_SECOND (default 10, Semrush's number; 0 = unlimited). */
+  perSecond: number;
+  /** SERENITY_UPSTREAM_CONCURRENT (default 10; 0 = unlimited). */
+  concurrent: number;
+  /** SERENITY_UPSTREAM_BACKGROUND_SLOTS (default 3): slots background work may hold at once per account and group. */
+  backgroundShare: number;
+  /**
+   * SERENITY_UPSTREAM_WINDOW_MARGIN_MS (default 50): added to the 1 s a slot rests after its call
+   * ended, for the upstream's window edges and clock granularity.
+   */
+  windowMarginMs: number;
+}
+
+/** Semrush's published limits (spec/gateway.md §7). */
+export const DEFAULT_UPSTREAM_BUDGET: UpstreamBudgetSettings = {
+  perSecond: 10,
+  concurrent: 10,
+  backgroundShare: 3,
+  windowMarginMs: 50,
+};
 
 /** Default cadence of the pool sampler (spec/allocation.md §8: every 60 s per org with brands). */
 export const DEFAULT_POOL_SAMPLE_INTERVAL_MS = 60_000;
@@ -287,6 +316,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncSettleBudgetMs: raw.SERENITY_SYNC_SETTLE_BUDGET_MS,
     logLevel: raw.LOG_LEVEL,
     upstreamToken: raw.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
+    upstreamBudget: {
+      perSecond: raw.SERENITY_UPSTREAM_RATE_PER_SECOND,
+      concurrent: raw.SERENITY_UPSTREAM_CONCURRENT,
+      backgroundShare: raw.SERENITY_UPSTREAM_BACKGROUND_SLOTS,
+      windowMarginMs: raw.SERENITY_UPSTREAM_WINDOW_MARGIN_MS,
+    },
     worker: workerSettings(env, raw),
     database: databaseSettings(env, raw),
     shutdownGraceMs: bootDuration(env, "SERENITY_SHUTDOWN_GRACE_MS", DEFAULT_SHUTDOWN_GRACE_MS),

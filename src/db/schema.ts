@@ -323,6 +323,59 @@ export const settings = pgTable("settings", {
   updatedAt: tz("updated_at").notNull(),
 });
 
+/**
+ * The shared upstream budget (docs/decisions/0019): `slots` rows per (account, endpoint group),
+ * created on first use. A slot is taken by a guarded update of a free one (no live holder) whose
+ * previous call ended at least a window ago, so N slots bound both calls per second and calls in
+ * flight — whatever the network jitter, since a call reached the upstream before its answer came.
+ * `account_key` is a keyed hash of the bearer (never the token). Times here come from the
+ * database's clock (`clock_timestamp()`), never from two processes' clocks; tests inject one.
+ */
+export const upstreamBudgetSlots = pgTable(
+  "upstream_budget_slots",
+  {
+    accountKey: text("account_key").notNull(),
+    endpointGroup: text("endpoint_group").notNull(),
+    slot: integer("slot").notNull(),
+    holder: uuid("holder"),
+    /** 0 interactive, 1 job, 2 background (domain/upstreamBudget.ts priorityRank). */
+    holderPriority: integer("holder_priority"),
+    startedAt: tz("started_at").notNull(),
+    /** When the previous call on this slot ended (its release): reusable one window later. */
+    endedAt: tz("ended_at").notNull(),
+    leaseExpiresAt: tz("lease_expires_at"),
+  },
+  (table) => [primaryKey({ columns: [table.accountKey, table.endpointGroup, table.slot] })],
+);
+
+/** The adaptive limit of an (account, group) after the last 429 (AIMD; absent = the full slots). */
+export const upstreamBudgetAdaptive = pgTable(
+  "upstream_budget_adaptive",
+  {
+    accountKey: text("account_key").notNull(),
+    endpointGroup: text("endpoint_group").notNull(),
+    lowered: integer("lowered").notNull(),
+    loweredAt: tz("lowered_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountKey, table.endpointGroup] })],
+);
+
+/**
+ * Who waits for an (account, group), by priority, with a short expiry the waiter renews while it
+ * polls: a lower priority does not take a slot a waiting higher one would get (any process).
+ */
+export const upstreamBudgetWaiters = pgTable(
+  "upstream_budget_waiters",
+  {
+    accountKey: text("account_key").notNull(),
+    endpointGroup: text("endpoint_group").notNull(),
+    waiter: uuid("waiter").notNull(),
+    priority: integer("priority").notNull(),
+    expiresAt: tz("expires_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountKey, table.endpointGroup, table.waiter, table.priority] })],
+);
+
 export const schema = {
   orgs,
   brands,
@@ -340,4 +393,7 @@ export const schema = {
   settings,
   upstreamReconcileRuns,
   upstreamOrphanSightings,
+  upstreamBudgetSlots,
+  upstreamBudgetAdaptive,
+  upstreamBudgetWaiters,
 };

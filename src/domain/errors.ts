@@ -123,6 +123,11 @@ export const ERROR_REGISTRY = {
     message: "The workspace is busy; retry shortly.",
     when: "a sub-workspace is settling or its allocation lock is busy",
   },
+  upstreamBusy: {
+    status: 503,
+    message: "The upstream's request limit for this account is reached; retry shortly.",
+    when: "no upstream budget (Semrush's per-account request limits) before the request's deadline, or 429s until it (Retry-After)",
+  },
   configurationError: {
     status: 503,
     message: "The service is not configured for this request.",

@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from "../domain/clock.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
+import type { UpstreamBudget } from "./budgetPort.ts";
 import { createProjectEngineClient, type ProjectEngineClient } from "./projectEngineClient.ts";
 import { DEFAULT_MAX_RETRIES } from "./retryPolicy.ts";
 import { GatewayTransport } from "./transport.ts";
@@ -24,6 +25,8 @@ export interface GatewayClientOptions {
   maxRetries?: number;
   /** Jitter source in [0, 1); default Math.random. */
   random?: () => number;
+  /** The shared upstream budget (docs/decisions/0019); omitted = unlimited, no database round trip. */
+  budget?: UpstreamBudget;
 }
 
 export interface GatewayClient {
@@ -69,6 +72,7 @@ function assemble(
     timeoutMs: options.timeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     random: options.random ?? Math.random,
+    budget: options.budget,
   });
   return {
     users: createUserManagerClient(transport),

@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 
 import type { Clock } from "../domain/clock.ts";
+import type { UpstreamScope } from "../domain/upstreamBudget.ts";
 import type { QueryValue } from "./routeTemplate.ts";
 import type { GatewayCallOptions, GatewayTransport, HttpMethod } from "./transport.ts";
 import type {
@@ -156,6 +157,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
       body?: unknown;
       response?: ZodType<T>;
       signal?: AbortSignal;
+      scope?: UpstreamScope;
       idempotent?: boolean;
     } = {},
   ) => transport.send<T>(bearer, { gateway: "pe", method, route, params, ...extra });
@@ -175,6 +177,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
           query: { type: "ai", ...request },
           response: wirePage(projectWire),
           signal: options?.signal,
+          scope: options?.scope,
         },
       ),
     createProject: (bearer, ws, request) =>
@@ -214,7 +217,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
         response: projectWire,
       }),
     deleteProject: (bearer, ws, pid, options) =>
-      pe(bearer, "DELETE", PROJECT, inProject(ws, pid), { signal: options?.signal }),
+      pe(bearer, "DELETE", PROJECT, inProject(ws, pid), { signal: options?.signal, scope: options?.scope }),
     // Publishing twice publishes once: safe to repeat after a lost answer.
     publishProject: (bearer, ws, pid) =>
       pe(bearer, "POST", `${PROJECT}/publish`, inProject(ws, pid), { idempotent: true }),

@@ -31,7 +31,8 @@ export const REGISTRY_ROWS: Readonly<Record<GatewayErrorKind, RegistryRow>> = {
   methodNotAllowed: UPSTREAM_FAILED,
   poolExhausted: UPSTREAM_FAILED,
   workspaceNotReady: UPSTREAM_FAILED,
-  rateLimited: UPSTREAM_FAILED,
+  // The budget found no slot before the deadline, or 429s kept coming until it: retry shortly.
+  rateLimited: { code: "upstreamBusy" },
   unavailable: UPSTREAM_FAILED,
   badRequest: UPSTREAM_FAILED,
   unexpectedResponse: UPSTREAM_FAILED,

@@ -6,6 +6,12 @@
 export const DEFAULT_MAX_RETRIES = 2;
 export const BACKOFF_BASE_MS = 200;
 export const MAX_WAIT_MS = 20_000;
+/**
+ * A 429 is "not processed" and the budget re-acquires before each retry, so 429s are retried
+ * within the caller's deadline (docs/decisions/0019), not after two quick tries — but never more
+ * than this many times, so a clock that does not move still ends.
+ */
+export const MAX_THROTTLED_RETRIES = 12;
 
 /** Methods the upstream treats as idempotent: safe to repeat after a 5xx or a lost connection. */
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE"]);
@@ -28,8 +34,12 @@ export interface RetryInput {
    */
   idempotent?: boolean;
   outcome: AttemptOutcome;
-  /** Retries already made (0 after the first attempt). */
+  /** Retries already made after a failure other than 429 (0 after the first attempt). */
   retriesSoFar: number;
+  /** Retries already made after a 429 (counted apart: those are bounded by the deadline). */
+  throttledSoFar?: number;
+  /** The caller's deadline (epoch ms): a 429 is retried only if the wait ends before it. */
+  deadlineAt?: number;
   maxRetries: number;
   now: Date;
   /** A uniform random number in [0, 1), injected for deterministic tests. */
@@ -79,14 +89,22 @@ function isRetryableOutcome(method: string, outcome: AttemptOutcome, idempotent:
 }
 
 export function decideRetry(input: RetryInput): RetryDecision {
-  const { method, outcome, retriesSoFar, maxRetries, now, random } = input;
+  const { method, outcome, retriesSoFar, maxRetries, random } = input;
+  if (outcome.type === "answer" && outcome.status === 429) return decideThrottledRetry(input);
   if (retriesSoFar >= maxRetries || !isRetryableOutcome(method, outcome, input.idempotent === true)) {
     return { retry: false };
   }
-  if (outcome.type === "answer" && outcome.status === 429) {
-    const asked = parseRetryAfter(outcome.retryAfter, now);
-    // Honour the upstream's wait, but never longer than the cap: a request must end in bounded time.
-    if (asked !== undefined) return { retry: true, waitMs: Math.min(MAX_WAIT_MS, asked) };
-  }
   return { retry: true, waitMs: backoffMs(retriesSoFar, random) };
+}
+
+/** A 429: retried (any method: nothing was processed) while the wait still ends before the deadline. */
+function decideThrottledRetry(input: RetryInput): RetryDecision {
+  const { outcome, now, random } = input;
+  const throttled = input.throttledSoFar ?? 0;
+  if (throttled >= MAX_THROTTLED_RETRIES) return { retry: false };
+  const asked = outcome.type === "answer" ? parseRetryAfter(outcome.retryAfter, now) : undefined;
+  // Honour the upstream's wait, but never longer than the cap: a request must end in bounded time.
+  const waitMs = asked !== undefined ? Math.min(MAX_WAIT_MS, asked) : backoffMs(throttled, random);
+  if (input.deadlineAt !== undefined && now.getTime() + waitMs >= input.deadlineAt) return { retry: false };
+  return { retry: true, waitMs };
 }

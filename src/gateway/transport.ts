@@ -4,15 +4,19 @@ import { Pool } from "undici";
 import type { z } from "zod";
 
 import type { Clock } from "../domain/clock.ts";
+import { endpointGroupOf } from "../domain/endpointGroup.ts";
 import { ServiceError } from "../domain/errors.ts";
+import type { UpstreamScope } from "../domain/upstreamBudget.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { type Attempt, errorOfAttempt, parseAnswer } from "./answers.ts";
+import { BudgetExhausted, type BudgetPermit, type UpstreamBudget } from "./budgetPort.ts";
 import { classifyAnswer, statusOfTransportFailure } from "./classifyError.ts";
 import { GatewayError, type GatewayErrorKind } from "./errors.ts";
 import { type AttemptOutcome, decideRetry } from "./retryPolicy.ts";
 import { buildPath, type QueryValue } from "./routeTemplate.ts";
 import type { GatewayName } from "./types.ts";
+import { currentUpstreamScope, DEFAULT_SCOPE_BUDGET_MS } from "./upstreamScope.ts";
 
 /**
  * The one place that talks HTTP to the gateways: keep-alive pools per origin, bearer forwarding,
@@ -41,11 +45,15 @@ export interface GatewayRequest<T> {
    * `unavailable` upstream.
    */
   signal?: AbortSignal;
+  /** Priority and deadline for the upstream budget; default: the ambient scope (upstreamScope.ts). */
+  scope?: UpstreamScope;
 }
 
 /** The optional trailing argument of the client methods that accept a cancellation. */
 export interface GatewayCallOptions {
   signal?: AbortSignal;
+  /** Overrides the ambient upstream scope (priority and deadline) for this call. */
+  scope?: UpstreamScope;
 }
 
 export interface TransportOptions {
@@ -57,6 +65,11 @@ export interface TransportOptions {
   timeoutMs: number;
   maxRetries: number;
   random: () => number;
+  /**
+   * The shared upstream budget (docs/decisions/0019); undefined = unlimited, and then a call costs
+   * no database round trip at all.
+   */
+  budget?: UpstreamBudget | undefined;
 }
 
 /** An exchange the caller abandoned through its signal: not an upstream failure at all. */
@@ -109,17 +122,33 @@ export class GatewayTransport {
       headers["content-type"] = "application/json";
     }
 
-    for (let retries = 0; ; retries += 1) {
-      const answered = await this.#attempt(
-        gateway,
-        method,
-        route,
-        path,
-        headers,
-        payload,
-        this.#options.timeoutMs,
-        signal,
-      );
+    const group = endpointGroupOf(gateway, route);
+    const scope = this.#scopeOf(request);
+    let retries = 0;
+    let throttled = 0;
+    for (;;) {
+      const permit = await this.#permit(bearer, request, group, scope);
+      let answered: Exchange;
+      try {
+        answered = await this.#attempt(
+          gateway,
+          method,
+          route,
+          path,
+          headers,
+          payload,
+          this.#options.timeoutMs,
+          signal,
+        );
+      } finally {
+        // Runs for a throw too: a slot is never kept by a call that ended (its lease is the backstop).
+        await this.#release(permit, group);
+      }
+      if (answered.type === "answer" && answered.status === 429) {
+        this.#options.events.emit("upstream.throttled", { group });
+        // The slot is already free; lowering the adaptive limit is a separate, rare statement.
+        await this.#lower(permit, group);
+      }
       if (answered.type === "abandoned") {
         this.#options.logger.info({ gateway, method, route }, "gateway call abandoned by its caller");
         throw abortReason(signal);
@@ -140,17 +169,93 @@ export class GatewayTransport {
         idempotent: request.idempotent === true,
         outcome,
         retriesSoFar: retries,
+        throttledSoFar: throttled,
+        deadlineAt: scope.deadlineAt,
         maxRetries: this.#options.maxRetries,
         now: this.#options.clock.now(),
         random: this.#options.random,
       });
       const error = errorOfAttempt(request, attempt);
-      this.#logFailure(error, retries, decision.retry ? decision.waitMs : undefined);
-      if (!decision.retry) throw error;
+      this.#logFailure(error, retries + throttled, decision.retry ? decision.waitMs : undefined);
+      if (!decision.retry) {
+        if (error.kind === "rateLimited")
+          this.#options.events.emit("upstream.busy", { group, priority: scope.priority });
+        throw error;
+      }
+      if (outcome.type === "answer" && outcome.status === 429) throttled += 1;
+      else retries += 1;
       // An abort during the wait rejects with the signal's reason: the retry is never sent.
       await this.#options.clock.sleep(decision.waitMs, signal);
       signal?.throwIfAborted();
     }
+  }
+
+  /**
+   * The call's priority and deadline: its own, else the ambient scope, else job priority. No call
+   * waits past DEFAULT_SCOPE_BUDGET_MS (background scopes have no deadline of their own).
+   */
+  #scopeOf<T>(request: GatewayRequest<T>): UpstreamScope {
+    const scope = request.scope ?? currentUpstreamScope();
+    const bound = this.#options.clock.now().getTime() + DEFAULT_SCOPE_BUDGET_MS;
+    return { priority: scope?.priority ?? "job", deadlineAt: Math.min(scope?.deadlineAt ?? bound, bound) };
+  }
+
+  /**
+   * A slot of the budget for one attempt (none when unlimited). A deadline that passes first ends
+   * the call as `rateLimited` — which the registry answers `upstreamBusy` (503, Retry-After).
+   */
+  async #permit<T>(
+    bearer: string,
+    request: GatewayRequest<T>,
+    group: ReturnType<typeof endpointGroupOf>,
+    scope: UpstreamScope,
+  ): Promise<BudgetPermit | undefined> {
+    const budget = this.#options.budget;
+    if (!budget) return undefined;
+    const started = performance.now();
+    try {
+      const permit = await budget.acquire(bearer, group, scope, request.signal);
+      this.#options.events.emit("upstream.budgetWait", {
+        group,
+        priority: scope.priority,
+        outcome: "granted",
+        seconds: (performance.now() - started) / 1000,
+      });
+      return permit;
+    } catch (cause) {
+      if (!(cause instanceof BudgetExhausted)) {
+        if (request.signal?.aborted) throw abortReason(request.signal);
+        throw cause;
+      }
+      this.#options.events.emit("upstream.budgetWait", {
+        group,
+        priority: scope.priority,
+        outcome: "exhausted",
+        seconds: (performance.now() - started) / 1000,
+      });
+      this.#options.events.emit("upstream.busy", { group, priority: scope.priority });
+      const { gateway, method, route } = request;
+      this.#options.logger.info(
+        { gateway, method, route, group, priority: scope.priority },
+        "no upstream budget before the deadline",
+      );
+      throw new GatewayError({ kind: "rateLimited", status: 429, method, route, gateway, cause });
+    }
+  }
+
+  async #release(permit: BudgetPermit | undefined, group: string): Promise<void> {
+    if (!permit) return;
+    await permit.release().catch((error: unknown) => {
+      // The lease frees the slot later; the call's own outcome matters more than this failure.
+      this.#options.logger.warn({ err: error, group }, "could not release an upstream budget slot");
+    });
+  }
+
+  async #lower(permit: BudgetPermit | undefined, group: string): Promise<void> {
+    if (!permit) return;
+    await permit.reportThrottled().catch((error: unknown) => {
+      this.#options.logger.warn({ err: error, group }, "could not lower the adaptive upstream limit");
+    });
   }
 
   /**
@@ -232,6 +337,7 @@ export class GatewayTransport {
           : statusOfTransportFailure(attempt.type);
     this.#options.events.emit("gateway.request", {
       gateway,
+      group: endpointGroupOf(gateway, route),
       method,
       route,
       status,

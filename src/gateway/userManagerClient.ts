@@ -66,6 +66,7 @@ export function createUserManagerClient(transport: GatewayTransport): UserManage
         body: { title: request.title, resources: aiResourcesBody(request.resources) },
         response: workspaceWire,
         signal: options?.signal,
+        scope: options?.scope,
       }),
     getStatus: (bearer, workspaceId, options) =>
       transport.send(bearer, {
@@ -75,6 +76,7 @@ export function createUserManagerClient(transport: GatewayTransport): UserManage
         params: { ws: workspaceId },
         response: statusWire,
         signal: options?.signal,
+        scope: options?.scope,
       }),
     getFamily: (bearer, workspaceId, options) =>
       transport.send(bearer, {
@@ -84,6 +86,7 @@ export function createUserManagerClient(transport: GatewayTransport): UserManage
         params: { ws: workspaceId },
         response: familyWire,
         signal: options?.signal,
+        scope: options?.scope,
       }),
     getResources: (bearer, workspaceId) =>
       transport.send(bearer, {

@@ -7,11 +7,13 @@ import { failUnleasedJob } from "../db/jobs/failUnleasedJob.ts";
 import { findJob } from "../db/jobs/findJob.ts";
 import type { JobRecordError, JobRow } from "../db/jobs/insertJob.ts";
 import { releaseJobLease } from "../db/jobs/releaseJobLease.ts";
+import { withUpstreamPriority } from "../gateway/upstreamScope.ts";
 import type { ServiceEvents } from "../observability/events.ts";
 import { defaultRetryDelayMs } from "./backoff.ts";
 import { classifyJobFailure } from "./classifyFailure.ts";
 import { createJobContext } from "./context.ts";
 import type { AnyJobHandler, JobResult } from "./handler.ts";
+import { isUpstreamBusy } from "./isUpstreamBusy.ts";
 import { JobError, LeaseLostError } from "./jobError.ts";
 import type { JobSystemDeps } from "./jobSystemDeps.ts";
 import type { QueueMessage } from "./queue.ts";
@@ -34,6 +36,9 @@ export class WorkerShutdown extends Error {
     this.name = "WorkerShutdown";
   }
 }
+
+/** A job that met an exhausted upstream budget runs again after this (the budget frees every second). */
+export const UPSTREAM_BUSY_DELAY_MS = 2_000;
 
 /** How long a handler may ignore its abort signal before the runner stops waiting for it. */
 const MAX_ABANDON_GRACE_MS = 5000;
@@ -177,6 +182,12 @@ export class JobRunner {
     if (!(error instanceof JobError)) {
       log.warn({ err: scrubError(error, exposedSecrets), code: failure.code }, "job handler threw");
     }
+    if (isUpstreamBusy(error)) {
+      // The account's upstream budget was spent (or 429s came until the deadline): not the job's
+      // fault. Delay it and give the attempt back, however many times (ADR 0019).
+      log.info({ code: failure.code }, "job delayed: no upstream budget before its deadline");
+      return this.#retryLater(record, leaseToken, handler, "upstreamBusy", { refundAttempt: true });
+    }
     if (failure.retryable) {
       if (record.attempts >= handler.maxAttempts) return this.#retriesSpent(record, leaseToken);
       return this.#retryLater(record, leaseToken, handler, failure.code);
@@ -224,12 +235,13 @@ export class JobRunner {
         signal: controller.signal,
         exposedSecrets,
       });
-      const settled = Promise.resolve()
-        .then(() => handler.handle(context))
-        .then(
-          (result): HandlerSettlement => ({ kind: "returned", result }),
-          (error: unknown): HandlerSettlement => ({ kind: "threw", error }),
-        );
+      // Job work waits for upstream budget after interactive requests, within the handler's timeout.
+      const settled = withUpstreamPriority("job", clock.now().getTime(), handler.timeoutMs, () =>
+        Promise.resolve().then(() => handler.handle(context)),
+      ).then(
+        (result): HandlerSettlement => ({ kind: "returned", result }),
+        (error: unknown): HandlerSettlement => ({ kind: "threw", error }),
+      );
       const settlement = await Promise.race([settled, abandoned]);
       // A handler that gave up because of the abort reports the abort's reason, not its own error.
       if (
@@ -287,11 +299,24 @@ export class JobRunner {
   }
 
   /** Retryable: release the lease and schedule the next delivery, atomically. */
-  async #retryLater(record: JobRow, leaseToken: string, handler: AnyJobHandler, code: string) {
+  async #retryLater(
+    record: JobRow,
+    leaseToken: string,
+    handler: AnyJobHandler,
+    code: string,
+    options: { refundAttempt?: boolean } = {},
+  ) {
     const { db, clock, queue } = this.#deps;
-    const delayMs = (handler.retryDelayMs ?? defaultRetryDelayMs)(record.attempts);
+    const delayMs = options.refundAttempt
+      ? UPSTREAM_BUSY_DELAY_MS
+      : (handler.retryDelayMs ?? defaultRetryDelayMs)(record.attempts);
     const released = await db.transaction(async (tx) => {
-      const row = await releaseJobLease(tx, { jobId: record.id, leaseToken, now: clock.now() });
+      const row = await releaseJobLease(tx, {
+        jobId: record.id,
+        leaseToken,
+        now: clock.now(),
+        ...(options.refundAttempt ? { refundAttempt: true } : {}),
+      });
       if (row) await queue.enqueue(record.id, { delayMs, db: tx });
       return row !== undefined;
     });

@@ -1,5 +1,7 @@
 import { EventEmitter } from "node:events";
 
+import type { EndpointGroup } from "../domain/endpointGroup.ts";
+
 /**
  * Services emit typed events; metrics and logs subscribe (SPEC §3: domain code makes no metrics
  * calls). Add an entry here for each new event; payloads carry ids and numbers, never secrets.
@@ -35,12 +37,30 @@ export interface ServiceEvents {
   "http.request": { method: string; route: string; status: number; durationSeconds: number };
   "gateway.request": {
     gateway: "um" | "pe";
+    /** Semrush's endpoint group of the call (spec/gateway.md §7). */
+    group: EndpointGroup;
     method: string;
     route: string;
     status: number;
     durationSeconds: number;
   };
   "gateway.quotaClassification": { matched: boolean };
+  /** One wait for an upstream budget slot (docs/decisions/0019): granted, or the deadline came first. */
+  "upstream.budgetWait": {
+    group: EndpointGroup;
+    priority: "interactive" | "job" | "background";
+    outcome: "granted" | "exhausted";
+    seconds: number;
+  };
+  /** The upstream answered 429 although the budget let the call go (another client of the account). */
+  "upstream.throttled": { group: EndpointGroup };
+  /** A call gave up for lack of budget or after 429s until its deadline: its caller answers upstreamBusy. */
+  "upstream.busy": {
+    group: EndpointGroup;
+    priority: "interactive" | "job" | "background";
+  };
+  /** The effective (adaptive) slot count of an (account, group) seen on the last slot taken or lowered. */
+  "upstream.adaptiveLimit": { group: EndpointGroup; slots: number };
   /** A guard's `ensure` finished without error: hot path (no transfer) or a top-up. */
   "allocation.headroomCheck": { orgId: string; outcome: "hot_path" | "topped_up" };
   /** A successful top-up transfer and how long the read-plan-transfer took. */

@@ -8,6 +8,7 @@ import { registerGenerationMetrics } from "./metrics/generationMetrics.ts";
 import { registerHttpMetrics } from "./metrics/httpMetrics.ts";
 import { registerJobMetrics } from "./metrics/jobMetrics.ts";
 import { registerProvisioningMetrics } from "./metrics/provisioningMetrics.ts";
+import { registerUpstreamBudgetMetrics } from "./metrics/upstreamBudgetMetrics.ts";
 import { registerUpstreamReconcileMetrics } from "./metrics/upstreamReconcileMetrics.ts";
 
 /**
@@ -25,6 +26,7 @@ export function createMetrics(
 ): Metrics {
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: "serenity_process_" });
+  registerUpstreamBudgetMetrics(registry, events);
   registerHttpMetrics(registry, events);
   registerGatewayMetrics(registry, events);
   registerAllocationMetrics(registry, events);

@@ -10,6 +10,7 @@ import {
   type Units,
 } from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
+import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { UpstreamObservation } from "./observeUpstream.ts";
 
@@ -95,7 +96,15 @@ function sweepReturns(brand: PoolBrandView, floor: Units): Units | null {
   };
 }
 
-export async function runAudit(
+/** An audit is background work (ADR 0019): it yields the account's upstream budget to requests and jobs. */
+export function runAudit(
+  deps: AuditDeps,
+  options: { bearer: string; orgIds?: string[]; floor?: Units; now: () => Date },
+): Promise<AuditReport> {
+  return asBackgroundWork(() => auditAll(deps, options));
+}
+
+async function auditAll(
   deps: AuditDeps,
   options: { bearer: string; orgIds?: string[]; floor?: Units; now: () => Date },
 ): Promise<AuditReport> {

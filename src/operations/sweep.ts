@@ -7,6 +7,7 @@ import { type BrandSubWorkspaceRow, listBrandSubWorkspaces } from "../db/brands/
 import type { DbExecutor } from "../db/database.ts";
 import { type Dimension, DIMENSIONS, RELEASE_FLOOR, type Units } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
+import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { Logger } from "../observability/logger.ts";
 import { emptyCheckpoint, readCheckpoint, type SweepCheckpoint, writeCheckpoint } from "./checkpoint.ts";
 
@@ -130,7 +131,12 @@ function itemOf(row: BrandSubWorkspaceRow, report: ReleaseReport): SweepItem {
   return { ...base, outcome: "error", errorCode, expected: EXPECTED_SWEEP_ERRORS.includes(errorCode) };
 }
 
-export async function runSweep(deps: SweepDeps, options: SweepOptions): Promise<SweepReport> {
+/** A sweep is background work (ADR 0019): it yields the account's upstream budget to requests and jobs. */
+export function runSweep(deps: SweepDeps, options: SweepOptions): Promise<SweepReport> {
+  return asBackgroundWork(() => sweepAll(deps, options));
+}
+
+async function sweepAll(deps: SweepDeps, options: SweepOptions): Promise<SweepReport> {
   const dryRun = options.dryRun ?? false;
   const floor = options.floor ?? SWEEP_DEFAULTS.floor;
   const rateLimitMs = options.rateLimitMs ?? SWEEP_DEFAULTS.rateLimitMs;

@@ -10,6 +10,7 @@ import { claimReconcileRun } from "../db/upstreamReconcile/claimReconcileRun.ts"
 import { finishReconcileRun } from "../db/upstreamReconcile/finishReconcileRun.ts";
 import type { Clock } from "../domain/clock.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
+import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgReconcileReport, UpstreamReconciler } from "./upstreamReconciler.ts";
@@ -63,7 +64,12 @@ export class UpstreamReconcileSchedule {
   }
 
   /** One pass over every org with a parent workspace; never throws for one org's failure. */
-  async runDue(options: { graceMs?: number } = {}): Promise<ReconcilePassReport> {
+  runDue(options: { graceMs?: number } = {}): Promise<ReconcilePassReport> {
+    // A reconcile pass is background work: it yields the account's budget to requests and jobs.
+    return asBackgroundWork(() => this.#runDue(options));
+  }
+
+  async #runDue(options: { graceMs?: number }): Promise<ReconcilePassReport> {
     const { db, clock, logger, events, credentials, reconciler, settings } = this.#deps;
     const report: ReconcilePassReport = { ran: [], skipped: 0, noCredential: 0, failed: 0 };
     for (const org of await listOrgs(db, undefined)) {

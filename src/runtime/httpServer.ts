@@ -33,6 +33,7 @@ export async function createApiApp(
   };
   return buildApp({
     logger: runtime.logger,
+    clock: runtime.clock,
     events: runtime.events,
     metrics: runtime.metrics,
     verifier: await createVerifier(runtime.config),

@@ -1,3 +1,5 @@
+import { budgetLimitsOf } from "../budget/budgetSettings.ts";
+import { PostgresUpstreamBudget } from "../budget/postgresUpstreamBudget.ts";
 import type { Config } from "../config/env.ts";
 import { resolveCredentialKey } from "../credentials/credentialKey.ts";
 import { type Database, openDatabase } from "../db/database.ts";
@@ -6,6 +8,7 @@ import { type Clock, systemClock } from "../domain/clock.ts";
 import {
   createGatewayClient,
   createUnconfiguredGatewayClient,
+  DEFAULT_GATEWAY_TIMEOUT_MS,
   type GatewayClient,
 } from "../gateway/gatewayClient.ts";
 import { EventBus } from "../observability/events.ts";
@@ -45,6 +48,9 @@ export interface RuntimeOptions {
   gateway?: GatewayOrigins;
 }
 
+/** A dead holder's slot frees this long after its call would have timed out. */
+const UPSTREAM_LEASE_MARGIN_MS = 5_000;
+
 export async function openRuntime(
   config: Config,
   logger: Logger,
@@ -70,11 +76,25 @@ export async function openRuntime(
     const clock = options.clock ?? systemClock;
     const metrics = createMetrics(events, { defaultMetrics: true, pool: database.stats });
     const origins = options.gateway ?? config.gateway;
-    const gateway = origins
-      ? createGatewayClient({ ...origins, events, logger, clock })
-      : createUnconfiguredGatewayClient({ events, logger, clock });
     const credentialKey = resolveCredentialKey(config);
     credentialKey.catch(() => {}); // surfaces on first use (seal/exchange), not as an unhandled rejection
+    // One budget per (account, endpoint group) shared through this database (ADR 0019); none at
+    // all when the limits are 0, so an unlimited deployment pays no round trip per call.
+    const limits = budgetLimitsOf(config.upstreamBudget);
+    const budget = limits
+      ? new PostgresUpstreamBudget({
+          db: database.db,
+          clock,
+          events,
+          logger: logger.child({ component: "upstreamBudget" }),
+          limits,
+          credentialKey,
+          leaseMs: DEFAULT_GATEWAY_TIMEOUT_MS + UPSTREAM_LEASE_MARGIN_MS,
+        })
+      : undefined;
+    const gateway = origins
+      ? createGatewayClient({ ...origins, events, logger, clock, ...(budget ? { budget } : {}) })
+      : createUnconfiguredGatewayClient({ events, logger, clock });
     const services = createServices({
       db: database.db,
       clock,

@@ -6,6 +6,7 @@ import { type Clock, systemClock } from "../../src/domain/clock.ts";
 import { GatewayError, type GatewayErrorKind } from "../../src/gateway/errors.ts";
 import { createGatewayClient, type GatewayClient } from "../../src/gateway/gatewayClient.ts";
 import { isPublishedStatus } from "../../src/gateway/projectStatus.ts";
+import { MAX_THROTTLED_RETRIES } from "../../src/gateway/retryPolicy.ts";
 import type { Language, Project, Workspace } from "../../src/gateway/types.ts";
 import { isReadyStatus, isTerminalStatus } from "../../src/gateway/workspaceStatus.ts";
 import { EventBus, type ServiceEvents } from "../../src/observability/events.ts";
@@ -479,7 +480,7 @@ describe("gateway client contract: faults, retries and timeouts (simulator)", ()
     ["422 not ready", { status: 422, body: { message: "workspace not ready" } }, "workspaceNotReady", 422],
     ["422 other", { status: 422, body: { message: "title is required" } }, "badRequest", 422],
     ["400", { status: 400, body: { message: "invalid language" } }, "badRequest", 400],
-    ["429 (retries exhausted)", { status: 429, body: "" }, "rateLimited", 429],
+    ["429 (retries until the cap or the deadline)", { status: 429, body: "" }, "rateLimited", 429],
     ["500 (retries exhausted)", { status: 500, body: "Internal Server Error" }, "unavailable", 500],
     [
       "502 HTML (retries exhausted)",
@@ -498,8 +499,10 @@ describe("gateway client contract: faults, retries and timeouts (simulator)", ()
     expect(error.route).toBe("/v1/workspaces/{ws}/status");
     // The upstream body never reaches the message.
     expect(error.message).toBe(`Gateway um GET /v1/workspaces/{ws}/status failed: ${kind} (${status})`);
-    const retried = status === 429 || status >= 500;
-    expect(await callsTo(STATUS_PATH)).toHaveLength(retried ? 3 : 1);
+    // A 429 is retried within the caller's deadline (ADR 0019); this clock does not move, so the
+    // throttled-retry cap ends it. A 5xx gets the two quick retries.
+    const attempts = status === 429 ? 1 + MAX_THROTTLED_RETRIES : status >= 500 ? 3 : 1;
+    expect(await callsTo(STATUS_PATH)).toHaveLength(attempts);
   });
 
   it("counts every 405 in the quota classifier, matched or not", async () => {

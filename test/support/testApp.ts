@@ -4,6 +4,7 @@ import { buildApp } from "../../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../../src/domain/meteredWrites.ts";
+import type { UpstreamBudget } from "../../src/gateway/budgetPort.ts";
 import { createGatewayClient } from "../../src/gateway/gatewayClient.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import { EventBus } from "../../src/observability/events.ts";
@@ -81,8 +82,11 @@ export interface TestApp {
 export interface TestAppOptions {
   clock?: Clock;
   db?: TestDatabase;
-  /** Points the real gateway client at this origin (a test simulator); `maxRetries` defaults to 2. */
-  gateway?: { url: string; maxRetries?: number };
+  /**
+   * Points the real gateway client at this origin (a test simulator); `maxRetries` defaults to 2;
+   * `budget` = the shared upstream budget (ADR 0019), none (unlimited) by default.
+   */
+  gateway?: { url: string; maxRetries?: number; budget?: UpstreamBudget };
   /** The metered-write seam; defaults to the passthrough (allocation off). */
   meteredWrites?: MeteredWriteGuardFactory;
   /** HTTP options of the app (short request timeouts). */
@@ -110,6 +114,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         logger,
         clock,
         maxRetries: options.gateway.maxRetries,
+        ...(options.gateway.budget ? { budget: options.gateway.budget } : {}),
       })
     : undefined;
   const services = createServices({
@@ -128,6 +133,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = await buildApp(
     {
       logger,
+      clock,
       events,
       metrics,
       verifier: hs256Verifier(TEST_AUTH_SECRET),

@@ -9,6 +9,9 @@ import { failJob } from "../../../src/db/jobs/failJob.ts";
 import { insertJob } from "../../../src/db/jobs/insertJob.ts";
 import { linkNextJob } from "../../../src/db/jobs/linkNextJob.ts";
 import { saveJobCheckpoint } from "../../../src/db/jobs/saveJobCheckpoint.ts";
+import { GatewayError } from "../../../src/gateway/errors.ts";
+import { serviceErrorForGateway } from "../../../src/gateway/registryErrors.ts";
+import { currentUpstreamScope } from "../../../src/gateway/upstreamScope.ts";
 import { defineJobHandler, type JobContext } from "../../../src/jobs/handler.ts";
 import { JobError } from "../../../src/jobs/jobError.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
@@ -246,6 +249,42 @@ describe("the runner contract", () => {
     expect(row.attempts).toBe(3);
     expect(row.error).toEqual({ code: "JOB_FAILED", message: "The job failed.", retryable: true });
     expect((await findCredential(db.db, row.credentialId!))?.sealed).toBeNull();
+  });
+
+  it("a job that meets the upstream's request limit is delayed and retried, never failed, its attempt given back", async () => {
+    let scope: ReturnType<typeof currentUpstreamScope>;
+    // More deliveries than maxAttempts (3), each meeting an exhausted budget, then one that works.
+    behaviours.set("limited", async (ctx) => {
+      scope = currentUpstreamScope();
+      if (calls.filter((call) => call.jobId === ctx.job.id).length <= 5) {
+        const limited = new GatewayError({
+          kind: "rateLimited",
+          status: 429,
+          method: "GET",
+          route: "/v1/workspaces/{ws}/resources",
+          gateway: "um",
+        });
+        // As a service rethrows it: the registry's upstreamBusy with the gateway error as cause.
+        throw serviceErrorForGateway(limited);
+      }
+      return { done: true };
+    });
+    const id = await submit({ case: "limited" }, { token: "opaque-token-limited" });
+    const worker = h.worker();
+    for (let round = 0; round < 6; round++) {
+      await h.makeDue();
+      await worker.drain();
+      if (round < 5) {
+        const row = await h.job(id);
+        expect(row).toMatchObject({ status: "IN_PROGRESS", leaseToken: null, attempts: 0, error: null });
+        const pending = await h.pendingMessages(id);
+        expect(pending).toHaveLength(1);
+        expect(pending[0]!.delayMs).toBeGreaterThan(500);
+      }
+    }
+    expect(await h.job(id)).toMatchObject({ status: "COMPLETED", result: { done: true } });
+    // The handler ran at job priority, with its timeout as the deadline.
+    expect(scope).toMatchObject({ priority: "job" });
   });
 
   it("a terminal error fails at once with a registry sentence, never the raw exception text", async () => {

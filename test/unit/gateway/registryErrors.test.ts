@@ -22,7 +22,12 @@ describe("upstream error mapping", () => {
     ["gone", 404, "notFound", "The resource was not found."],
     ["unavailable", 504, "serenityUpstreamError", "The upstream service failed."],
     ["badRequest", 400, "serenityUpstreamError", "The upstream service failed."],
-    ["rateLimited", 429, "serenityUpstreamError", "The upstream service failed."],
+    [
+      "rateLimited",
+      429,
+      "upstreamBusy",
+      "The upstream's request limit for this account is reached; retry shortly.",
+    ],
     ["poolExhausted", 422, "serenityUpstreamError", "The upstream service failed."],
     ["unexpectedResponse", 200, "serenityUpstreamError", "The upstream service failed."],
   ] as const)("%s (%i) → %s", (kind, status, code, message) => {

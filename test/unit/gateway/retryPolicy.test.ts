@@ -5,6 +5,7 @@ import {
   backoffMs,
   decideRetry,
   isIdempotentMethod,
+  MAX_THROTTLED_RETRIES,
   MAX_WAIT_MS,
   parseRetryAfter,
 } from "../../../src/gateway/retryPolicy.ts";
@@ -72,7 +73,24 @@ describe("decideRetry: which outcomes are retried", () => {
     expect(decide("GET", { type: "answer", status: 503 }, 0).retry).toBe(true);
     expect(decide("GET", { type: "answer", status: 503 }, 1).retry).toBe(true);
     expect(decide("GET", { type: "answer", status: 503 }, 2).retry).toBe(false);
-    expect(decide("POST", { type: "answer", status: 429 }, 2).retry).toBe(false);
+  });
+  it("retries a 429 past maxRetries, within the deadline, up to MAX_THROTTLED_RETRIES", () => {
+    const throttled = (throttledSoFar: number, deadlineAt?: number) =>
+      decideRetry({
+        method: "POST",
+        outcome: { type: "answer", status: 429 },
+        retriesSoFar: 2,
+        throttledSoFar,
+        maxRetries: 2,
+        now: NOW,
+        random: () => 0,
+        ...(deadlineAt !== undefined ? { deadlineAt } : {}),
+      });
+    expect(throttled(5).retry).toBe(true);
+    expect(throttled(MAX_THROTTLED_RETRIES).retry).toBe(false);
+    // backoff(3) with no jitter is 800 ms: retried if it ends before the deadline, not otherwise.
+    expect(throttled(3, NOW.getTime() + 801)).toEqual({ retry: true, waitMs: 800 });
+    expect(throttled(3, NOW.getTime() + 800)).toEqual({ retry: false });
   });
   it("maxRetries 0 disables retries", () => {
     const decision = decideRetry({
@@ -113,10 +131,16 @@ describe("decideRetry: how long to wait", () => {
   });
   it("falls back to backoff for a 429 without a usable Retry-After", () => {
     expect(decide("GET", { type: "answer", status: 429 }, 0, () => 0)).toEqual({ retry: true, waitMs: 100 });
-    expect(decide("GET", { type: "answer", status: 429, retryAfter: "soon" }, 1, () => 0)).toEqual({
-      retry: true,
-      waitMs: 200,
+    const second = decideRetry({
+      method: "GET",
+      outcome: { type: "answer", status: 429, retryAfter: "soon" },
+      retriesSoFar: 0,
+      throttledSoFar: 1,
+      maxRetries: 2,
+      now: NOW,
+      random: () => 0,
     });
+    expect(second).toEqual({ retry: true, waitMs: 200 });
   });
   it("ignores Retry-After on a 5xx (backoff instead)", () => {
     expect(decide("GET", { type: "answer", status: 503, retryAfter: "9" }, 0, () => 0.999999)).toEqual({

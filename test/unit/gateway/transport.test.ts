@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Clock } from "../../../src/domain/clock.ts";
 import { GatewayError } from "../../../src/gateway/errors.ts";
 import { createGatewayClient, type GatewayClient } from "../../../src/gateway/gatewayClient.ts";
+import { MAX_THROTTLED_RETRIES } from "../../../src/gateway/retryPolicy.ts";
 import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { LogCapture } from "../../support/logCapture.ts";
@@ -239,11 +240,24 @@ describe("retries", () => {
     expect(clock.waits).toEqual([3000]);
   });
 
-  it("a persistent 429 ends as rateLimited", async () => {
+  it("a persistent 429 is retried past maxRetries, then ends as rateLimited", async () => {
     upstream.script(reply(429));
     const error = await failure(client.projects.listLanguages(TOKEN));
     expect(error).toMatchObject({ kind: "rateLimited", status: 429 });
-    expect(upstream.requests).toHaveLength(3);
+    // This clock never moves, so only the retry cap ends it: 1 + MAX_THROTTLED_RETRIES attempts.
+    expect(upstream.requests).toHaveLength(1 + MAX_THROTTLED_RETRIES);
+  });
+
+  it("stops retrying a 429 when the next wait would pass the caller's deadline", async () => {
+    upstream.script(reply(429));
+    const deadlineAt = clock.now().getTime() + 250;
+    const error = await failure(
+      client.projects.listProjects(TOKEN, "ws", {}, { scope: { priority: "interactive", deadlineAt } }),
+    );
+    expect(error).toMatchObject({ kind: "rateLimited", status: 429 });
+    // backoff(0) = 150 ms at this jitter fits, backoff(1) = 300 ms does not.
+    expect(clock.waits).toEqual([150]);
+    expect(upstream.requests).toHaveLength(2);
   });
 });
 
