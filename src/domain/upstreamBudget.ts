@@ -6,8 +6,6 @@
  * the same rules in one statement, and the tests hold both to them.
  */
 
-import type { EndpointGroup } from "./endpointGroup.ts";
-
 export { ENDPOINT_GROUPS, type EndpointGroup } from "./endpointGroup.ts";
 
 /** Who is waiting: a person at an HTTP request first, then job work, then background passes. */
