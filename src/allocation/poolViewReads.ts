@@ -2,6 +2,7 @@ import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { forgetObservations } from "../db/resourceObservations/forgetObservations.ts";
 import { recordTitles } from "../db/resourceObservations/recordTitles.ts";
 import { DIMENSIONS } from "../domain/allocation.ts";
+import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
 import type { PoolHistoryRecorder } from "./poolHistory.ts";
 import { poolDimensions, type PoolReadFailure } from "./poolView.ts";
@@ -23,29 +24,36 @@ export interface PoolReadDeps extends AllocationDeps {
  * THE upstream read of the pool view: every resources read of the view, its refresh, the sampler
  * and the audit comes through here, and so does the parent's family read (`readParentAndFamily`).
  *
- * `priority` is not sent anywhere yet: the shared upstream budget (issue 19 items 2–3) adds an
- * `OperationContext` priority to gateway calls, and this is the one place to pass it — `background`
- * for refreshes, `interactive` for a first view's fill. Nothing else in the pool view calls the
- * upstream.
+ * `priority` goes to the shared upstream budget here and only here (docs/decisions/0019):
+ * `background` for refreshes (which a request may start, so they must not inherit its interactive
+ * scope and edge deadline), the caller's own scope for a first view's fill. Nothing else in the
+ * pool view calls the upstream.
  */
 async function readWorkspace(
   deps: PoolReadDeps,
   org: Pick<OrgRow, "id">,
   bearer: string,
   workspaceId: string,
-  _priority: PoolReadPriority,
+  priority: PoolReadPriority,
   title?: string,
 ) {
-  return observeResources(deps, { orgId: org.id, bearer, workspaceId, title });
+  return atPriority(priority, () => observeResources(deps, { orgId: org.id, bearer, workspaceId, title }));
+}
+
+/** A background read runs in the budget's background class; an interactive one keeps its caller's. */
+function atPriority<T>(priority: PoolReadPriority, read: () => Promise<T>): Promise<T> {
+  return priority === "background" ? asBackgroundWork(read) : read();
 }
 
 async function readFamily(
   deps: PoolReadDeps,
   bearer: string,
   parentWorkspaceId: string,
-  _priority: PoolReadPriority,
+  priority: PoolReadPriority,
 ): Promise<{ id: string; title: string }[] | undefined> {
-  return deps.upstream.listChildren?.(bearer, parentWorkspaceId);
+  const { upstream } = deps;
+  if (!upstream.listChildren) return undefined;
+  return atPriority(priority, () => upstream.listChildren!(bearer, parentWorkspaceId));
 }
 
 /** Reads one sub-workspace; a classified upstream failure is answered, never thrown. */
