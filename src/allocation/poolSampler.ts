@@ -7,6 +7,8 @@ import { listOrgsWithBrands } from "../db/orgs/listOrgsWithBrands.ts";
 import type { Clock } from "../domain/clock.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
+import { reportOverrun } from "../observability/backgroundPassOverrun.ts";
+import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationService } from "./allocationService.ts";
 
@@ -16,6 +18,8 @@ export interface PoolSamplerDeps {
   logger: Logger;
   credentials: CredentialStore;
   allocation: Pick<AllocationService, "samplePool">;
+  /** Where an overrunning pass is reported (`background.passOverrun`). */
+  events?: EventBus;
 }
 
 export interface PoolSampleReport {
@@ -86,6 +90,7 @@ export class PoolSampler {
       everyMs: intervalMs,
       pass: async () => this.#deps.logger.debug(await this.sampleAll(), "pool sampler pass"),
       onError: (error) => this.#deps.logger.warn({ err: error }, "pool sampler pass failed"),
+      onOverrun: (durationMs) => reportOverrun(this.#deps, "poolSampler", durationMs, intervalMs),
     });
   }
 

@@ -4,6 +4,10 @@
  * is skipped, so passes never overlap. The timer never keeps the process alive (unref), and
  * `stop()` clears it and waits for the pass in flight. `pass` reports its own outcome; a rejection
  * goes to `onError`, and the loop goes on.
+ *
+ * A pass that takes longer than its budget (`overrunAfterMs`, default the interval) is reported
+ * to `onOverrun` with its duration when it ends: the loop has already lengthened itself (the ticks
+ * it spanned were skipped), and the report is what tells an operator that the pass no longer fits.
  */
 export interface PeriodicLoop {
   stop(): Promise<void>;
@@ -13,17 +17,25 @@ export function startPeriodic(options: {
   everyMs: number;
   pass: () => Promise<unknown>;
   onError: (error: unknown) => void;
+  overrunAfterMs?: number;
+  onOverrun?: (durationMs: number) => void;
 }): PeriodicLoop {
   let inFlight: Promise<void> | undefined;
+  const budgetMs = options.overrunAfterMs ?? options.everyMs;
   const timer = setInterval(() => {
     if (inFlight) return;
+    const startedAt = Date.now();
     inFlight = options
       .pass()
       .then(
         () => undefined,
         (error: unknown) => options.onError(error),
       )
-      .finally(() => (inFlight = undefined));
+      .finally(() => {
+        inFlight = undefined;
+        const durationMs = Date.now() - startedAt;
+        if (durationMs > budgetMs) options.onOverrun?.(durationMs);
+      });
   }, options.everyMs);
   timer.unref();
   return {

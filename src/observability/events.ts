@@ -34,6 +34,15 @@ export interface ServiceEvents {
    * refused (`throw`) or let through (`warn`). Each one is a latent pool deadlock.
    */
   "db.nestedAcquire": { refused: boolean };
+  /**
+   * A background pass (the pool sampler's, the upstream reconciler's) took longer than its period:
+   * it no longer fits, and the loop ran it late (ticks that found it running were skipped).
+   */
+  "background.passOverrun": {
+    pass: "poolSampler" | "upstreamReconciler";
+    durationSeconds: number;
+    budgetSeconds: number;
+  };
   "http.request": { method: string; route: string; status: number; durationSeconds: number };
   "gateway.request": {
     gateway: "um" | "pe";

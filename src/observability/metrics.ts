@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 
 import type { EventBus } from "./events.ts";
 import { registerAllocationMetrics } from "./metrics/allocationMetrics.ts";
+import { registerBackgroundPassMetrics } from "./metrics/backgroundPassMetrics.ts";
 import { type PoolStatsSource, registerDatabaseMetrics } from "./metrics/databaseMetrics.ts";
 import { registerGatewayMetrics } from "./metrics/gatewayMetrics.ts";
 import { registerGenerationMetrics } from "./metrics/generationMetrics.ts";
@@ -35,5 +36,6 @@ export function createMetrics(
   registerGenerationMetrics(registry, events);
   registerUpstreamReconcileMetrics(registry, events);
   registerDatabaseMetrics(registry, events, options.pool);
+  registerBackgroundPassMetrics(registry, events);
   return { registry };
 }

@@ -11,6 +11,7 @@ import { finishReconcileRun } from "../db/upstreamReconcile/finishReconcileRun.t
 import type { Clock } from "../domain/clock.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
+import { reportOverrun } from "../observability/backgroundPassOverrun.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgReconcileReport, UpstreamReconciler } from "./upstreamReconciler.ts";
@@ -143,6 +144,9 @@ export class UpstreamReconcileSchedule {
         logger.debug({ ...report, ran: report.ran.length }, "upstream reconciler pass");
       },
       onError: (error) => logger.warn({ err: error }, "upstream reconciler pass failed"),
+      // Each org is due once a period: a tick's pass longer than that no longer fits it.
+      overrunAfterMs: intervalMs,
+      onOverrun: (durationMs) => reportOverrun(this.#deps, "upstreamReconciler", durationMs, intervalMs),
     });
   }
 

@@ -77,6 +77,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       logger: runtime.logger,
       credentials: jobs.credentials,
       allocation: runtime.services.allocation,
+      events: runtime.events,
     });
     sampler.start(sampleEveryMs);
     const stopJobs = worker.stop.bind(worker);

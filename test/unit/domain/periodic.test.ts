@@ -72,4 +72,27 @@ describe("startPeriodic", () => {
     unref.mockRestore();
     await loop.stop();
   });
+
+  it("reports a pass that outlasts its budget, with its duration, and stays quiet for one that fits", async () => {
+    const { pass, gates } = gatedPasses();
+    const overruns: number[] = [];
+    const loop = startPeriodic({
+      everyMs: 1000,
+      pass,
+      onError: () => {},
+      overrunAfterMs: 1500,
+      onOverrun: (durationMs) => overruns.push(durationMs),
+    });
+    await vi.advanceTimersByTimeAsync(1000); // first pass starts
+    await vi.advanceTimersByTimeAsync(1000);
+    gates[0]!(); // it took 1000 ms: within 1500
+    await vi.advanceTimersByTimeAsync(0);
+    expect(overruns).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1000); // second pass starts
+    await vi.advanceTimersByTimeAsync(4000);
+    gates[1]!(); // it took 4000 ms
+    await vi.advanceTimersByTimeAsync(0);
+    expect(overruns).toEqual([4000]);
+    await loop.stop();
+  });
 });

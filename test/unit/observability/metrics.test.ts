@@ -49,3 +49,16 @@ describe("the database pool's metrics", () => {
     expect(text).toContain('serenity_db_nested_acquires_total{refused="true"} 1');
   });
 });
+
+describe("the background passes' metrics", () => {
+  it("count overrunning passes by pass and keep the last one's duration", async () => {
+    const events = new EventBus();
+    const { registry } = createMetrics(events);
+    events.emit("background.passOverrun", { pass: "poolSampler", durationSeconds: 75, budgetSeconds: 60 });
+    events.emit("background.passOverrun", { pass: "poolSampler", durationSeconds: 90, budgetSeconds: 60 });
+    const text = await registry.metrics();
+    expect(text).toContain('serenity_background_pass_overruns_total{pass="poolSampler"} 2');
+    expect(text).toContain('serenity_background_pass_overrun_seconds{pass="poolSampler"} 90');
+    expect(text).not.toContain('serenity_background_pass_overruns_total{pass="upstreamReconciler"}');
+  });
+});
