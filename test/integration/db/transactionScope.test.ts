@@ -46,6 +46,19 @@ function lazyStart(database: Database): () => Promise<void> {
   return () => (starting ??= database.pool.query("select 1").then(() => undefined));
 }
 
+/** The shape that wedged a cold API: 100 transactions, each holding its connection, awaiting one lazy start. */
+function wedgeShape(database: Database): Promise<PromiseSettledResult<void>[]> {
+  const start = lazyStart(database);
+  return Promise.allSettled(
+    Array.from({ length: 100 }, () =>
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        await start();
+      }),
+    ),
+  );
+}
+
 describe("the pool guard", () => {
   it("refuses a root-pool checkout from inside an open transaction, and only there", async () => {
     const nested: NestedAcquireError[] = [];
@@ -81,15 +94,7 @@ describe("the pool guard", () => {
 
   it("turns the wedge shape into prompt errors: 100 transactions awaiting a lazy start on a pool of 10", async () => {
     const database = open({ max: 10 });
-    const start = lazyStart(database);
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 100 }, () =>
-        database.db.transaction(async (tx) => {
-          await tx.execute(sql`select 1`);
-          await start();
-        }),
-      ),
-    );
+    const outcomes = await wedgeShape(database);
     expect(outcomes.every((outcome) => outcome.status === "rejected")).toBe(true);
     expect(causedByNestedAcquire((outcomes[0] as PromiseRejectedResult).reason)).toBe(true);
     expect(database.stats()).toMatchObject({ checkedOut: 0, waiting: 0 });
@@ -103,15 +108,7 @@ describe("the pool guard", () => {
       acquireTimeoutMs: 300,
       onNestedAcquire: () => warned++,
     });
-    const start = lazyStart(database);
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 100 }, () =>
-        database.db.transaction(async (tx) => {
-          await tx.execute(sql`select 1`);
-          await start();
-        }),
-      ),
-    );
+    const outcomes = await wedgeShape(database);
     // Every transaction held a connection or waited for one while the start waited behind them:
     // without the timeout this never ends. With it, each fails as a database that is unavailable
     // right now (a 503 at the edge), and the pool is whole again.
