@@ -91,7 +91,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   // transaction handle stay on its connection and need none).
   const transaction = db.transaction.bind(db);
   db.transaction = ((body, config) =>
-    transaction((tx) => runInTransactionScope(() => body(tx)), config)) as Db["transaction"];
+    transaction((tx) => runInTransactionScope(pool, () => body(tx)), config)) as Db["transaction"];
   let closing: Promise<void> | undefined;
   return {
     db,

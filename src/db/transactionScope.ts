@@ -17,13 +17,16 @@ export type NestedAcquirePolicy = "throw" | "warn";
 
 interface Scope {
   open: boolean;
+  /** The pool whose connection the transaction holds: only that pool's checkouts are guarded. */
+  pool: pg.Pool;
 }
 
 const transactionScope = new AsyncLocalStorage<Scope>();
 
-/** True while the caller's async context is inside an open root-handle transaction. */
-export function insideTransaction(): boolean {
-  return transactionScope.getStore()?.open === true;
+/** True while the caller's async context is inside an open root-handle transaction on `pool`. */
+export function insideTransaction(pool: pg.Pool): boolean {
+  const scope = transactionScope.getStore();
+  return scope?.open === true && scope.pool === pool;
 }
 
 /**
@@ -31,8 +34,8 @@ export function insideTransaction(): boolean {
  * closed when the body settles, so work it started and left running (a fire-and-forget promise)
  * is not blamed for checkouts it makes after the transaction ended.
  */
-export async function runInTransactionScope<T>(body: () => Promise<T>): Promise<T> {
-  const scope: Scope = { open: true };
+export async function runInTransactionScope<T>(pool: pg.Pool, body: () => Promise<T>): Promise<T> {
+  const scope: Scope = { open: true, pool };
   try {
     return await transactionScope.run(scope, body);
   } finally {
@@ -63,7 +66,7 @@ export function guardPoolCheckouts(
 ): void {
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
   const guarded = (...args: unknown[]): unknown => {
-    if (insideTransaction()) {
+    if (insideTransaction(pool)) {
       const error = new NestedAcquireError();
       onNested(error);
       if (policy === "throw") {
