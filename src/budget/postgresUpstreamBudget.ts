@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 
 import type { Db } from "../db/database.ts";
+import { outsideTransactionScope } from "../db/transactionScope.ts";
 import { clearBudgetWaiter } from "../db/upstreamBudget/clearBudgetWaiter.ts";
 import { ensureBudgetSlots } from "../db/upstreamBudget/ensureBudgetSlots.ts";
 import { lowerBudgetLimit } from "../db/upstreamBudget/lowerBudgetLimit.ts";
@@ -156,7 +157,8 @@ export class PostgresUpstreamBudget implements UpstreamBudget {
     else queue.waiters.splice(at, 0, waiter);
     // A new head (more urgent than the one polling) looks at once.
     if (queue.waiters[0] === waiter) this.#wake(queue);
-    if (!queue.pumping) void this.#pump(queue);
+    // The poll loop serves every waiter of the key, not just the one that started it.
+    if (!queue.pumping) void outsideTransactionScope(() => this.#pump(queue));
   }
 
   #wake(queue: KeyQueue): void {

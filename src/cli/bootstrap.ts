@@ -16,6 +16,9 @@ export function bootstrap() {
   }
 }
 
+/** After a forced stop begins, the longest it may take before the process exits regardless. */
+const FORCE_EXIT_AFTER_MS = 10_000;
+
 export interface ShutdownBound {
   /** How long `stop` may take (SERENITY_SHUTDOWN_GRACE_MS). */
   graceMs: number;
@@ -35,20 +38,28 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>, bound?: Sh
     if (stopping) process.exit(130);
     stopping = true;
     logger.info({ signal }, "shutting down");
+    let forcing = false;
     const overdue = bound
       ? setTimeout(() => {
+          forcing = true;
           logger.error(
             { graceMs: bound.graceMs },
             "shutdown grace ran out; ending every database connection",
           );
+          // However the force goes, the process ends: a last timer in case it hangs too.
+          setTimeout(() => process.exit(1), FORCE_EXIT_AFTER_MS).unref();
           const exit = () => process.exit(1);
           bound.force().then(exit, exit);
         }, bound.graceMs)
       : undefined;
     overdue?.unref();
     stop().then(
-      () => process.exit(0),
+      () => {
+        // Once forcing, only the forced path exits (after the embedded server has stopped).
+        if (!forcing) process.exit(0);
+      },
       (error: unknown) => {
+        if (forcing) return;
         logger.error({ err: error }, "shutdown failed");
         process.exit(1);
       },

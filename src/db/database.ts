@@ -104,9 +104,12 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     }),
     close: () => (closing ??= pool.end()),
     forceClose: async () => {
-      const ending = (closing ??= pool.end());
+      // pool.end() resolves only once every checked-out client is released, and ending a
+      // checked-out client does not release it: start the end, cut every connection, and do not
+      // wait for stragglers (the process is about to exit).
+      closing ??= pool.end();
+      closing.catch(() => {});
       await Promise.all([...clients].map((client) => client.end().catch(() => {})));
-      await ending.catch(() => {});
     },
   };
 }

@@ -170,17 +170,18 @@ export async function acquireEmbeddedDatabase(dataDir: string, logger: Logger): 
           lockPath,
           JSON.stringify({ pid: process.pid, port: server.port, state: "ready" } satisfies LockContent),
         );
-        let released = false;
+        // One release, however many callers (a shutdown's normal path and its forced path may
+        // both get here): each waits until the server has really stopped.
+        let releasing: Promise<void> | undefined;
         return {
           url: urlFor(server.port, password),
           owner: true,
           clusterDir: server.clusterDir,
-          release: async () => {
-            if (released) return;
-            released = true;
-            await server.stop();
-            await fs.rm(lockPath, { force: true });
-          },
+          release: () =>
+            (releasing ??= (async () => {
+              await server.stop();
+              await fs.rm(lockPath, { force: true });
+            })()),
         };
       } catch (error) {
         await fs.rm(lockPath, { force: true });

@@ -43,6 +43,15 @@ export async function runInTransactionScope<T>(pool: pg.Pool, body: () => Promis
   }
 }
 
+/**
+ * Runs `work` outside any transaction's scope: for shared work that the first of many callers
+ * happens to start (a poll loop serving every waiter) and that must not be blamed on, or bound
+ * to, that caller's transaction.
+ */
+export function outsideTransactionScope<T>(work: () => T): T {
+  return transactionScope.exit(work);
+}
+
 export class NestedAcquireError extends Error {
   constructor() {
     super(

@@ -223,6 +223,8 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
       };
     },
     async stop() {
+      // A start still running would mark a stopped queue started: let it finish first.
+      if (starting) await starting.catch(() => {});
       if (starting) await boss.stop({ graceful: false, wait: true, close: false });
       starting = undefined;
       started = false;

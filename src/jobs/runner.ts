@@ -14,6 +14,9 @@ import { classifyJobFailure } from "./classifyFailure.ts";
 import { createJobContext } from "./context.ts";
 import type { AnyJobHandler, JobResult } from "./handler.ts";
 import { isUpstreamBusy } from "./isUpstreamBusy.ts";
+
+/** How long before a handler's timeout its upstream budget waits give up. */
+const BUDGET_DEADLINE_MARGIN_MS = 1_000;
 import { JobError, LeaseLostError } from "./jobError.ts";
 import type { JobSystemDeps } from "./jobSystemDeps.ts";
 import type { QueueMessage } from "./queue.ts";
@@ -235,8 +238,11 @@ export class JobRunner {
         signal: controller.signal,
         exposedSecrets,
       });
-      // Job work waits for upstream budget after interactive requests, within the handler's timeout.
-      const settled = withUpstreamPriority("job", clock.now().getTime(), handler.timeoutMs, () =>
+      // Job work waits for upstream budget after interactive requests, within the handler's
+      // timeout less a margin: a budget wait must give up (upstreamBusy, a refunded attempt) before
+      // the handler's timer aborts it (JOB_TIMEOUT, a spent one).
+      const budgetMs = Math.max(0, handler.timeoutMs - BUDGET_DEADLINE_MARGIN_MS);
+      const settled = withUpstreamPriority("job", clock.now().getTime(), budgetMs, () =>
         Promise.resolve().then(() => handler.handle(context)),
       ).then(
         (result): HandlerSettlement => ({ kind: "returned", result }),

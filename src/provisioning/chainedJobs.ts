@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { noteMarketsNotCreated } from "../db/brands/noteMarketsNotCreated.ts";
 import { defineJobHandler, type JobContext } from "../jobs/handler.ts";
+import { isUpstreamBusy } from "../jobs/isUpstreamBusy.ts";
 import type { JobError } from "../jobs/jobError.ts";
 import { activateMarketsChained, type ChainedWorkDeps, createMarketChained } from "./chainedWork.ts";
 import { activatedResult, brandCreatedResult, marketCreatedResult, supersededResult } from "./jobResults.ts";
@@ -120,7 +121,9 @@ async function failChained(
   brandAsked: boolean,
 ): Promise<JobError> {
   const failure = asJobFailure(error);
-  const final = !failure.retryable || ctx.attempt >= LIMITS.maxAttempts;
+  // The upstream's request limit never ends a job (the runner delays it and refunds the attempt),
+  // so it never makes this delivery the last one either.
+  const final = !isUpstreamBusy(error) && (!failure.retryable || ctx.attempt >= LIMITS.maxAttempts);
   if (brandAsked && final && target.workspaceId !== null) {
     await noteMarketsNotCreated(deps.db, {
       brandId: target.brandId,

@@ -164,11 +164,17 @@ async function runSection(
   }
 }
 
-/** Any text that failed fails the phase: 401/403 → NEEDS_REAUTH, anything else retryable. */
+/**
+ * Any text that failed fails the phase: 401/403 → NEEDS_REAUTH; the upstream's request limit →
+ * `upstreamBusy` (the runner delays the job and gives its attempt back, never failing it for the
+ * limit); anything else retryable.
+ */
 function throwOnFailedItems(prepared: PreparedProjectPrompts): void {
   const failed = projectPromptOutcomes(prepared).filter((outcome) => outcome.outcome === "failed");
   if (failed.length === 0) return;
   if (failed.some((outcome) => outcome.outcome === "failed" && isReauthCode(outcome.code)))
     throw needsReauth();
+  if (failed.some((outcome) => outcome.outcome === "failed" && outcome.code === "upstreamBusy"))
+    throw new JobError("upstreamBusy", { retryable: true });
   throw new JobError(GENERATION_RETRY_CODES.write, { retryable: true });
 }
