@@ -12,7 +12,7 @@ import { toServiceError } from "./upstreamFailures.ts";
 /**
  * Who waits for a pool-view read: `interactive` — a first view of workspaces the record has never
  * seen (the caller is waiting); `background` — the stale-while-revalidate refresh, the sampler and
- * the audit (issue 19 item 3's background class).
+ * the audit (the upstream budget's background class, docs/decisions/0019).
  */
 export type PoolReadPriority = "interactive" | "background";
 
