@@ -57,6 +57,18 @@ const BIN = path.resolve(import.meta.dirname, "../bin/serenity.mjs");
 const LOG_DIR = mkdtempSync(path.join(os.tmpdir(), "serenity-budget-e2e-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Everything this run started, so a SIGINT / SIGTERM still stops it and drops its databases. */
+const cleanup: { procs: Proc[]; drops: (() => Promise<void>)[] } = { procs: [], drops: [] };
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void (async () => {
+      await stopAll(cleanup.procs);
+      for (const drop of cleanup.drops) await drop().catch(() => {});
+      process.exit(130);
+    })();
+  });
+}
+
 interface Proc {
   name: string;
   child: ChildProcess;
@@ -72,6 +84,7 @@ function spawnSerenity(name: string, argv: string[], env: Record<string, string>
   child.stdout!.pipe(log, { end: false });
   child.stderr!.pipe(log, { end: false });
   const proc: Proc = { name, child };
+  cleanup.procs.push(proc);
   child.on("exit", (code, signal) => {
     proc.exited = `code ${code} signal ${signal}`;
   });
@@ -180,6 +193,7 @@ function summarise(keys: RateKey[], calls: SimCall[]) {
 
 async function runMode(mode: "unpaced" | "paced", sim: string) {
   const scratch = await scratchDatabase(`budget_e2e_${mode}`);
+  cleanup.drops.push(() => scratch.drop());
   const procs: Proc[] = [];
   const secret = randomBytes(32).toString("hex");
   const control = async <T>(route: string, method = "GET", body?: unknown): Promise<T> => {
