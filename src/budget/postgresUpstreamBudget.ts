@@ -66,7 +66,7 @@ const DEFAULT_MAX_POLL_MS = 50;
 
 /**
  * The shared upstream budget on PostgreSQL (docs/decisions/0019). Per process, one local queue
- * per (account, group) ordered by priority then arrival: only its head asks the database, so a
+ * per (account, group) ordered by priority, then deadline, then arrival: only its head asks the database, so a
  * burst of a hundred local callers costs one poller, not a hundred. The head takes a slot in one
  * statement (takeBudgetSlot); when none may be taken it registers its priority, sleeps until the
  * earliest slot frees by itself (bounded by `maxPollMs`, jittered) or a local release wakes it,
@@ -152,7 +152,12 @@ export class PostgresUpstreamBudget implements UpstreamBudget {
   }
 
   #enqueue(queue: KeyQueue, waiter: Waiter): void {
-    const at = queue.waiters.findIndex((w) => w.rank > waiter.rank);
+    // Priority first, then the earliest deadline (arrival breaks ties): within a priority the
+    // caller that will give up soonest — for requests, the oldest one — goes first, so a burst
+    // larger than the budget finishes its oldest requests instead of starving all of them alike.
+    const at = queue.waiters.findIndex(
+      (w) => w.rank > waiter.rank || (w.rank === waiter.rank && w.deadlineAt > waiter.deadlineAt),
+    );
     if (at === -1) queue.waiters.push(waiter);
     else queue.waiters.splice(at, 0, waiter);
     // A new head (more urgent than the one polling) looks at once.

@@ -215,6 +215,35 @@ describe("priorities across processes", () => {
   });
 });
 
+describe("within one priority", () => {
+  it("serves the waiter whose deadline comes first, not the first to arrive (the oldest request of a burst)", async () => {
+    const shared = budget({ slots: 1 });
+    const [first] = await takeMany(shared, 1);
+    const served: string[] = [];
+    const permits: BudgetPermit[] = [];
+    // Arrival order: late deadline, then early deadline, then a middle one.
+    for (const [name, budgetMs] of [
+      ["late", 14_000],
+      ["early", 5_000],
+      ["middle", 9_000],
+    ] as const) {
+      void shared.acquire(BEARER, "projects", scope("interactive", budgetMs)).then((permit) => {
+        served.push(name);
+        permits.push(permit);
+      });
+    }
+    let permit = first!;
+    for (let round = 1; round <= 3; round += 1) {
+      await permit.release();
+      const waiting = 3 - round + 1;
+      await drive(clock, 3_000, 100, { sleepers: waiting + 1, done: () => served.length === round });
+      expect(served).toHaveLength(round);
+      permit = permits[round - 1]!;
+    }
+    expect(served).toEqual(["early", "middle", "late"]);
+  });
+});
+
 describe("the adaptive limit (AIMD), shared by every process", () => {
   it("halves on a 429 seen by one process, which every process then keeps to, and recovers while quiet", async () => {
     const events = new EventBus();
