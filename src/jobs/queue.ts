@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
 
 import { sql } from "drizzle-orm";
-import type pg from "pg";
+import pg from "pg";
 import PgBoss from "pg-boss";
 
 import type { DbExecutor } from "../db/database.ts";
@@ -18,6 +18,8 @@ import type { Logger } from "../observability/logger.ts";
 
 export const DEFAULT_QUEUE_SCHEMA = "pgboss";
 export const DEFAULT_QUEUE_NAME = "serenity-jobs";
+/** Arbitrary but fixed: the advisory lock that serialises queue starts across processes. */
+const QUEUE_START_LOCK_KEY = 4_242_017;
 
 export interface QueueMessage {
   /** The pg-boss message id (not the job id). */
@@ -129,15 +131,25 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
   let started = false;
   const start = () => {
     starting ??= (async () => {
-      await boss.start();
-      await boss.createQueue(name, {
-        name,
-        policy: "standard",
-        retryLimit: 5,
-        retryDelay: 5,
-        retryBackoff: true,
-        expireInSeconds: options.expireInSeconds ?? 15 * 60,
-      });
+      // Processes starting together (several `serve` and `worker` at boot) run pg-boss's schema
+      // and queue creation one at a time: run side by side, they can deadlock in PostgreSQL. The
+      // lock is held on a connection of its own, outside the pool, as migrations do.
+      const lock = new pg.Client(options.pool.options);
+      await lock.connect();
+      try {
+        await lock.query("select pg_advisory_lock($1)", [QUEUE_START_LOCK_KEY]);
+        await boss.start();
+        await boss.createQueue(name, {
+          name,
+          policy: "standard",
+          retryLimit: 5,
+          retryDelay: 5,
+          retryBackoff: true,
+          expireInSeconds: options.expireInSeconds ?? 15 * 60,
+        });
+      } finally {
+        await lock.end().catch(() => {});
+      }
       started = true;
     })().catch((error: unknown) => {
       starting = undefined;
