@@ -62,7 +62,8 @@ export interface TestSimulator {
  */
 export async function startTestSimulator(options: SimulatorOptions = {}): Promise<TestSimulator> {
   const waiting: (() => void)[] = [];
-  const realSleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const realSleep =
+    options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const sleep = (ms: number) =>
     ms === HELD_UNTIL_RELEASED_MS ? new Promise<void>((resolve) => waiting.push(resolve)) : realSleep(ms);
   const release = () => {
