@@ -354,7 +354,8 @@ async function runMode(mode: "unpaced" | "paced", sim: string) {
         );
         return accepted.every((job) => job.status !== "IN_PROGRESS");
       },
-      240_000,
+      // The hang guard grows with the burst: at the limit a brand costs ≈ 0.7 s of `projects` calls.
+      Math.max(240_000, BRANDS * 3_000),
       500,
     );
     const onboardS = (performance.now() - onboardStart) / 1000;
