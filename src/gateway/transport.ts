@@ -191,13 +191,17 @@ export class GatewayTransport {
   }
 
   /**
-   * The call's priority and deadline: its own, else the ambient scope, else job priority. No call
+   * The call's priority, deadline and age: its own, else the ambient scope, else job priority. No call
    * waits past DEFAULT_SCOPE_BUDGET_MS (background scopes have no deadline of their own).
    */
   #scopeOf<T>(request: GatewayRequest<T>): UpstreamScope {
     const scope = request.scope ?? currentUpstreamScope();
     const bound = this.#options.clock.now().getTime() + DEFAULT_SCOPE_BUDGET_MS;
-    return { priority: scope?.priority ?? "job", deadlineAt: Math.min(scope?.deadlineAt ?? bound, bound) };
+    return {
+      priority: scope?.priority ?? "job",
+      deadlineAt: Math.min(scope?.deadlineAt ?? bound, bound),
+      ...(scope?.since !== undefined ? { since: scope.since } : {}),
+    };
   }
 
   /**
