@@ -10,9 +10,10 @@ export const LAYERS = [
   ["config", "domain"], // boot settings and per-use flags; pure rules and types
   ["observability", "auth"], // logs, events, metrics; principals and tokens
   ["db", "gateway", "simulator"], // one module per guarded SQL operation; the upstream client; its stand-in
-  ["credentials", "orgs", "budget"], // sealed upstream credentials; tenants and tenancy; the shared upstream budget
+  ["credentials", "orgs", "budget", "locks"], // sealed upstream credentials; tenants and tenancy; the shared upstream budget; reentrant locks, row leases, the brand lease
   ["brands", "catalogues"], // brand records, brand tenancy and views; the upstream catalogues
   ["jobs", "allocation"], // the job system; just-in-time allocation
+  ["subWorkspaces"], // a brand's sub-workspace: the provisioning state machine, its job, its hop
   ["markets"], // markets, their projects and models
   ["prompts"], // prompts of a brand's markets
   ["generation"], // generated monitoring prompts (producer, job)

@@ -11,9 +11,9 @@ import {
 } from "../domain/allocation.ts";
 import { planReclaim } from "../domain/rebalance.ts";
 import { boundedMap } from "../gateway/boundedMap.ts";
+import type { LockLease } from "../locks/reentrantLock.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, SiblingSource, SiblingWorkspace } from "./allocationDeps.ts";
-import type { LockLease } from "./allocationLock.ts";
 import { publishLagMs } from "./publishLag.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources, recordTransfer } from "./resourcesRecord.ts";

@@ -4,10 +4,15 @@ import { noteMarketsNotCreated } from "../db/brands/noteMarketsNotCreated.ts";
 import { defineJobHandler, type JobContext } from "../jobs/handler.ts";
 import { isUpstreamBusy } from "../jobs/isUpstreamBusy.ts";
 import type { JobError } from "../jobs/jobError.ts";
+import { supersededResult } from "../subWorkspaces/hopResult.ts";
+import { asJobFailure } from "../subWorkspaces/provisioningJobErrors.ts";
+import {
+  ACTIVATE_BRAND_JOB,
+  ACTIVATE_MARKETS_JOB,
+  CREATE_MARKET_JOB,
+} from "../subWorkspaces/provisioningJobTypes.ts";
 import { activateMarketsChained, type ChainedWorkDeps, createMarketChained } from "./chainedWork.ts";
-import { activatedResult, brandCreatedResult, marketCreatedResult, supersededResult } from "./jobResults.ts";
-import { asJobFailure } from "./provisioningJobErrors.ts";
-import { ACTIVATE_BRAND_JOB, ACTIVATE_MARKETS_JOB, CREATE_MARKET_JOB } from "./provisioningJobTypes.ts";
+import { activatedResult, brandCreatedResult, marketCreatedResult } from "./jobResults.ts";
 
 /**
  * The jobs a provisioning hop chains after its promote (spec/provisioning.md §6). Each stores as

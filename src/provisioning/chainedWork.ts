@@ -9,7 +9,7 @@ import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
 import type { JobContext } from "../jobs/handler.ts";
-import { type BrandLease, JOB_BRAND_LEASE_WAIT_MS } from "../markets/brandLease.ts";
+import { type BrandLease, JOB_BRAND_LEASE_WAIT_MS } from "../locks/brandLease.ts";
 import type { CreateMarketInput, Market } from "../markets/market.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";

@@ -12,7 +12,7 @@ import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import { upstreamFailure } from "../gateway/registryErrors.ts";
 import { marketWriteTarget, meteredWriteGuardFor } from "../markets/writeTarget.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
+import type { WorkspaceLifecycle } from "../subWorkspaces/workspaceLifecycle.ts";
 
 export interface DeactivationDeps {
   db: DbExecutor;

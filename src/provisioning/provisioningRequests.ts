@@ -1,7 +1,7 @@
 import type { NewBrandInput } from "../brands/brandService.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
 import type { CreateMarketInput } from "../markets/market.ts";
+import type { AcceptedProvisioning } from "../subWorkspaces/asyncProvisioning.ts";
 import type { ActivationMarketResult } from "./activationMarkets.ts";
 
 /** What the endpoints that provision take and answer (spec/api.md §3, spec/provisioning.md §6). */
@@ -39,13 +39,6 @@ export interface ActivationResult {
   brandId: string;
   status: "active";
   markets: ActivationMarketResult[];
-}
-
-/** An asynchronous request accepted: the job to poll, and the brand as the attempt left it. */
-export interface AcceptedProvisioning {
-  jobId: string;
-  /** Pending, with its job id. */
-  brand: BrandRow;
 }
 
 /** What a create or activate request got: done now, or accepted as a provisioning job (202). */

@@ -12,12 +12,14 @@ import { geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
-import type { BrandLease } from "../markets/brandLease.ts";
+import type { BrandLease } from "../locks/brandLease.ts";
 import type { Market } from "../markets/market.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
-import type { AsyncProvisioning } from "./asyncProvisioning.ts";
+import type { AsyncProvisioning } from "../subWorkspaces/asyncProvisioning.ts";
+import { DEFAULT_SYNC_SETTLE_BUDGET_MS, provisioningStaleMs } from "../subWorkspaces/provisioningSettings.ts";
+import { WorkspaceLifecycle } from "../subWorkspaces/workspaceLifecycle.ts";
 import { deactivateBrand } from "./deactivation.ts";
 import type { GenerationProducerPort } from "./marketGeneration.ts";
 import { generationForActivation, generationForMarket } from "./marketGeneration.ts";
@@ -28,7 +30,6 @@ import type {
   CreateMarketRequest,
   Requested,
 } from "./provisioningRequests.ts";
-import { DEFAULT_SYNC_SETTLE_BUDGET_MS, provisioningStaleMs } from "./provisioningSettings.ts";
 import {
   checkActivation,
   checkCreateWithMarket,
@@ -41,7 +42,6 @@ import {
   provisionBrandSync,
   type SyncRequestDeps,
 } from "./syncProvisioning.ts";
-import { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
 
 export interface ProvisioningServiceDeps {
   db: Db;

@@ -9,11 +9,11 @@ import type { OperationContext } from "../domain/operationContext.ts";
 import type { ProvisioningFailureReason } from "../domain/provisioningAttempt.ts";
 import { upstreamFailure } from "../gateway/registryErrors.ts";
 import type { Logger } from "../observability/logger.ts";
+import { applyConcurrencyGuard } from "../subWorkspaces/concurrencyGuard.ts";
+import type { WorkspaceLifecycle } from "../subWorkspaces/workspaceLifecycle.ts";
 import { type ActivationMarketCreator, createActivationMarkets } from "./activationMarkets.ts";
-import { applyConcurrencyGuard } from "./concurrencyGuard.ts";
 import type { ActivationResult } from "./provisioningRequests.ts";
 import { requireParent } from "./requestRules.ts";
-import type { WorkspaceLifecycle } from "./workspaceLifecycle.ts";
 
 export interface SyncProvisioningDeps {
   db: DbExecutor;

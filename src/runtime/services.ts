@@ -27,21 +27,21 @@ import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
-import { type BrandLease, createBrandLease } from "../markets/brandLease.ts";
+import { type BrandLease, createBrandLease } from "../locks/brandLease.ts";
 import { MarketService } from "../markets/marketService.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { OrgService } from "../orgs/orgService.ts";
 import { PromptService } from "../prompts/promptService.ts";
-import { AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
 import {
   activateBrandJobHandler,
   activateMarketsJobHandler,
   createMarketJobHandler,
 } from "../provisioning/chainedJobs.ts";
-import type { ProvisioningHopDeps } from "../provisioning/provisioningHop.ts";
 import { ProvisioningService } from "../provisioning/provisioningService.ts";
-import { provisionWorkspaceHandler } from "../provisioning/provisionWorkspaceJob.ts";
+import { AsyncProvisioning } from "../subWorkspaces/asyncProvisioning.ts";
+import type { ProvisioningHopDeps } from "../subWorkspaces/provisioningHop.ts";
+import { provisionWorkspaceHandler } from "../subWorkspaces/provisionWorkspaceJob.ts";
 
 /**
  * The services every entry point calls: the HTTP layer's set (api/appDeps.ts), which the worker

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { brandLeases } from "../../../src/db/schema.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
-import { createBrandLease, DEFAULT_BRAND_LEASE_TTL_MS } from "../../../src/markets/brandLease.ts";
+import { createBrandLease, DEFAULT_BRAND_LEASE_TTL_MS } from "../../../src/locks/brandLease.ts";
 import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
@@ -13,7 +13,7 @@ import { drive, ManualClock } from "../../support/manualClock.ts";
 import { track, waitFor } from "../../support/wait.ts";
 
 /**
- * The per-brand lease (ADR 0015) on the shared lease-row lock (src/allocation/leaseRowLock.ts,
+ * The per-brand lease (ADR 0015) on the shared lease-row lock (src/locks/leaseRowLock.ts,
  * whose mechanics test/integration/allocation/allocationLock.test.ts covers through the allocation
  * lock): what is the brand lease's own — its table, its wait setting and per-call wait, brandBusy,
  * reentrancy within one async context, and its events. Time moves on a manual clock only while the

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   provisioningStaleMs,
   provisionSettleBudgetMs,
-} from "../../../src/provisioning/provisioningSettings.ts";
+} from "../../../src/subWorkspaces/provisioningSettings.ts";
 
 describe("the stale threshold setting", () => {
   it("defaults to ten minutes and reads a positive integer per use; a malformed value throws naming it", () => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import type { Clock } from "../domain/clock.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { AcquireOptions, LockLease, LockProvider } from "./allocationLock.ts";
+import type { AcquireOptions, LockLease, LockProvider } from "./reentrantLock.ts";
 
 /**
  * A lock made of lease rows in PostgreSQL, one row per key (the allocation lock per sub-workspace,

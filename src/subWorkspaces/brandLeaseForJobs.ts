@@ -1,6 +1,6 @@
 import { ServiceError } from "../domain/errors.ts";
 import { JobError } from "../jobs/jobError.ts";
-import { type BrandLease, JOB_BRAND_LEASE_WAIT_MS } from "../markets/brandLease.ts";
+import { type BrandLease, JOB_BRAND_LEASE_WAIT_MS } from "../locks/brandLease.ts";
 
 /**
  * A job's structural work under the brand's lease (docs/decisions/0015). Off the request path the

@@ -14,7 +14,7 @@ import { GatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { JobContext } from "../jobs/handler.ts";
 import { JobError, LeaseLostError } from "../jobs/jobError.ts";
-import type { BrandLease } from "../markets/brandLease.ts";
+import type { BrandLease } from "../locks/brandLease.ts";
 import type { EventBus, ServiceEvents } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { chooseCandidate, OwnedCandidate } from "./attemptCandidate.ts";

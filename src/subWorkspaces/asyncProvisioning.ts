@@ -18,7 +18,6 @@ import {
   PROVISION_WORKSPACE_JOB,
   type ProvisionWorkspaceMetadata,
 } from "./provisioningJobTypes.ts";
-import type { AcceptedProvisioning } from "./provisioningRequests.ts";
 import { provisioningStaleMs } from "./provisioningSettings.ts";
 
 export interface AsyncProvisioningDeps {
@@ -28,6 +27,13 @@ export interface AsyncProvisioningDeps {
   events: EventBus;
   jobs: Pick<JobService, "submit">;
   env?: Record<string, string | undefined>;
+}
+
+/** An asynchronous request accepted: the job to poll, and the brand as the attempt left it. */
+export interface AcceptedProvisioning {
+  jobId: string;
+  /** Pending, with its job id. */
+  brand: BrandRow;
 }
 
 /** A request's `generatePrompts`: carried to the chained job, which runs the generation producer. */

@@ -1,7 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
-import { type AllocationLock, type LockProvider, reentrant } from "../allocation/allocationLock.ts";
-import { createLeaseRowLock } from "../allocation/leaseRowLock.ts";
 import { durationMs, type FlagSource } from "../config/flags.ts";
 import { acquireBrandLease } from "../db/brandLeases/acquireBrandLease.ts";
 import { releaseBrandLease } from "../db/brandLeases/releaseBrandLease.ts";
@@ -11,6 +9,8 @@ import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
+import { createLeaseRowLock } from "./leaseRowLock.ts";
+import { type AllocationLock, type LockProvider, reentrant } from "./reentrantLock.ts";
 
 /**
  * The per-brand lease (spec/provisioning.md §9, docs/decisions/0015): a brand's structural

@@ -1,6 +1,6 @@
 import { defineJobHandler } from "../jobs/handler.ts";
 import { withJobBrandLease } from "./brandLeaseForJobs.ts";
-import { hopResult } from "./jobResults.ts";
+import { hopResult } from "./hopResult.ts";
 import { type ProvisioningHopDeps, runProvisioningHop } from "./provisioningHop.ts";
 import { PROVISIONING_JOB_ERROR_MESSAGES } from "./provisioningJobErrors.ts";
 import {
