@@ -14,10 +14,10 @@ export const LAYERS = [
   ["brands", "catalogues"], // brand records, brand tenancy and views; the upstream catalogues
   ["jobs", "allocation"], // the job system; just-in-time allocation
   ["subWorkspaces"], // a brand's sub-workspace: the provisioning state machine, its job, its hop
-  ["markets"], // markets, their projects and models
+  ["markets"], // markets, their projects and models; market create (sync, async, chained)
   ["prompts"], // prompts of a brand's markets
   ["generation"], // generated monitoring prompts (producer, job)
-  ["provisioning"], // sub-workspaces, the provisioning job and the endpoints that provision
+  ["brandLifecycle"], // a brand's lifecycle: create with its first market, activate, deactivate (sync and async)
   ["operations"], // operator runs: sweep, audit
   ["api"], // the HTTP layer
   ["runtime"], // the composition root

@@ -24,7 +24,7 @@ export interface BrandServiceDeps {
 /**
  * Brands of an org as records: create a flat one, list, read. Every lookup goes through tenancy
  * first. Giving a brand its sub-workspace (create with a market, activate, deactivate) is
- * provisioning's (src/provisioning/provisioningService.ts).
+ * the brand lifecycle's (src/brandLifecycle/brandLifecycleService.ts).
  */
 export class BrandService {
   constructor(private readonly deps: BrandServiceDeps) {}

@@ -1,22 +1,21 @@
 import { asyncPromptGenerationEnabled, type FlagSource } from "../config/flags.ts";
 import type { CredentialStore } from "../credentials/credentialStore.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
 import { findJob } from "../db/jobs/findJob.ts";
 import { insertJob } from "../db/jobs/insertJob.ts";
 import { lockJobKey } from "../db/jobs/lockJobKey.ts";
 import { rearmJob } from "../db/jobs/rearmJob.ts";
 import { findMarket } from "../db/markets/findMarket.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { NEEDS_REAUTH } from "../jobs/jobError.ts";
 import type { JobQueue } from "../jobs/queue.ts";
+import type { ProduceGeneration, PromptGenerationHandle } from "../markets/marketGeneration.ts";
 import type { Logger } from "../observability/logger.ts";
 import { catalogueDomainOf, fetchMarketSeeds } from "./fetchMarketSeeds.ts";
 import { generationJobId } from "./generationJobId.ts";
 import { DEFAULT_PROMPT_COUNT, type GenerationJobMetadataInput } from "./generationJobMetadata.ts";
-import { GENERATE_MARKET_PROMPTS_JOB, type PromptGenerationHandle } from "./generationJobType.ts";
+import { GENERATE_MARKET_PROMPTS_JOB } from "./generationJobType.ts";
 import type { GenerationReadiness } from "./generationReadiness.ts";
 import { baseUrlFor } from "./toGenerationRequest.ts";
 
@@ -33,23 +32,6 @@ export interface GenerationProducerDeps {
   readiness: Pick<GenerationReadiness, "check">;
   /** Where SERENITY_ASYNC_PROMPT_GEN is read, per use; default process.env. */
   env?: FlagSource;
-}
-
-/** Who asked: their `sub` owns the job; their bearer reads the seeds and is sealed for the worker. */
-export interface GenerationCaller {
-  sub: string;
-  bearer: string;
-  requestId?: string | undefined;
-}
-
-export interface ProduceGeneration {
-  caller: GenerationCaller;
-  brand: BrandRow;
-  org: OrgRow;
-  /** The market just created (or, on activate, requested): its slice. */
-  market: { geoTargetId: number; languageCode: string; country: string };
-  /** The request's `generatePrompts`. */
-  generatePrompts: boolean | undefined;
 }
 
 export type SkipReason =

@@ -44,7 +44,7 @@ const CHAIN_RETRY_DELAYS_MS = [200, 400] as const;
 /**
  * How a hop ended: handed on to its next hop or its chained job, or done — the brand provisioned
  * with nothing to chain, or the attempt no longer this hop's to work on. The job turns it into the
- * record's result (jobResults.ts).
+ * record's result (hopResult.ts).
  */
 export type HopOutcome =
   | { kind: "requeued"; requeuedJobId: string }

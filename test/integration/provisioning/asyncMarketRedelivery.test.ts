@@ -8,7 +8,7 @@ import { findMarket } from "../../../src/db/markets/findMarket.ts";
 import { recordReservationProject } from "../../../src/db/markets/recordReservationProject.ts";
 import { reserveMarket } from "../../../src/db/markets/reserveMarket.ts";
 import { jobs, markets } from "../../../src/db/schema.ts";
-import { jobReservationKey } from "../../../src/provisioning/chainedWork.ts";
+import { jobReservationKey } from "../../../src/markets/chainedMarketWork.ts";
 import {
   type AsyncProvisioningWorld,
   pointerOf,

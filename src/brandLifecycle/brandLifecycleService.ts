@@ -5,37 +5,24 @@ import { asyncProvisioningEnabled, type FlagSource } from "../config/flags.ts";
 import { failFreshBrandStart } from "../db/brands/failFreshBrandStart.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
-import { findMarket } from "../db/markets/findMarket.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
-import { geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { BrandLease } from "../locks/brandLease.ts";
-import type { Market } from "../markets/market.ts";
+import { generationForMarket, type GenerationProducerPort } from "../markets/marketGeneration.ts";
+import type { Requested } from "../markets/marketRequests.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AsyncProvisioning } from "../subWorkspaces/asyncProvisioning.ts";
 import { DEFAULT_SYNC_SETTLE_BUDGET_MS, provisioningStaleMs } from "../subWorkspaces/provisioningSettings.ts";
 import { WorkspaceLifecycle } from "../subWorkspaces/workspaceLifecycle.ts";
+import { generationForActivation } from "./activationGeneration.ts";
+import type { ActivateInput, ActivationResult, CreateBrandInput } from "./brandLifecycleRequests.ts";
+import { checkActivation, checkCreateWithMarket, requireParent } from "./brandRequestRules.ts";
 import { deactivateBrand } from "./deactivation.ts";
-import type { GenerationProducerPort } from "./marketGeneration.ts";
-import { generationForActivation, generationForMarket } from "./marketGeneration.ts";
-import type {
-  ActivateInput,
-  ActivationResult,
-  CreateBrandInput,
-  CreateMarketRequest,
-  Requested,
-} from "./provisioningRequests.ts";
-import {
-  checkActivation,
-  checkCreateWithMarket,
-  requireMarketTarget,
-  requireParent,
-} from "./requestRules.ts";
 import {
   activateSync,
   failureReasonOf,
@@ -43,7 +30,7 @@ import {
   type SyncRequestDeps,
 } from "./syncProvisioning.ts";
 
-export interface ProvisioningServiceDeps {
+export interface BrandLifecycleServiceDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
@@ -68,13 +55,13 @@ export interface ProvisioningServiceDeps {
 }
 
 /**
- * The endpoints that provision (spec/provisioning.md §6–§7): create a brand with its first market,
- * activate, deactivate, and create a market asynchronously. Each checks tenancy and its request
- * rules first (requestRules.ts), then runs the synchronous path (syncProvisioning.ts) or, with
- * `async: true` and the master switch on, a producer (asyncProvisioning.ts) → 202.
+ * A brand's lifecycle (spec/provisioning.md §6–§7): create (flat, or with its first market),
+ * activate, deactivate. Each checks tenancy and its request rules first (brandRequestRules.ts),
+ * then runs the synchronous path (syncProvisioning.ts) or, with `async: true` and the master
+ * switch on, a producer (subWorkspaces/asyncProvisioning.ts) → 202.
  */
-export class ProvisioningService {
-  constructor(private readonly deps: ProvisioningServiceDeps) {}
+export class BrandLifecycleService {
+  constructor(private readonly deps: BrandLifecycleServiceDeps) {}
 
   /**
    * `POST /orgs/:orgId/brands`. Without `semrushMarket`, a flat brand. With it, the brand is
@@ -197,73 +184,6 @@ export class ProvisioningService {
       );
       return { brandId: brand.id, status: "pending" as const };
     });
-  }
-
-  /**
-   * `POST …/serenity/markets` as asked. With `async: true` (and the master switch on), a brand
-   * with its sub-workspace gets a provisioning job that polls the pointer (fast path) and chains
-   * `create-market`; a flat-looking brand whose provisioning is pending or failed →
-   * `semrushProvisioningIncomplete`; a flat brand (no provisioning history) has nothing to
-   * provision and is served synchronously. Otherwise the markets endpoint's own create.
-   */
-  async createMarket(
-    principal: Principal,
-    orgId: string,
-    brandId: string,
-    input: CreateMarketRequest,
-    ctx: { requestId: string | undefined },
-  ): Promise<Requested<Market>> {
-    return this.#underBrandLease(principal, orgId, brandId, (context) =>
-      this.#createMarket(principal, context, input, ctx),
-    );
-  }
-
-  async #createMarket(
-    principal: Principal,
-    { org, brand }: BrandContext,
-    input: CreateMarketRequest,
-    ctx: { requestId: string | undefined },
-  ): Promise<Requested<Market>> {
-    const { async: wantsAsync, generatePrompts, ...market } = input;
-    const operation = this.#operation(principal, ctx);
-    const createNow = async (): Promise<Requested<Market>> => {
-      const created = await this.deps.markets.createForBrand(operation, brand, org, market);
-      const promptGeneration = await generationForMarket(
-        this.deps.generation,
-        { sub: principal.sub, ...operation },
-        brand,
-        org,
-        created,
-        generatePrompts,
-      );
-      return { done: created, ...(promptGeneration ? { promptGeneration } : {}) };
-    };
-    if (!wantsAsync || !this.#asyncOn()) return createNow();
-    if (brand.subWorkspaceId === null) {
-      if (brand.provisioningStatus !== null) throw new ServiceError("semrushProvisioningIncomplete");
-      return createNow();
-    }
-    if (brand.subWorkspaceId === org.parentWorkspaceId) throw new ServiceError("workspaceMisconfigured");
-    // Say now what a job would only find out later.
-    const geoTargetId = geoTargetIdFor(market.market.toUpperCase());
-    if (geoTargetId === undefined) {
-      throw new ServiceError("invalidRequest", {
-        message: "market must be an ISO 3166-1 alpha-2 country code",
-      });
-    }
-    requireMarketTarget({ domain: brand.domain, primaryUrl: market.primaryUrl || brand.primaryUrl });
-    const languageCode = market.languageCode.toLowerCase();
-    if (await findMarket(this.deps.db, { brandId: brand.id, geoTargetId, languageCode })) {
-      throw new ServiceError("marketExists");
-    }
-    return {
-      accepted: await this.deps.producers.createMarket(
-        { sub: principal.sub, ...operation },
-        brand,
-        org.parentWorkspaceId ?? "",
-        { ...market, generatePrompts },
-      ),
-    };
   }
 
   #asyncOn(): boolean {

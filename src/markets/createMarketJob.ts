@@ -6,25 +6,21 @@ import { isUpstreamBusy } from "../jobs/isUpstreamBusy.ts";
 import type { JobError } from "../jobs/jobError.ts";
 import { supersededResult } from "../subWorkspaces/hopResult.ts";
 import { asJobFailure } from "../subWorkspaces/provisioningJobErrors.ts";
-import {
-  ACTIVATE_BRAND_JOB,
-  ACTIVATE_MARKETS_JOB,
-  CREATE_MARKET_JOB,
-} from "../subWorkspaces/provisioningJobTypes.ts";
-import { activateMarketsChained, type ChainedWorkDeps, createMarketChained } from "./chainedWork.ts";
-import { activatedResult, brandCreatedResult, marketCreatedResult } from "./jobResults.ts";
+import { CREATE_MARKET_JOB } from "../subWorkspaces/provisioningJobTypes.ts";
+import { type ChainedWorkDeps, createMarketChained } from "./chainedMarketWork.ts";
+import { brandCreatedResult, marketCreatedResult } from "./marketJobResults.ts";
 
 /**
  * The jobs a provisioning hop chains after its promote (spec/provisioning.md §6). Each stores as
  * its `result` the `{status, body}` the synchronous endpoint would have answered, or "superseded"
- * when it no longer applies (jobResults.ts). Failures carry the registry code the endpoint would
+ * when it no longer applies (subWorkspaces/hopResult.ts). Failures carry the registry code the endpoint would
  * have answered with. Transient ones (a busy brand, an upstream 5xx / timeout / lost connection)
  * are retried with a bounded backoff (issue 14, finding 3): a market create is safe to run again —
  * its reservation is keyed by the job's lineage and its project create is create-or-adopt — so a
  * blip upstream no longer leaves a ready brand without the market it asked for.
  */
 
-const target = { brandId: z.uuid(), workspaceId: z.string().nullable() };
+export const chainedTarget = { brandId: z.uuid(), workspaceId: z.string().nullable() };
 const marketInput = z.object({
   market: z.string(),
   languageCode: z.string(),
@@ -33,7 +29,7 @@ const marketInput = z.object({
 });
 
 const createMarketMetadata = z.object({
-  ...target,
+  ...chainedTarget,
   input: marketInput,
   /** createBrand answers with the Brand (201), createMarket with `{market}` (201). */
   respondWith: z.enum(["brand", "market"]),
@@ -41,13 +37,7 @@ const createMarketMetadata = z.object({
   generatePrompts: z.boolean().optional(),
 });
 
-const activateMetadata = z.object({
-  ...target,
-  markets: z.array(z.object({ market: z.string(), languageCode: z.string() })),
-  generatePrompts: z.boolean().optional(),
-});
-
-const LIMITS = {
+export const CHAINED_JOB_LIMITS = {
   timeoutMs: 5 * 60_000,
   leaseTtlMs: 6 * 60_000,
   maxAttempts: 6,
@@ -64,7 +54,7 @@ export function createMarketJobHandler(deps: ChainedWorkDeps) {
     type: CREATE_MARKET_JOB,
     publicType: "createSemrushMarket",
     family: "provisioning",
-    ...LIMITS,
+    ...CHAINED_JOB_LIMITS,
     metadataSchema: createMarketMetadata,
     async handle(ctx) {
       const { brandId, workspaceId, input, respondWith, generatePrompts } = ctx.metadata;
@@ -88,37 +78,11 @@ export function createMarketJobHandler(deps: ChainedWorkDeps) {
   });
 }
 
-function activateHandler(type: string, publicType: string, deps: ChainedWorkDeps) {
-  return defineJobHandler({
-    type,
-    publicType,
-    family: "provisioning",
-    ...LIMITS,
-    metadataSchema: activateMetadata,
-    async handle(ctx) {
-      const { brandId, workspaceId, markets, generatePrompts } = ctx.metadata;
-      try {
-        const outcome = await activateMarketsChained(
-          deps,
-          ctx,
-          { brandId, workspaceId },
-          markets,
-          generatePrompts,
-        );
-        if (outcome.kind === "superseded") return supersededResult(brandId);
-        return activatedResult(outcome.value);
-      } catch (error) {
-        throw await failChained(deps, ctx, { brandId, workspaceId }, error, true);
-      }
-    },
-  });
-}
-
 /**
  * The failure a chained job throws. When it ends the job (not retryable, or the last attempt) and
  * the markets were part of the brand's own request, the brand's provisioning state says so.
  */
-async function failChained(
+export async function failChained(
   deps: ChainedWorkDeps,
   ctx: JobContext,
   target: { brandId: string; workspaceId: string | null },
@@ -128,7 +92,8 @@ async function failChained(
   const failure = asJobFailure(error);
   // The upstream's request limit never ends a job (the runner delays it and refunds the attempt),
   // so it never makes this delivery the last one either.
-  const final = !isUpstreamBusy(error) && (!failure.retryable || ctx.attempt >= LIMITS.maxAttempts);
+  const final =
+    !isUpstreamBusy(error) && (!failure.retryable || ctx.attempt >= CHAINED_JOB_LIMITS.maxAttempts);
   if (brandAsked && final && target.workspaceId !== null) {
     await noteMarketsNotCreated(deps.db, {
       brandId: target.brandId,
@@ -139,14 +104,4 @@ async function failChained(
     );
   }
   return failure;
-}
-
-/** After a fresh workspace: create the requested markets (the promote already made the brand active). */
-export function activateBrandJobHandler(deps: ChainedWorkDeps) {
-  return activateHandler(ACTIVATE_BRAND_JOB, "activateBrand", deps);
-}
-
-/** An active brand that had its workspace: create the requested markets. */
-export function activateMarketsJobHandler(deps: ChainedWorkDeps) {
-  return activateHandler(ACTIVATE_MARKETS_JOB, "activateMarkets", deps);
 }

@@ -12,8 +12,8 @@ import type { Logger } from "../observability/logger.ts";
 import { applyConcurrencyGuard } from "../subWorkspaces/concurrencyGuard.ts";
 import type { WorkspaceLifecycle } from "../subWorkspaces/workspaceLifecycle.ts";
 import { type ActivationMarketCreator, createActivationMarkets } from "./activationMarkets.ts";
-import type { ActivationResult } from "./provisioningRequests.ts";
-import { requireParent } from "./requestRules.ts";
+import type { ActivationResult } from "./brandLifecycleRequests.ts";
+import { requireParent } from "./brandRequestRules.ts";
 
 export interface SyncProvisioningDeps {
   db: DbExecutor;

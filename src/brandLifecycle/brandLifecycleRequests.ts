@@ -1,7 +1,4 @@
 import type { NewBrandInput } from "../brands/brandService.ts";
-import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
-import type { CreateMarketInput } from "../markets/market.ts";
-import type { AcceptedProvisioning } from "../subWorkspaces/asyncProvisioning.ts";
 import type { ActivationMarketResult } from "./activationMarkets.ts";
 
 /** What the endpoints that provision take and answer (spec/api.md §3, spec/provisioning.md §6). */
@@ -29,23 +26,8 @@ export interface ActivateInput {
   async?: boolean;
 }
 
-export interface CreateMarketRequest extends CreateMarketInput {
-  async?: boolean;
-  /** Generate monitoring prompts for the market (spec/generation.md §2). */
-  generatePrompts?: boolean;
-}
-
 export interface ActivationResult {
   brandId: string;
   status: "active";
   markets: ActivationMarketResult[];
 }
-
-/** What a create or activate request got: done now, or accepted as a provisioning job (202). */
-export type Requested<T> =
-  | {
-      done: T;
-      /** The generation handle when one was produced; absent whenever gate 1 is closed. */
-      promptGeneration?: PromptGenerationHandle;
-    }
-  | { accepted: AcceptedProvisioning };

@@ -1,4 +1,4 @@
-import type { ActivationResult } from "./provisioningRequests.ts";
+import type { ActivationResult } from "./brandLifecycleRequests.ts";
 
 /**
  * The `BrandActivation` shape of spec/api.md §3, for the activate endpoint and the activation
@@ -16,4 +16,9 @@ export function activationView(result: ActivationResult) {
       ...(market.promptGeneration ? { promptGeneration: market.promptGeneration } : {}),
     })),
   };
+}
+
+/** The job records' edge: `activate-brand` and `activate-markets` store the activation as its 200. */
+export function activatedResult(activation: ActivationResult) {
+  return { status: 200, body: activationView(activation) };
 }

@@ -2,8 +2,9 @@ import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { geoTargetIdFor } from "../domain/geoTarget.ts";
+import { requireMarketTarget } from "../markets/marketRequestRules.ts";
 import { NO_PARENT_WORKSPACE_MESSAGE } from "../markets/writeTarget.ts";
-import type { CreateBrandInput, SemrushMarketInput } from "./provisioningRequests.ts";
+import type { CreateBrandInput, SemrushMarketInput } from "./brandLifecycleRequests.ts";
 
 /**
  * The checks an endpoint that provisions runs before its first write, the same for its
@@ -16,18 +17,6 @@ export function requireParent(org: OrgRow): string {
     throw new ServiceError("invalidRequest", { message: NO_PARENT_WORKSPACE_MESSAGE });
   }
   return org.parentWorkspaceId;
-}
-
-/**
- * A market's project needs the brand's domain (or a primary URL to take it from). Checked before
- * any write, so a request that cannot end with a market does not first create a workspace.
- */
-export function requireMarketTarget(brand: { domain?: string | null; primaryUrl?: string | null }): void {
-  if (!brand.domain && !brand.primaryUrl) {
-    throw new ServiceError("invalidRequest", {
-      message: "The brand needs a domain or a primary URL to create a market",
-    });
-  }
 }
 
 /** Create brand with `semrushMarket`: the parent to provision under, once the request holds up. */

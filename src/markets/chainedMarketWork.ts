@@ -7,19 +7,13 @@ import { findOrgById } from "../db/orgs/findOrgById.ts";
 import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
-import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
 import type { JobContext } from "../jobs/handler.ts";
 import { type BrandLease, JOB_BRAND_LEASE_WAIT_MS } from "../locks/brandLease.ts";
-import type { CreateMarketInput, Market } from "../markets/market.ts";
-import type { MarketService } from "../markets/marketService.ts";
 import type { Logger } from "../observability/logger.ts";
-import { createActivationMarkets } from "./activationMarkets.ts";
-import {
-  generationForActivation,
-  generationForMarket,
-  type GenerationProducerPort,
-} from "./marketGeneration.ts";
-import type { ActivationResult } from "./provisioningRequests.ts";
+import type { CreateMarketInput, Market } from "./market.ts";
+import type { PromptGenerationHandle } from "./marketGeneration.ts";
+import { generationForMarket, type GenerationProducerPort } from "./marketGeneration.ts";
+import type { MarketService } from "./marketService.ts";
 
 /**
  * The work a provisioning job chains after its promote (spec/provisioning.md §6): create one
@@ -52,7 +46,7 @@ export type ChainedOutcome<T> =
   | { kind: "done"; value: T; brand: BrandRow; promptGeneration?: PromptGenerationHandle };
 
 /** The job's owner and its exchanged token, as the generation producer's caller. */
-function callerOf(ctx: Pick<JobContext, "job">, bearer: string) {
+export function callerOf(ctx: Pick<JobContext, "job">, bearer: string) {
   return { sub: ctx.job.createdBy ?? "", bearer, requestId: undefined };
 }
 
@@ -106,49 +100,8 @@ export async function createMarketChained(
   });
 }
 
-export async function activateMarketsChained(
-  deps: ChainedWorkDeps,
-  ctx: Pick<JobContext, "credential" | "logger" | "job">,
-  target: ChainedTarget,
-  requested: { market: string; languageCode: string }[],
-  generatePrompts?: boolean,
-): Promise<ChainedOutcome<ActivationResult>> {
-  return underBrandLease(deps, target, async () => {
-    const context = await stillApplies(deps.db, target);
-    if (!context) return { kind: "superseded" };
-    const bearer = await ctx.credential();
-    const { results, created } = await createActivationMarkets(
-      deps.markets,
-      { bearer, requestId: undefined, reservationKey: jobReservationKey(ctx.job) },
-      context.brand,
-      context.org,
-      requested,
-    );
-    const after = await stillApplies(deps.db, target);
-    if (!after) {
-      await undoMarkets(deps, ctx.logger, bearer, context.brand.id, created);
-      return { kind: "superseded" };
-    }
-    const markets = ctx.job.createdBy
-      ? await generationForActivation(
-          deps.generation,
-          callerOf(ctx, bearer),
-          after.brand,
-          after.org,
-          results,
-          generatePrompts,
-        )
-      : results;
-    return {
-      kind: "done",
-      value: { brandId: target.brandId, status: "active", markets },
-      brand: after.brand,
-    };
-  });
-}
-
 /** Off the request path a busy brand is waited for longer; still busy → the job retries later. */
-function underBrandLease<T>(
+export function underBrandLease<T>(
   deps: ChainedWorkDeps,
   target: ChainedTarget,
   work: () => Promise<T>,
@@ -157,7 +110,7 @@ function underBrandLease<T>(
 }
 
 /** The brand and its org while the chained work applies: live (`active`) and pointing at the target. */
-async function stillApplies(
+export async function stillApplies(
   db: Db,
   target: ChainedTarget,
 ): Promise<{ brand: BrandRow; org: OrgRow } | undefined> {
@@ -169,7 +122,7 @@ async function stillApplies(
 }
 
 /** Deletes the projects (404 = done) and rows of markets this job made for a brand that moved on. */
-async function undoMarkets(
+export async function undoMarkets(
   deps: ChainedWorkDeps,
   log: Logger,
   bearer: string,

@@ -1,10 +1,8 @@
 import { brandView } from "../brands/brandView.ts";
 import type { BrandRow } from "../db/brands/insertBrand.ts";
-import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
-import type { Market } from "../markets/market.ts";
-import { marketView } from "../markets/marketView.ts";
-import { activationView } from "./activationView.ts";
-import type { ActivationResult } from "./provisioningRequests.ts";
+import type { Market } from "./market.ts";
+import type { PromptGenerationHandle } from "./marketGeneration.ts";
+import { marketView } from "./marketView.ts";
 
 /**
  * What a provisioning-family job stores as its `result` (spec/provisioning.md §6): the
@@ -23,9 +21,4 @@ export function marketCreatedResult(market: Market, promptGeneration?: PromptGen
     status: 201,
     body: { market: marketView(market), ...(promptGeneration ? { promptGeneration } : {}) },
   };
-}
-
-/** `activate-brand` and `activate-markets`: the activation, as its 200. */
-export function activatedResult(activation: ActivationResult) {
-  return { status: 200, body: activationView(activation) };
 }

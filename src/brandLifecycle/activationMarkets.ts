@@ -3,8 +3,8 @@ import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
-import type { PromptGenerationHandle } from "../generation/generationJobType.ts";
 import type { CreateMarketInput } from "../markets/market.ts";
+import type { PromptGenerationHandle } from "../markets/marketGeneration.ts";
 
 /** One requested market of an activation: made now, or already there (the view shows 201 / 409). */
 export interface ActivationMarketResult {
