@@ -7,10 +7,10 @@
  * fails the check until it is given one, so every new folder is placed on purpose.
  */
 export const LAYERS = [
-  ["config", "domain"], // boot settings and per-use flags; pure rules and types
+  ["config", "domain", "concurrency"], // boot settings and per-use flags; pure rules and types; generic async helpers
   ["observability", "auth"], // logs, events, metrics; principals and tokens
   ["db", "gateway", "simulator"], // one module per guarded SQL operation; the upstream client; its stand-in
-  ["credentials", "orgs", "budget", "locks"], // sealed upstream credentials; tenants and tenancy; the shared upstream budget; reentrant locks, row leases, the brand lease
+  ["credentials", "orgs", "budget", "locks", "settings"], // sealed upstream credentials; tenants and tenancy; the shared upstream budget; reentrant locks, row leases, the brand lease; operator settings
   ["brands", "catalogues"], // brand records, brand tenancy and views; the upstream catalogues
   ["jobs", "allocation"], // the job system; just-in-time allocation
   ["subWorkspaces"], // a brand's sub-workspace: the provisioning state machine, its job, its hop

@@ -7,7 +7,6 @@ import type { CatalogueService } from "../catalogues/catalogueService.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { GenerationJobs } from "../generation/generationJobs.ts";
 import type { GenerationProducer } from "../generation/generationProducer.ts";
-import type { OperatorSettings } from "../generation/operatorSettings.ts";
 import type { PromptPreviewService } from "../generation/promptPreviewService.ts";
 import type { JobListing } from "../jobs/jobListing.ts";
 import type { JobService } from "../jobs/jobService.ts";
@@ -17,6 +16,7 @@ import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { PromptService } from "../prompts/promptService.ts";
+import type { OperatorSettings } from "../settings/operatorSettings.ts";
 
 export interface ReadinessReport {
   ready: boolean;

@@ -1,5 +1,5 @@
-import type { BrandRow } from "../db/brands/insertBrand.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { countryForGeoTargetId } from "../domain/geoTarget.ts";
 import type { GenerationCaller, GenerationProducerPort } from "../markets/marketGeneration.ts";
 import type { ActivationMarketResult } from "./activationMarkets.ts";

@@ -1,10 +1,10 @@
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { cancelProvisioning } from "../db/brands/cancelProvisioning.ts";
 import { clearSubWorkspacePointer } from "../db/brands/clearSubWorkspacePointer.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import { markBrandPending } from "../db/brands/markBrandPending.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { deleteMarketsOfBrand } from "../db/markets/deleteMarketsOfBrand.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { DEACTIVATION_FLOOR } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";

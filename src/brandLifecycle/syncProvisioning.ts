@@ -1,8 +1,8 @@
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { findBrandById } from "../db/brands/findBrandById.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import { recordSyncSubWorkspace } from "../db/brands/recordSyncSubWorkspace.ts";
 import type { DbExecutor } from "../db/database.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { OperationContext } from "../domain/operationContext.ts";

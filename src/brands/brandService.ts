@@ -1,6 +1,7 @@
 import type { Principal } from "../auth/principal.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { findBrand } from "../db/brands/findBrand.ts";
-import { type BrandRow, insertBrand } from "../db/brands/insertBrand.ts";
+import { insertBrand } from "../db/brands/insertBrand.ts";
 import { listBrands } from "../db/brands/listBrands.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";

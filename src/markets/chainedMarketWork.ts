@@ -1,10 +1,10 @@
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { findBrandById } from "../db/brands/findBrandById.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
 import { findMarket } from "../db/markets/findMarket.ts";
 import { findOrgById } from "../db/orgs/findOrgById.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { JobContext } from "../jobs/handler.ts";

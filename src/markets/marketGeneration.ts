@@ -1,5 +1,5 @@
-import type { BrandRow } from "../db/brands/insertBrand.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 
 /**
  * How the endpoints that create markets (and the jobs that chain them) hand a new market to the

@@ -1,5 +1,5 @@
 import { brandView } from "../brands/brandView.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import type { Market } from "./market.ts";
 import type { PromptGenerationHandle } from "./marketGeneration.ts";
 import { marketView } from "./marketView.ts";

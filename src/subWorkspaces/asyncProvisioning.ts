@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 
 import { beginProvisioningAttempt } from "../db/brands/beginProvisioningAttempt.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { failProvisioningAttempt } from "../db/brands/failProvisioningAttempt.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import { recordProvisioningJobId } from "../db/brands/recordProvisioningJobId.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";

@@ -1,5 +1,5 @@
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { findClaimedWorkspaces } from "../db/brands/findClaimedWorkspaces.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import { recordProvisioningCandidate } from "../db/brands/recordProvisioningCandidate.ts";
 import type { Db } from "../db/database.ts";
 import { ServiceError } from "../domain/errors.ts";

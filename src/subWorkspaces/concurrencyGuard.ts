@@ -1,5 +1,5 @@
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { failProvisioningAttempt } from "../db/brands/failProvisioningAttempt.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { DbExecutor } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";

@@ -1,6 +1,6 @@
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { failProvisioningAttempt } from "../db/brands/failProvisioningAttempt.ts";
 import { findBrandById } from "../db/brands/findBrandById.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import { promoteProvisioningReady } from "../db/brands/promoteProvisioningReady.ts";
 import { recordProvisioningJobId } from "../db/brands/recordProvisioningJobId.ts";
 import type { Db } from "../db/database.ts";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
-import type { JobRow } from "../../../src/db/jobs/insertJob.ts";
+import type { JobRow } from "../../../src/db/jobs/jobRow.ts";
 import { findMarket } from "../../../src/db/markets/findMarket.ts";
 import { recordReservationProject } from "../../../src/db/markets/recordReservationProject.ts";
 import { reserveMarket } from "../../../src/db/markets/reserveMarket.ts";

@@ -1,3 +1,4 @@
+import { boundedMap } from "../concurrency/boundedMap.ts";
 import { findLastPublishes } from "../db/allocation/findLastPublishes.ts";
 import { listBrandSubWorkspaces } from "../db/brands/listBrandSubWorkspaces.ts";
 import {
@@ -9,8 +10,7 @@ import {
   type WorkspaceResources,
   ZERO_UNITS,
 } from "../domain/allocation.ts";
-import { planReclaim } from "../domain/rebalance.ts";
-import { boundedMap } from "../gateway/boundedMap.ts";
+import { planReclaim } from "../domain/reclaimPlan.ts";
 import type { LockLease } from "../locks/reentrantLock.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, SiblingSource, SiblingWorkspace } from "./allocationDeps.ts";

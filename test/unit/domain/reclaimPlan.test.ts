@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { DIMENSIONS, type Units, type WorkspaceResources } from "../../../src/domain/allocation.ts";
-import { planReclaim, REBALANCE_FLOOR, reclaimableSlack } from "../../../src/domain/rebalance.ts";
+import { planReclaim, REBALANCE_FLOOR, reclaimableSlack } from "../../../src/domain/reclaimPlan.ts";
 
 function resources(
   projects: [used: number, drafted: number, total: number],

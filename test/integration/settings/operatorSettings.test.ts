@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ServiceError } from "../../../src/domain/errors.ts";
-import { OperatorSettings } from "../../../src/generation/operatorSettings.ts";
+import { OperatorSettings } from "../../../src/settings/operatorSettings.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 
