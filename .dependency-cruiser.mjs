@@ -52,6 +52,14 @@ export default {
       })),
     ),
     {
+      name: "jobs:records",
+      comment:
+        "A job record is created and read through src/jobs/ (jobRecords.ts, JobService), never by a feature's own SQL.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(jobs|db)/" },
+      to: { path: "^src/db/jobs/" },
+    },
+    {
       name: "layer:unplaced",
       comment: "Every folder of src/ is on a layer: add a new one to LAYERS in .dependency-cruiser.mjs.",
       severity: "error",

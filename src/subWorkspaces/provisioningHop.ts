@@ -4,7 +4,6 @@ import { findBrandById } from "../db/brands/findBrandById.ts";
 import { promoteProvisioningReady } from "../db/brands/promoteProvisioningReady.ts";
 import { recordProvisioningJobId } from "../db/brands/recordProvisioningJobId.ts";
 import type { Db } from "../db/database.ts";
-import { findJob } from "../db/jobs/findJob.ts";
 import {
   PROVISIONING_ERROR_SENTENCES,
   type ProvisioningFailureReason,
@@ -14,6 +13,7 @@ import { GatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { JobContext } from "../jobs/handler.ts";
 import { JobError, LeaseLostError } from "../jobs/jobError.ts";
+import { findJobRecord } from "../jobs/jobRecords.ts";
 import type { BrandLease } from "../locks/brandLease.ts";
 import type { EventBus, ServiceEvents } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -190,7 +190,7 @@ class Hop {
   async #earlierHandOff(): Promise<HopOutcome | undefined> {
     const nextJobId = this.#ctx.job.nextJobId;
     if (!nextJobId) return undefined;
-    const next = await findJob(this.#deps.db, nextJobId);
+    const next = await findJobRecord(this.#deps.db, nextJobId);
     this.#handedOff = true;
     this.#log.info({ nextJobId }, "hop already handed off; completing it");
     return next?.type === this.#ctx.job.type
