@@ -243,7 +243,8 @@ export class GatewayTransport {
         { gateway, method, route, group, priority: scope.priority },
         "no upstream budget before the deadline",
       );
-      throw new GatewayError({ kind: "rateLimited", status: 429, method, route, gateway, cause });
+      // Status 0: nothing was sent, so no upstream status exists (a log line must not read "429").
+      throw new GatewayError({ kind: "rateLimited", status: 0, method, route, gateway, cause });
     }
   }
 

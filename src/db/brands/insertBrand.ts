@@ -1,7 +1,6 @@
 import type { DbExecutor } from "../database.ts";
 import { brands } from "../schema.ts";
-
-export type BrandRow = typeof brands.$inferSelect;
+import type { BrandRow } from "./brandRow.ts";
 
 export async function insertBrand(
   db: DbExecutor,
