@@ -11,7 +11,7 @@ export const LAYERS = [
   ["observability", "auth"], // logs, events, metrics; principals and tokens
   ["db", "gateway", "simulator"], // one module per guarded SQL operation; the upstream client; its stand-in
   ["credentials", "orgs", "budget"], // sealed upstream credentials; tenants and tenancy; the shared upstream budget
-  ["brands", "catalogues"], // brand records, brand tenancy and views; the upstream catalogues
+  ["brands", "catalogues", "idempotency"], // brand records, brand tenancy and views; the upstream catalogues; Idempotency-Key records
   ["jobs", "allocation"], // the job system; just-in-time allocation
   ["markets"], // markets, their projects and models
   ["prompts"], // prompts of a brand's markets
