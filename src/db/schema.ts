@@ -309,7 +309,7 @@ export const upstreamReconcileRuns = pgTable("upstream_reconcile_runs", {
 /**
  * Upstream things Serenity made that no record tracks, from the first pass that saw them: the
  * upstream gives no creation time, so the grace period runs from `first_seen_at`. A row goes away
- * once its thing is tracked, claimed, reclaimed or gone.
+ * once its thing is tracked, claimed, reclaimed, re-attached or gone.
  */
 export const upstreamOrphanSightings = pgTable(
   "upstream_orphan_sightings",
@@ -320,6 +320,11 @@ export const upstreamOrphanSightings = pgTable(
     workspaceId: text("workspace_id").notNull(),
     firstSeenAt: tz("first_seen_at").notNull(),
     lastSeenAt: tz("last_seen_at").notNull(),
+    /**
+     * Set when the reconciler found the thing holding prompts it could not re-attach: kept as it is,
+     * reported by `serenity audit`, deleted only by `serenity reconcile --delete <id>` (ADR 0016).
+     */
+    quarantinedAt: tz("quarantined_at"),
   },
   (table) => [primaryKey({ columns: [table.orgId, table.kind, table.upstreamId] })],
 );
