@@ -54,6 +54,12 @@ export interface ServiceEvents {
     durationSeconds: number;
   };
   "gateway.quotaClassification": { matched: boolean };
+  /**
+   * The API process's periodic look at the upstream (src/runtime/upstreamHealth.ts): whether the
+   * gateway answered. A metric, never a readiness gate: an upstream outage must not take the API
+   * out of rotation (it still answers its cached reads and its 503s).
+   */
+  "gateway.health": { reachable: boolean };
   /** One wait for an upstream budget slot (docs/decisions/0019): granted, or the deadline came first. */
   "upstream.budgetWait": {
     group: EndpointGroup;
