@@ -64,7 +64,7 @@ export function createJobContext<M extends JobMetadata>(
       if (!(await linkNextJob(tx, { jobId: record.id, leaseToken, nextJobId, now }))) {
         throw new LeaseLostError(record.id);
       }
-      await deps.queue.enqueue(nextJobId, { delayMs, db: tx });
+      await deps.queue.enqueue(nextJobId, { delayMs, db: tx, continuation: true });
     });
     handedOff = true;
     return nextJobId;
