@@ -60,6 +60,9 @@ const envSchema = z.object({
 
 export type RawEnv = z.infer<typeof envSchema>;
 
+/** The variables the boot schema validates (docs/configuration.md must list each one). */
+export const BOOT_SCHEMA_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
