@@ -272,7 +272,13 @@ describe("T4 promote", () => {
   });
 
   it("answers superseded, not an exception, when another brand already points at the workspace", async () => {
-    const other = await insertTestBrand(t.db, { orgId, name: "Other", domain: null, primaryUrl: null, now: t0 });
+    const other = await insertTestBrand(t.db, {
+      orgId,
+      name: "Other",
+      domain: null,
+      primaryUrl: null,
+      now: t0,
+    });
     const shared = `ws-shared-${randomUUID()}`;
     const otherAttempt = await pendingWithCandidate(shared, other.id);
     expect(
@@ -287,7 +293,13 @@ describe("T4 promote", () => {
   });
 
   it("a unique violation inside a caller's transaction does not poison it", async () => {
-    const other = await insertTestBrand(t.db, { orgId, name: "Other2", domain: null, primaryUrl: null, now: t0 });
+    const other = await insertTestBrand(t.db, {
+      orgId,
+      name: "Other2",
+      domain: null,
+      primaryUrl: null,
+      now: t0,
+    });
     const shared = `ws-shared-${randomUUID()}`;
     await promoteProvisioningReady(t.db, {
       brandId: other.id,
@@ -305,7 +317,13 @@ describe("T4 promote", () => {
   });
 
   it("exactly one of two concurrent promotes of the same workspace wins", async () => {
-    const other = await insertTestBrand(t.db, { orgId, name: "Racer", domain: null, primaryUrl: null, now: t0 });
+    const other = await insertTestBrand(t.db, {
+      orgId,
+      name: "Racer",
+      domain: null,
+      primaryUrl: null,
+      now: t0,
+    });
     const shared = `ws-race-${randomUUID()}`;
     const a = await pendingWithCandidate(shared);
     const b = await pendingWithCandidate(shared, other.id);
@@ -436,7 +454,13 @@ describe("synchronous pointer write", () => {
       (await recordSyncSubWorkspace(t.db, { brandId: brand.id, subWorkspaceId: "ws-mine", now: at(2) }))
         .outcome,
     ).toBe("recorded");
-    const other = await insertTestBrand(t.db, { orgId, name: "Thief", domain: null, primaryUrl: null, now: t0 });
+    const other = await insertTestBrand(t.db, {
+      orgId,
+      name: "Thief",
+      domain: null,
+      primaryUrl: null,
+      now: t0,
+    });
     expect(
       await recordSyncSubWorkspace(t.db, { brandId: other.id, subWorkspaceId: "ws-mine", now: at(3) }),
     ).toEqual({

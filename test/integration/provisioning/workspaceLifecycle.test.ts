@@ -52,7 +52,15 @@ beforeEach(async () => {
 });
 
 const newBrand = async () =>
-  (await insertTestBrand(db.db, { orgId, name: "B", domain: null, primaryUrl: null, now: clock.now() })).id;
+  (
+    await insertTestBrand(db.db, {
+      orgId,
+      name: `B ${randomUUID()}`,
+      domain: null,
+      primaryUrl: null,
+      now: clock.now(),
+    })
+  ).id;
 const title = (name: string) => `${name} ${randomUUID().slice(0, 8)}`;
 
 async function child(name: string, settled = true): Promise<string> {
