@@ -5,7 +5,7 @@ import { completeJob } from "../db/jobs/completeJob.ts";
 import { failJob } from "../db/jobs/failJob.ts";
 import { failUnleasedJob } from "../db/jobs/failUnleasedJob.ts";
 import { findJob } from "../db/jobs/findJob.ts";
-import type { JobRecordError, JobRow } from "../db/jobs/insertJob.ts";
+import type { JobRecordError, JobRow } from "../db/jobs/jobRow.ts";
 import { releaseJobLease } from "../db/jobs/releaseJobLease.ts";
 import { withUpstreamPriority } from "../gateway/upstreamScope.ts";
 import type { ServiceEvents } from "../observability/events.ts";

@@ -1,4 +1,5 @@
-import { type BrandRow, insertBrand } from "../../src/db/brands/insertBrand.ts";
+import type { BrandRow } from "../../src/db/brands/brandRow.ts";
+import { insertBrand } from "../../src/db/brands/insertBrand.ts";
 
 /** insertBrand for a test that gives every brand its own name: the row, or the test fails. */
 export async function insertTestBrand(...args: Parameters<typeof insertBrand>): Promise<BrandRow> {

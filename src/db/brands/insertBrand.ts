@@ -3,8 +3,7 @@ import { sql } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { isUniqueViolation } from "../isUniqueViolation.ts";
 import { brands } from "../schema.ts";
-
-export type BrandRow = typeof brands.$inferSelect;
+import type { BrandRow } from "./brandRow.ts";
 
 /** The constraint that keeps a brand name unique per org, case-insensitively (docs/decisions/0022). */
 const NAME_UNIQUE = "brands_org_name_key_unique";

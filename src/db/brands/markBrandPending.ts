@@ -2,7 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 /** Deactivate's last step: the brand goes back to `pending` (a deleted brand stays deleted). */
 export async function markBrandPending(

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 /**
  * T2: the attempt's candidate workspace, recorded once. Guarded by the attempt id, `pending`, and

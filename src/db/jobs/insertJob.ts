@@ -1,9 +1,6 @@
 import type { DbExecutor } from "../database.ts";
 import { jobs } from "../schema.ts";
-
-export type JobRow = typeof jobs.$inferSelect;
-export type JobStatus = JobRow["status"];
-export type JobRecordError = NonNullable<JobRow["error"]>;
+import type { JobRow } from "./jobRow.ts";
 
 export interface NewJob {
   id: string;

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { jobs } from "../schema.ts";
-import type { JobRow } from "./insertJob.ts";
+import type { JobRow } from "./jobRow.ts";
 
 /**
  * Gives the lease back (the record stays IN_PROGRESS) so the next delivery can claim it at once.

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { jobs } from "../schema.ts";
-import type { JobRow } from "./insertJob.ts";
+import type { JobRow } from "./jobRow.ts";
 
 /**
  * FAILED with NEEDS_REAUTH → IN_PROGRESS with a fresh credential: the compare-and-set of a reauth.

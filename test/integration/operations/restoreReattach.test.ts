@@ -37,7 +37,7 @@ describe("restoring an older backup", () => {
   afterAll(() => world.close());
 
   const createMarket = async (market: string, languageCode: string) => {
-    const outcome = await world.runtime.services.provisioning.createMarket(
+    const outcome = await world.runtime.services.markets.create(
       principal,
       world.orgId,
       brandId,
