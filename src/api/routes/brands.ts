@@ -62,7 +62,6 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
   typed.get(
     "/v2/orgs/:orgId/brands",
     {
-      config: { idempotent: true },
       schema: {
         tags: ["brands"],
         summary: "List an org's brands",
