@@ -4,6 +4,7 @@ import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
 import { findJob } from "../db/jobs/findJob.ts";
 import { insertJob } from "../db/jobs/insertJob.ts";
+import { isJobUpdatedWithin } from "../db/jobs/isJobUpdatedWithin.ts";
 import { lockJobKey } from "../db/jobs/lockJobKey.ts";
 import { rearmJob } from "../db/jobs/rearmJob.ts";
 import { findMarket } from "../db/markets/findMarket.ts";
@@ -173,12 +174,15 @@ export class GenerationProducer {
       return await db.transaction(async (tx): Promise<Decision> => {
         await lockJobKey(tx, jobId);
         const existing = await findJob(tx, jobId);
-        const now = clock.now();
+        const now = clock.databaseTime?.();
         if (existing) {
           if (existing.type !== GENERATE_MARKET_PROMPTS_JOB || existing.brandId !== brand.id)
             return { kind: "skip", reason: "id-taken" };
-          const young = now.getTime() - existing.updatedAt.getTime() < STALE_GENERATION_MS;
-          if (existing.status === "IN_PROGRESS" && young) return { kind: "reused", jobId };
+          if (
+            existing.status === "IN_PROGRESS" &&
+            (await isJobUpdatedWithin(tx, { jobId, withinMs: STALE_GENERATION_MS, now }))
+          )
+            return { kind: "reused", jobId };
           if (existing.status === "FAILED" && existing.error?.code === NEEDS_REAUTH)
             return { kind: "reused", jobId };
           const credentialId = await credentials.seal(caller.sub, caller.bearer, { db: tx });

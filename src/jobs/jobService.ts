@@ -111,7 +111,7 @@ export class JobService {
           metadata: input.metadata,
           credentialId,
           createdBy: input.createdBy,
-          now: this.#deps.clock.now(),
+          now: this.#deps.clock.databaseTime?.(),
         });
         // Roll the savepoint back so a credential sealed for a duplicate never lingers.
         if (!row) throw exists;
@@ -163,7 +163,7 @@ export class JobService {
         const row = await reopenJobForReauth(tx, {
           jobId: target.id,
           credentialId,
-          now: this.#deps.clock.now(),
+          now: this.#deps.clock.databaseTime?.(),
         });
         if (row) await this.queue.enqueue(row.id, { db: tx });
         return row;

@@ -81,11 +81,14 @@ export class JobReconciler {
       };
       if (!(await tryReconcilerLock(tx))) return empty;
       const now = clock.now();
-      const stalledBefore = new Date(now.getTime() - stallGraceMs);
+      // Stalled is judged on the database's clock (a test's hand-driven time, if any): the lease
+      // expiries and updates it compares with were stamped by other processes.
+      const databaseTime = clock.databaseTime?.();
       const result: ReconcileReport = { ...empty, skipped: false };
 
       const stalled = await findStalledJobs(tx, {
-        stalledBefore,
+        stallGraceMs,
+        now: databaseTime,
         queueSchema: queue.schema,
         queueName: queue.name,
         limit: STALLED_BATCH,
@@ -104,8 +107,8 @@ export class JobReconciler {
         }
         const failed = await failStalledJob(tx, {
           jobId: job.id,
-          stalledBefore,
-          now,
+          stallGraceMs,
+          now: databaseTime,
           error: { code: "JOB_STALLED", message: registry.messageFor("JOB_STALLED")!, retryable: false },
         });
         if (failed) {

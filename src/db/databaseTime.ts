@@ -1,0 +1,24 @@
+import { type SQL, sql } from "drizzle-orm";
+
+/**
+ * The time a guarded statement decides expiry with. `undefined` — what production always passes —
+ * means PostgreSQL's own clock (`clock_timestamp()`, read inside the statement), so an expiry or a
+ * takeover is never decided by comparing one process's wall clock with a timestamp another process
+ * wrote. A test that drives time by hand passes its clock's time instead (`Clock.databaseTime`),
+ * and then every statement of the same family must get it (docs/decisions/0022).
+ */
+export type DatabaseTime = Date | undefined;
+
+/**
+ * `now` as a SQL expression: the given time, else the database's clock — cut to milliseconds, as a
+ * JavaScript Date holds it, so a timestamp read back and compared for equality (an optimistic
+ * guard) still matches.
+ */
+export function databaseNow(now: DatabaseTime): SQL {
+  return sql`coalesce(${now?.toISOString() ?? null}::timestamptz, date_trunc('milliseconds', clock_timestamp()))`;
+}
+
+/** `now + ms` (negative: `now - ms`) as a SQL expression on the same clock as `databaseNow`. */
+export function databaseNowPlus(now: DatabaseTime, ms: number): SQL {
+  return sql`(${databaseNow(now)} + ${Math.round(ms)}::double precision * interval '1 millisecond')`;
+}
