@@ -59,6 +59,6 @@ export function insertNewBrand(
     name: input.name,
     domain: input.domain ?? null,
     primaryUrl: input.primaryUrl ?? null,
-    now: deps.clock.now(),
+    now: deps.clock.databaseTime?.(),
   });
 }

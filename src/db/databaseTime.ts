@@ -1,5 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 
+import type { DbExecutor } from "./database.ts";
+
 /**
  * The time a guarded statement decides expiry with. `undefined` — what production always passes —
  * means PostgreSQL's own clock (`clock_timestamp()`, read inside the statement), so an expiry or a
@@ -21,4 +23,15 @@ export function databaseNow(now: DatabaseTime): SQL {
 /** `now + ms` (negative: `now - ms`) as a SQL expression on the same clock as `databaseNow`. */
 export function databaseNowPlus(now: DatabaseTime, ms: number): SQL {
   return sql`(${databaseNow(now)} + ${Math.round(ms)}::double precision * interval '1 millisecond')`;
+}
+
+/**
+ * The database's current time (or the test's hand-driven `now`), for code that judges the age of
+ * rows other processes stamped — a reservation, a sighting — against timestamps written on the
+ * same clock (`databaseNow`), never against this process's.
+ */
+export async function readDatabaseNow(db: DbExecutor, now: DatabaseTime): Promise<Date> {
+  if (now) return now;
+  const result = await db.execute<{ now: Date | string }>(sql`select ${databaseNow(undefined)} as now`);
+  return new Date(result.rows[0]!.now);
 }

@@ -1,6 +1,7 @@
 import { durationMs } from "../config/flags.ts";
 import { purgeCredentials } from "../db/credentials/purgeCredentials.ts";
 import type { DbExecutor } from "../db/database.ts";
+import { readDatabaseNow } from "../db/databaseTime.ts";
 import { failStalledJob } from "../db/jobs/failStalledJob.ts";
 import { findStalledJobs } from "../db/jobs/findStalledJobs.ts";
 import { purgeTerminalJobs } from "../db/jobs/purgeTerminalJobs.ts";
@@ -80,10 +81,10 @@ export class JobReconciler {
         steps: {},
       };
       if (!(await tryReconcilerLock(tx))) return empty;
-      const now = clock.now();
-      // Stalled is judged on the database's clock (a test's hand-driven time, if any): the lease
-      // expiries and updates it compares with were stamped by other processes.
+      // Stalled, stale and expired are judged on the database's clock (a test's hand-driven time,
+      // if any): the lease expiries and updates compared with were stamped by other processes.
       const databaseTime = clock.databaseTime?.();
+      const now = await readDatabaseNow(tx, databaseTime);
       const result: ReconcileReport = { ...empty, skipped: false };
 
       const stalled = await findStalledJobs(tx, {

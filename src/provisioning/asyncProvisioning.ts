@@ -125,7 +125,11 @@ export class AsyncProvisioning {
     );
 
     const attemptId = randomUUID();
-    const begun = await beginProvisioningAttempt(db, { brandId: brand.id, attemptId, now: clock.now() });
+    const begun = await beginProvisioningAttempt(db, {
+      brandId: brand.id,
+      attemptId,
+      now: clock.databaseTime?.(),
+    });
     if (!begun) throw new ServiceError("semrushProvisioningInProgress");
 
     const metadata: ProvisionWorkspaceMetadata = {
@@ -152,7 +156,7 @@ export class AsyncProvisioning {
         brandId: brand.id,
         attemptId,
         reason: "couldNotStart",
-        now: clock.now(),
+        now: clock.databaseTime?.(),
       });
       if (failed) this.deps.events.emit("provisioning.attempt", { outcome: "failed" });
       throw error instanceof ServiceError ? error : new ServiceError("configurationError", { cause: error });
@@ -161,7 +165,7 @@ export class AsyncProvisioning {
       brandId: brand.id,
       attemptId,
       jobId,
-      now: clock.now(),
+      now: clock.databaseTime?.(),
     });
     log.info({ attemptId, jobId, chained: chained.type }, "asynchronous provisioning accepted");
     return { jobId, brand: recorded ?? { ...begun, provisioningJobId: jobId } };

@@ -304,7 +304,7 @@ export class ProvisioningService {
         await failFreshBrandStart(this.deps.db, {
           brandId: inserted.id,
           reason: failureReasonOf(error),
-          now: this.deps.clock.now(),
+          now: this.deps.clock.databaseTime?.(),
         });
       }
       throw error;

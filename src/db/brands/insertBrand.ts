@@ -1,4 +1,5 @@
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 
 export type BrandRow = typeof brands.$inferSelect;
@@ -11,7 +12,7 @@ export async function insertBrand(
     domain: string | null;
     primaryUrl: string | null;
     aliases?: string[];
-    now: Date;
+    now: DatabaseTime;
   },
 ): Promise<BrandRow> {
   const [row] = await db
@@ -23,8 +24,8 @@ export async function insertBrand(
       primaryUrl: values.primaryUrl,
       aliases: values.aliases ?? [],
       status: "pending",
-      createdAt: values.now,
-      updatedAt: values.now,
+      createdAt: databaseNow(values.now),
+      updatedAt: databaseNow(values.now),
     })
     .returning();
   return row!;
