@@ -7,16 +7,17 @@
  * fails the check until it is given one, so every new folder is placed on purpose.
  */
 export const LAYERS = [
-  ["config", "domain"], // boot settings and per-use flags; pure rules and types
+  ["config", "domain", "concurrency"], // boot settings and per-use flags; pure rules and types; generic async helpers
   ["observability", "auth"], // logs, events, metrics; principals and tokens
   ["db", "gateway", "simulator"], // one module per guarded SQL operation; the upstream client; its stand-in
-  ["credentials", "orgs", "budget"], // sealed upstream credentials; tenants and tenancy; the shared upstream budget
+  ["credentials", "orgs", "budget", "locks", "settings"], // sealed upstream credentials; tenants and tenancy; the shared upstream budget; reentrant locks, row leases, the brand lease; operator settings
   ["brands", "catalogues"], // brand records, brand tenancy and views; the upstream catalogues
   ["jobs", "allocation"], // the job system; just-in-time allocation
-  ["markets"], // markets, their projects and models
+  ["subWorkspaces"], // a brand's sub-workspace: the provisioning state machine, its job, its hop
+  ["markets"], // markets, their projects and models; market create (sync, async, chained)
   ["prompts"], // prompts of a brand's markets
   ["generation"], // generated monitoring prompts (producer, job)
-  ["provisioning"], // sub-workspaces, the provisioning job and the endpoints that provision
+  ["brandLifecycle"], // a brand's lifecycle: create with its first market, activate, deactivate (sync and async)
   ["operations"], // operator runs: sweep, audit
   ["api"], // the HTTP layer
   ["runtime"], // the composition root
@@ -50,6 +51,14 @@ export default {
         to: { path: `^src/${alternatives(notBelow(layer, folder))}/` },
       })),
     ),
+    {
+      name: "jobs:records",
+      comment:
+        "A job record is created and read through src/jobs/ (jobRecords.ts, JobService), never by a feature's own SQL.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(jobs|db)/" },
+      to: { path: "^src/db/jobs/" },
+    },
     {
       name: "layer:unplaced",
       comment: "Every folder of src/ is on a layer: add a new one to LAYERS in .dependency-cruiser.mjs.",

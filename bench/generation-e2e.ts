@@ -119,7 +119,7 @@ async function main() {
   /** A brand with its FR market and generated prompts: the request's time, and the job's id. */
   async function createWithGeneration(): Promise<{ requestMs: number; jobId: string; startedAt: number }> {
     const startedAt = performance.now();
-    const outcome = await services.provisioning.createBrand(
+    const outcome = await services.brandLifecycle.createBrand(
       user,
       org.id,
       {

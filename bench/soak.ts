@@ -7,7 +7,10 @@
  * 5 s / grace 10 s, has had its turn), p50 / p99 per route, RSS and file descriptors of each
  * process after warm-up and at the end.
  *
- *   npx tsx bench/soak.ts [--minutes 2] [--concurrency 6] [--json out.json]
+ *   npx tsx bench/soak.ts [--minutes 2] [--concurrency 6] [--json out.json] [--no-limits]
+ *
+ * The simulator enforces Semrush's request limits (10 / s and 10 in flight per account and
+ * endpoint group) unless `--no-limits`; Serenity's processes run with their default budget.
  *
  * Uses DATABASE_URL's server when set (a scratch database is created and dropped), else an
  * embedded PostgreSQL in a temporary directory. Linux only (/proc for RSS and fds).
@@ -37,6 +40,8 @@ const { values: args } = parseArgs({
     minutes: { type: "string", default: "2" },
     concurrency: { type: "string", default: "6" },
     json: { type: "string" },
+    /** The simulator without Semrush's request limits (10 / s, 10 in flight): the old soak. */
+    "no-limits": { type: "boolean", default: false },
   },
 });
 const MINUTES = Number(args.minutes);
@@ -111,7 +116,12 @@ async function main() {
           "--seed",
           "empty",
           "--settings",
-          '{"latencyMs":20,"settleReads":1}',
+          JSON.stringify({
+            latencyMs: 20,
+            settleReads: 1,
+            // Semrush's published request limits per (account, endpoint group), unless --no-limits.
+            ...(args["no-limits"] ? {} : { rateLimit: { perSecond: 10, concurrent: 10 } }),
+          }),
         ],
         {},
       ),

@@ -122,7 +122,7 @@ async function main() {
   for (const { worker } of Object.values(variants)) await worker.start();
 
   async function timeToReady(ladder: LadderName, settleMs: number, index: number): Promise<number> {
-    const outcome = await variants[ladder].services.provisioning.createBrand(
+    const outcome = await variants[ladder].services.brandLifecycle.createBrand(
       user,
       org.id,
       {

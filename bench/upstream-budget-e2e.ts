@@ -5,6 +5,7 @@
  * account and endpoint group, shared through PostgreSQL, docs/decisions/0019).
  *
  *   npx tsx bench/upstream-budget-e2e.ts [--brands 30] [--prompts 5] [--views 50] [--json out.json]
+ *                                        [--modes unpaced,paced]
  *
  * One standalone `serenity simulator` process for the whole run, with Semrush's limits
  * (`rateLimit` 10 / 10) and 50 ms latency. Per mode: a fresh database (DATABASE_URL's server when
@@ -46,8 +47,13 @@ const { values: args } = parseArgs({
     prompts: { type: "string", default: "5" },
     views: { type: "string", default: "50" },
     json: { type: "string" },
+    /** Which modes to run, comma-separated (both by default: the side-by-side comparison). */
+    modes: { type: "string", default: "unpaced,paced" },
   },
 });
+const MODES = args.modes.split(",").map((mode) => mode.trim()) as ("unpaced" | "paced")[];
+if (MODES.length === 0 || MODES.some((mode) => mode !== "unpaced" && mode !== "paced"))
+  throw new Error("--modes takes unpaced, paced or both");
 const BRANDS = Number(args.brands);
 const PROMPTS = Number(args.prompts);
 const VIEWS = Number(args.views);
@@ -144,8 +150,25 @@ interface SimCall {
   method: string;
   path: string;
   status: number;
+  at: string;
   group: string | null;
   throttled: boolean;
+}
+
+/**
+ * Admitted calls per endpoint group in each whole second since `since` (by the simulator's answer
+ * time), so a run shows where a group sat idle: the rate floor assumes it is busy every second.
+ */
+function timeline(calls: SimCall[], since: number): Record<string, number[]> {
+  const perGroup: Record<string, number[]> = {};
+  for (const call of calls) {
+    if (call.throttled || call.group === null) continue;
+    const second = Math.max(0, Math.floor((Date.parse(call.at) - since) / 1000));
+    const row = (perGroup[call.group] ??= []);
+    while (row.length <= second) row.push(0);
+    row[second] = row[second]! + 1;
+  }
+  return perGroup;
 }
 
 /** The simulator's own count since the last clear: per group and in all. */
@@ -294,6 +317,7 @@ async function runMode(mode: "unpaced" | "paced", sim: string) {
     // 1. Onboarding burst.
     await resetCounts();
     const onboardStart = performance.now();
+    const onboardStartEpoch = Date.now();
     const creates = await Promise.all(
       Array.from({ length: BRANDS }, (_, i) =>
         call("POST", base, {
@@ -330,11 +354,14 @@ async function runMode(mode: "unpaced" | "paced", sim: string) {
         );
         return accepted.every((job) => job.status !== "IN_PROGRESS");
       },
-      240_000,
+      // The hang guard grows with the burst: at the limit a brand costs ≈ 0.7 s of `projects` calls.
+      Math.max(240_000, BRANDS * 3_000),
       500,
     );
     const onboardS = (performance.now() - onboardStart) / 1000;
     const onboardCounts = await counts();
+    const onboardCalls = await control<SimCall[]>("/calls");
+    const onboardTimeline = timeline(onboardCalls, onboardStartEpoch);
     const ready = accepted.filter((job) => job.status === "COMPLETED");
     const failedBrands = accepted
       .filter((job) => job.status === "FAILED")
@@ -349,6 +376,9 @@ async function runMode(mode: "unpaced" | "paced", sim: string) {
       wallS: onboardS,
       timeOverFloor: onboardCounts.floorS > 0 ? onboardS / onboardCounts.floorS : NaN,
       ...onboardCounts,
+      timeline: onboardTimeline,
+      /** Every upstream call of the burst (method, path, status, answer time): for --json readers. */
+      upstreamCalls: onboardCalls.map((c) => ({ ...c, msFromStart: Date.parse(c.at) - onboardStartEpoch })),
     };
 
     // 2. Write burst: one bulk write per ready brand, all at once, plus pool views meanwhile.
@@ -419,25 +449,35 @@ async function runMode(mode: "unpaced" | "paced", sim: string) {
         else reportedFailed.get(brand.id)!.add(text);
       }
     });
-    // Read back (outside the measured window): nothing reported written is missing, nothing
-    // reported failed was written anyway.
+    // Read back (outside the measured window): nothing reported written is missing from the live
+    // (published) prompts, nothing reported failed went live anyway. A failed publish leaves its
+    // creates as drafts, reported failed and retryable by design (a retry finds them and publishes):
+    // those are counted apart.
     let missing = 0;
     let writtenDespiteFailure = 0;
+    let draftsLeft = 0;
     let readBackErrors = 0;
-    for (const brand of ready) {
+    const listTexts = async (brandId: string, drafts: boolean) => {
       const answer = await call(
         "GET",
-        `${base}/${brand.id}/serenity/prompts?geoTargetId=2840&languageCode=en&includeDrafts=true&limit=100`,
+        `${base}/${brandId}/serenity/prompts?geoTargetId=2840&languageCode=en&includeDrafts=${drafts}&limit=100`,
       );
-      if (answer.status !== 200) {
+      if (answer.status !== 200) return undefined;
+      return new Set(
+        (JSON.parse(answer.text) as { items: { text: string }[] }).items.map((item) => item.text),
+      );
+    };
+    for (const brand of ready) {
+      const [live, all] = [await listTexts(brand.id, false), await listTexts(brand.id, true)];
+      if (!live || !all) {
         readBackErrors += 1;
         continue;
       }
-      const listed = new Set(
-        (JSON.parse(answer.text) as { items: { text: string }[] }).items.map((item) => item.text),
-      );
-      for (const text of reportedWritten.get(brand.id)!) if (!listed.has(text)) missing += 1;
-      for (const text of reportedFailed.get(brand.id)!) if (listed.has(text)) writtenDespiteFailure += 1;
+      for (const text of reportedWritten.get(brand.id)!) if (!live.has(text)) missing += 1;
+      for (const text of reportedFailed.get(brand.id)!) {
+        if (live.has(text)) writtenDespiteFailure += 1;
+        else if (all.has(text)) draftsLeft += 1;
+      }
     }
     const writeBurst = {
       brands: ready.length,
@@ -449,6 +489,7 @@ async function runMode(mode: "unpaced" | "paced", sim: string) {
       itemUpstreamBusy: itemOutcomes.filter((outcome) => outcome.includes("upstreamBusy")).length,
       missing,
       writtenDespiteFailure,
+      draftsLeft,
       readBackErrors,
       wallS: writeS,
       viewsDuringBurst: {
@@ -533,8 +574,23 @@ async function main() {
     const load = os.loadavg().map((value) => value.toFixed(2));
     const started = performance.now();
     const results = [];
-    for (const mode of ["unpaced", "paced"] as const) results.push(await runMode(mode, sim));
+    for (const mode of MODES) results.push(await runMode(mode, sim));
     const totalS = (performance.now() - started) / 1000;
+    if (args.json) writeFileSync(args.json, `${JSON.stringify({ load, totalS, results }, null, 2)}\n`);
+    for (const result of results) {
+      console.log(`\n${result.mode}: onboarding per second and group (admitted calls):`);
+      for (const [group, row] of Object.entries(result.onboarding.timeline))
+        console.log(`  ${group.padEnd(15)} ${row.map((n) => String(n).padStart(2)).join(" ")}`);
+    }
+    if (results.length !== 2) {
+      // One mode alone: no side-by-side table, its figures as they are.
+      for (const { mode, onboarding, writeBurst } of results)
+        console.log(
+          `${mode}: onboarding ${onboarding.ready}/${BRANDS} in ${onboarding.wallS.toFixed(1)} s, floor ${onboarding.floorS.toFixed(1)} s (${onboarding.busiestGroup}), ÷ floor ${onboarding.timeOverFloor.toFixed(2)}, ${onboarding.calls} calls (${onboarding.throttled} 429); write burst ${writeBurst.written}/${writeBurst.prompts} written, ${writeBurst.itemUpstreamBusy} × 503, ${writeBurst.item502} × 502, ${writeBurst.calls} calls (${writeBurst.throttled} 429)`,
+        );
+      console.log(`\nprocess logs: ${LOG_DIR}`);
+      return;
+    }
     const [u, p] = results as [Awaited<ReturnType<typeof runMode>>, Awaited<ReturnType<typeof runMode>>];
 
     const n = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
@@ -583,10 +639,16 @@ async function main() {
           "counted",
         ],
         [
-          "2. lost / written anyway",
+          "2. lost / live despite a failure",
           `${u.writeBurst.missing} / ${u.writeBurst.writtenDespiteFailure}`,
           `${p.writeBurst.missing} / ${p.writeBurst.writtenDespiteFailure}`,
           "0 / 0",
+        ],
+        [
+          "2. failed items left as drafts (retry publishes)",
+          String(u.writeBurst.draftsLeft),
+          String(p.writeBurst.draftsLeft),
+          "counted",
         ],
         ["2. wall time s", n(u.writeBurst.wallS), n(p.writeBurst.wallS), ""],
         [
@@ -649,7 +711,6 @@ async function main() {
         console.log(`  processes that exited early: ${result.crashed.join("; ")}`);
     }
     console.log(`\nprocess logs: ${LOG_DIR}`);
-    if (args.json) writeFileSync(args.json, `${JSON.stringify({ load, totalS, results }, null, 2)}\n`);
   } finally {
     await stopAll([simulator]);
   }

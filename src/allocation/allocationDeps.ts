@@ -1,9 +1,9 @@
 import type { FlagSource } from "../config/flags.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
+import type { AllocationLock } from "../locks/reentrantLock.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { AllocationLock } from "./allocationLock.ts";
 import type { AllocationUpstream } from "./upstreamPort.ts";
 
 /** What allocation is composed from: every side effect behind an adapter. */

@@ -1,9 +1,9 @@
 import type { Principal } from "../auth/principal.ts";
 import { brandMode } from "../brands/brandMode.ts";
-import type { LedgerEntryRow } from "../db/allocation/insertLedgerEntry.ts";
+import type { LedgerEntryRow } from "../db/allocation/ledgerEntryRow.ts";
 import { listLedgerEntries } from "../db/allocation/listLedgerEntries.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { DIMENSIONS } from "../domain/allocation.ts";
 import {
   type MeteredWriteGuard,

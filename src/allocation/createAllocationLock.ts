@@ -1,9 +1,9 @@
 import type { FlagSource } from "../config/flags.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
+import { type AllocationLock, reentrant } from "../locks/reentrantLock.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
-import { type AllocationLock, reentrant } from "./allocationLock.ts";
 import { createDatabaseLockProvider } from "./databaseAllocationLock.ts";
 import { createInProcessLockProvider } from "./inProcessAllocationLock.ts";
 import { allocationLockMode } from "./lockMode.ts";

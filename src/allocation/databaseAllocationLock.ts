@@ -5,10 +5,10 @@ import { renewAllocationLock } from "../db/allocation/renewAllocationLock.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
+import { createLeaseRowLock } from "../locks/leaseRowLock.ts";
+import type { LockProvider } from "../locks/reentrantLock.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { LockProvider } from "./allocationLock.ts";
-import { createLeaseRowLock } from "./leaseRowLock.ts";
 
 /**
  * The cross-process allocation lock: a lease row per sub-workspace in `allocation_locks`

@@ -18,7 +18,7 @@ import {
 import { ServiceError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
-import { reclaimFromSiblings } from "./rebalance.ts";
+import { reclaimFromSiblings } from "./reclaimFromSiblings.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources, recordTransfer } from "./resourcesRecord.ts";
 import { sendTransfer } from "./sendTransfer.ts";

@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
-import type { LockLease, LockProvider } from "./allocationLock.ts";
+import type { LockLease, LockProvider } from "../locks/reentrantLock.ts";
 
 /**
  * TEST-ONLY: a FIFO queue per sub-workspace inside one process, the lock docs/decisions/0001

@@ -1,9 +1,10 @@
 import type { Principal } from "../auth/principal.ts";
 import { durationMs, type FlagSource } from "../config/flags.ts";
 import type { Db } from "../db/database.ts";
-import { insertPoolSample, type PoolSampleRow } from "../db/poolSamples/insertPoolSample.ts";
+import { insertPoolSample } from "../db/poolSamples/insertPoolSample.ts";
 import { latestPoolSamples } from "../db/poolSamples/latestPoolSamples.ts";
 import { listPoolSamples } from "../db/poolSamples/listPoolSamples.ts";
+import type { PoolSampleRow } from "../db/poolSamples/poolSampleRow.ts";
 import { purgePoolSamples } from "../db/poolSamples/purgePoolSamples.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { Logger } from "../observability/logger.ts";

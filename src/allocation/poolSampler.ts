@@ -5,6 +5,7 @@ import { findLatestOrgCredential } from "../db/credentials/findLatestOrgCredenti
 import type { Db } from "../db/database.ts";
 import { listOrgsWithBrands } from "../db/orgs/listOrgsWithBrands.ts";
 import type { Clock } from "../domain/clock.ts";
+import { awaitTurn, PASS_SPREAD_SHARE, type PassPace } from "../domain/passPacing.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import { reportOverrun } from "../observability/backgroundPassOverrun.ts";
@@ -38,7 +39,8 @@ export interface PoolSampleReport {
  * credential attached to a job of that org (a user who acted there lately). An org with none is
  * skipped and logged at debug — the gauge then simply keeps its last value. The token is only held
  * in memory for the read. Orgs are sampled one at a time: a pass is a handful of GETs per org, and
- * one slow org must not stampede the upstream.
+ * one slow org must not stampede the upstream. The periodic pass spreads its orgs over most of its
+ * interval (domain/passPacing.ts) instead of reading them all at its start.
  */
 export class PoolSampler {
   readonly #deps: PoolSamplerDeps;
@@ -48,15 +50,22 @@ export class PoolSampler {
     this.#deps = deps;
   }
 
-  /** One pass over every org with brands, as background work (ADR 0019). Never throws for one org's failure. */
-  sampleAll(): Promise<PoolSampleReport> {
-    return asBackgroundWork(() => this.#sampleAll());
+  /**
+   * One pass over every org with brands, as background work (ADR 0019). Never throws for one org's
+   * failure. With `pace`, org i of n starts no sooner than i × spreadMs / n after the pass began;
+   * without it (a CLI run, a test) the orgs go one after another.
+   */
+  sampleAll(pace?: PassPace): Promise<PoolSampleReport> {
+    return asBackgroundWork(() => this.#sampleAll(pace));
   }
 
-  async #sampleAll(): Promise<PoolSampleReport> {
+  async #sampleAll(pace: PassPace | undefined): Promise<PoolSampleReport> {
     const { db, clock, logger, credentials, allocation } = this.#deps;
     const report: PoolSampleReport = { sampled: 0, skipped: 0, failed: 0 };
-    for (const org of await listOrgsWithBrands(db)) {
+    const startedAt = clock.now().getTime();
+    const orgs = await listOrgsWithBrands(db);
+    for (const [index, org] of orgs.entries()) {
+      if (!(await awaitTurn(clock, pace, startedAt, index, orgs.length))) break;
       const log = logger.child({ orgId: org.id });
       try {
         const credentialId = await findLatestOrgCredential(db, {
@@ -88,7 +97,11 @@ export class PoolSampler {
     if (this.#loop) return;
     this.#loop = startPeriodic({
       everyMs: intervalMs,
-      pass: async () => this.#deps.logger.debug(await this.sampleAll(), "pool sampler pass"),
+      pass: async (signal) =>
+        this.#deps.logger.debug(
+          await this.sampleAll({ spreadMs: PASS_SPREAD_SHARE * intervalMs, signal }),
+          "pool sampler pass",
+        ),
       onError: (error) => this.#deps.logger.warn({ err: error }, "pool sampler pass failed"),
       onOverrun: (durationMs) => reportOverrun(this.#deps, "poolSampler", durationMs, intervalMs),
     });

@@ -1,6 +1,6 @@
 import { durationMs, type FlagSource } from "../config/flags.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
 import {
   type DimensionUsage,

@@ -1,4 +1,4 @@
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { forgetObservations } from "../db/resourceObservations/forgetObservations.ts";
 import { recordTitles } from "../db/resourceObservations/recordTitles.ts";
 import { DIMENSIONS } from "../domain/allocation.ts";

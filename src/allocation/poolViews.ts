@@ -1,12 +1,12 @@
+import { boundedMap } from "../concurrency/boundedMap.ts";
 import { dynamicAllocationEnabled } from "../config/flags.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { listBrands } from "../db/brands/listBrands.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { claimStaleObservations } from "../db/resourceObservations/claimStaleObservations.ts";
 import { listOrgObservations } from "../db/resourceObservations/listOrgObservations.ts";
 import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
 import { releaseRefreshClaim } from "../db/resourceObservations/releaseRefreshClaim.ts";
-import { boundedMap } from "../gateway/boundedMap.ts";
 import {
   composePoolView,
   pooledBrands,

@@ -1,4 +1,5 @@
-import { insertLedgerEntry, type LedgerReason } from "../db/allocation/insertLedgerEntry.ts";
+import { insertLedgerEntry } from "../db/allocation/insertLedgerEntry.ts";
+import type { LedgerReason } from "../db/allocation/ledgerEntryRow.ts";
 import type { Units } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
 

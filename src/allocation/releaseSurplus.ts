@@ -1,5 +1,5 @@
 import { findLastPublish } from "../db/allocation/findLastPublish.ts";
-import type { LedgerReason } from "../db/allocation/insertLedgerEntry.ts";
+import type { LedgerReason } from "../db/allocation/ledgerEntryRow.ts";
 import {
   type Dimension,
   DIMENSIONS,

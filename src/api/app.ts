@@ -23,19 +23,12 @@ import { mapError } from "./errorMapping.ts";
 import { registerJsonBodyParser } from "./jsonBody.ts";
 import { openApiInfo } from "./openApiInfo.ts";
 import { requestIdFor } from "./requestId.ts";
+import { retryAfterSecondsOf } from "./retryAfter.ts";
 import { registerRoutes } from "./routes/index.ts";
 
 export type App = FastifyInstance;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-
-/** The `Retry-After` of the retryable busy answers (503): a lease or lock wait already ran out. */
-const RETRY_AFTER_SECONDS: Partial<Record<string, number>> = {
-  brandBusy: 2,
-  workspaceBusy: 1,
-  // A second of an account's upstream budget frees ten calls (ADR 0019).
-  upstreamBusy: 2,
-};
 
 /**
  * How long a client may take to send a request: its headers, then the whole request with its body
@@ -113,7 +106,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     if (mapped.status >= 500) request.log.error(logContext, "request failed");
     else request.log.info(logContext, "request rejected");
     // A busy lease or lock clears within seconds: say when to come back (docs/decisions/0015).
-    const retryAfter = RETRY_AFTER_SECONDS[mapped.code];
+    const retryAfter = retryAfterSecondsOf(mapped.code);
     if (retryAfter !== undefined) void reply.header("retry-after", String(retryAfter));
     return reply
       .status(mapped.status)

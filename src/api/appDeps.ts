@@ -1,12 +1,12 @@
 import type { AllocationService } from "../allocation/allocationService.ts";
 import type { PoolHistory } from "../allocation/poolHistory.ts";
 import type { TokenVerifier } from "../auth/tokenVerifier.ts";
+import type { BrandLifecycleService } from "../brandLifecycle/brandLifecycleService.ts";
 import type { BrandService } from "../brands/brandService.ts";
 import type { CatalogueService } from "../catalogues/catalogueService.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { GenerationJobs } from "../generation/generationJobs.ts";
 import type { GenerationProducer } from "../generation/generationProducer.ts";
-import type { OperatorSettings } from "../generation/operatorSettings.ts";
 import type { PromptPreviewService } from "../generation/promptPreviewService.ts";
 import type { JobListing } from "../jobs/jobListing.ts";
 import type { JobService } from "../jobs/jobService.ts";
@@ -16,7 +16,7 @@ import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { PromptService } from "../prompts/promptService.ts";
-import type { ProvisioningService } from "../provisioning/provisioningService.ts";
+import type { OperatorSettings } from "../settings/operatorSettings.ts";
 
 export interface ReadinessReport {
   ready: boolean;
@@ -28,13 +28,13 @@ export interface ApiServices {
   orgs: OrgService;
   /** Brands as records: flat create, list, read. */
   brands: BrandService;
-  /** The endpoints that provision: create a brand with a market, activate, deactivate, async create market. */
-  provisioning: ProvisioningService;
+  /** A brand's lifecycle: create (flat or with its first market), activate, deactivate. */
+  brandLifecycle: BrandLifecycleService;
   /** Jobs: submit, poll, reauth; `jobs.registry` is where job handlers are registered. */
   jobs: JobService;
   /** The upstream catalogues (languages, AI models), cached per process. */
   catalogues: CatalogueService;
-  /** Markets and their models; `markets.createForBrand` is the entry for provisioning. */
+  /** Markets and their models: create (sync or async), list, delete, models; `createForBrand` serves the brand lifecycle. */
   markets: MarketService;
   prompts: PromptService;
   /** Generated prompts for a market, previewed: no upstream write, no job, no allocation (generation §8). */

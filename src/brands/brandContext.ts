@@ -1,8 +1,8 @@
 import type { Principal } from "../auth/principal.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { findBrand } from "../db/brands/findBrand.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 

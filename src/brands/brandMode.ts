@@ -1,4 +1,4 @@
-import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
 
 export type BrandMode = "subworkspace" | "flat";
 

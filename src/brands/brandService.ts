@@ -1,6 +1,7 @@
 import type { Principal } from "../auth/principal.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { findBrand } from "../db/brands/findBrand.ts";
-import { type BrandRow, insertBrand } from "../db/brands/insertBrand.ts";
+import { insertBrand } from "../db/brands/insertBrand.ts";
 import { listBrands } from "../db/brands/listBrands.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
@@ -24,7 +25,7 @@ export interface BrandServiceDeps {
 /**
  * Brands of an org as records: create a flat one, list, read. Every lookup goes through tenancy
  * first. Giving a brand its sub-workspace (create with a market, activate, deactivate) is
- * provisioning's (src/provisioning/provisioningService.ts).
+ * the brand lifecycle's (src/brandLifecycle/brandLifecycleService.ts).
  */
 export class BrandService {
   constructor(private readonly deps: BrandServiceDeps) {}

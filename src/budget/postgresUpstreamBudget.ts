@@ -11,6 +11,7 @@ import { type Clock, systemClock } from "../domain/clock.ts";
 import {
   ADAPTIVE_INCREASE_EVERY_MS,
   type BudgetLimits,
+  compareWaiters,
   type EndpointGroup,
   priorityRank,
   type UpstreamScope,
@@ -44,6 +45,8 @@ export interface PostgresUpstreamBudgetOptions {
 interface Waiter {
   rank: number;
   seq: number;
+  /** When the work began (the scope's `since`, else its deadline: then the deadline orders it). */
+  since: number;
   deadlineAt: number;
   resolve: (permit: BudgetPermit) => void;
   reject: (reason: unknown) => void;
@@ -66,7 +69,7 @@ const DEFAULT_MAX_POLL_MS = 50;
 
 /**
  * The shared upstream budget on PostgreSQL (docs/decisions/0019). Per process, one local queue
- * per (account, group) ordered by priority, then deadline, then arrival: only its head asks the database, so a
+ * per (account, group) ordered by priority, then the work's age, then deadline, then arrival: only its head asks the database, so a
  * burst of a hundred local callers costs one poller, not a hundred. The head takes a slot in one
  * statement (takeBudgetSlot); when none may be taken it registers its priority, sleeps until the
  * earliest slot frees by itself (bounded by `maxPollMs`, jittered) or a local release wakes it,
@@ -98,6 +101,7 @@ export class PostgresUpstreamBudget implements UpstreamBudget {
       const waiter: Waiter = {
         rank: priorityRank(scope.priority),
         seq: (this.#seq += 1),
+        since: scope.since ?? scope.deadlineAt,
         deadlineAt: scope.deadlineAt,
         resolve,
         reject,
@@ -152,12 +156,10 @@ export class PostgresUpstreamBudget implements UpstreamBudget {
   }
 
   #enqueue(queue: KeyQueue, waiter: Waiter): void {
-    // Priority first, then the earliest deadline (arrival breaks ties): within a priority the
-    // caller that will give up soonest — for requests, the oldest one — goes first, so a burst
-    // larger than the budget finishes its oldest requests instead of starving all of them alike.
-    const at = queue.waiters.findIndex(
-      (w) => w.rank > waiter.rank || (w.rank === waiter.rank && w.deadlineAt > waiter.deadlineAt),
-    );
+    // Priority first, then the oldest work, then the earliest deadline (arrival breaks ties): a
+    // burst larger than the budget finishes its oldest requests and onboardings first instead of
+    // starving all of them alike (compareWaiters).
+    const at = queue.waiters.findIndex((w) => compareWaiters(w, waiter) > 0);
     if (at === -1) queue.waiters.push(waiter);
     else queue.waiters.splice(at, 0, waiter);
     // A new head (more urgent than the one polling) looks at once.

@@ -8,6 +8,7 @@
  * A pass that takes longer than its budget (`overrunAfterMs`, default the interval) is reported
  * to `onOverrun` with its duration when it ends: the loop has already lengthened itself (the ticks
  * it spanned were skipped), and the report is what tells an operator that the pass no longer fits.
+ * `pass` receives a signal that `stop()` aborts, so a pass pacing itself stops waiting at once.
  */
 export interface PeriodicLoop {
   stop(): Promise<void>;
@@ -15,18 +16,19 @@ export interface PeriodicLoop {
 
 export function startPeriodic(options: {
   everyMs: number;
-  pass: () => Promise<unknown>;
+  pass: (signal: AbortSignal) => Promise<unknown>;
   onError: (error: unknown) => void;
   overrunAfterMs?: number;
   onOverrun?: (durationMs: number) => void;
 }): PeriodicLoop {
   let inFlight: Promise<void> | undefined;
+  const stopping = new AbortController();
   const budgetMs = options.overrunAfterMs ?? options.everyMs;
   const timer = setInterval(() => {
     if (inFlight) return;
     const startedAt = Date.now();
     inFlight = options
-      .pass()
+      .pass(stopping.signal)
       .then(
         () => undefined,
         (error: unknown) => options.onError(error),
@@ -41,6 +43,7 @@ export function startPeriodic(options: {
   return {
     async stop() {
       clearInterval(timer);
+      stopping.abort();
       await inFlight;
     },
   };

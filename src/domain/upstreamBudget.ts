@@ -22,6 +22,24 @@ export function priorityRank(priority: UpstreamPriority): number {
 export interface UpstreamScope {
   priority: UpstreamPriority;
   deadlineAt: number;
+  /**
+   * When the work this call serves began (epoch ms): within a priority the oldest work goes first,
+   * so a burst of multi-step work finishes item by item (and its steps in different endpoint groups
+   * overlap) instead of advancing every item in lockstep. A job's work began when its lineage's
+   * first record was made; a request's when it arrived. Unset: the deadline orders it.
+   */
+  since?: number;
+}
+
+/**
+ * The order of waiters within one (account, group): priority, then the oldest work, then the
+ * earliest deadline, then arrival (`seq`). Negative when `a` goes first.
+ */
+export function compareWaiters(
+  a: { rank: number; since: number; deadlineAt: number; seq: number },
+  b: { rank: number; since: number; deadlineAt: number; seq: number },
+): number {
+  return a.rank - b.rank || a.since - b.since || a.deadlineAt - b.deadlineAt || a.seq - b.seq;
 }
 
 /** The limits of one (account, group) budget, from the settings. */

@@ -20,7 +20,7 @@ export type GatewayErrorKind =
   | "poolExhausted"
   /** 422 "workspace not ready": the sub-workspace is still settling (transient). */
   | "workspaceNotReady"
-  /** 429 after the retries ran out. */
+  /** 429 after the retries ran out, or no budget slot before the deadline (status 0: never sent). */
   | "rateLimited"
   /** 5xx, timeout (status 504) or network failure (status 0) after the retries ran out. */
   | "unavailable"
@@ -53,7 +53,10 @@ export const TRANSIENT_GATEWAY_ERROR_KINDS: ReadonlySet<GatewayErrorKind> = new 
 
 export interface GatewayErrorInit {
   kind: GatewayErrorKind;
-  /** The upstream status; 504 for our own timeout, 0 when no answer arrived (network failure). */
+  /**
+   * The upstream status; 504 for our own timeout, 0 when no answer arrived (a network failure, or
+   * a call never sent because the account's budget had no slot before the deadline).
+   */
   status: number;
   method: string;
   /** The templated route, e.g. `/v1/workspaces/{ws}/resources`, never a concrete id. */

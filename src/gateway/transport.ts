@@ -209,13 +209,17 @@ export class GatewayTransport {
   }
 
   /**
-   * The call's priority and deadline: its own, else the ambient scope, else job priority. No call
+   * The call's priority, deadline and age: its own, else the ambient scope, else job priority. No call
    * waits past DEFAULT_SCOPE_BUDGET_MS (background scopes have no deadline of their own).
    */
   #scopeOf<T>(request: GatewayRequest<T>): UpstreamScope {
     const scope = request.scope ?? currentUpstreamScope();
     const bound = this.#options.clock.now().getTime() + DEFAULT_SCOPE_BUDGET_MS;
-    return { priority: scope?.priority ?? "job", deadlineAt: Math.min(scope?.deadlineAt ?? bound, bound) };
+    return {
+      priority: scope?.priority ?? "job",
+      deadlineAt: Math.min(scope?.deadlineAt ?? bound, bound),
+      ...(scope?.since !== undefined ? { since: scope.since } : {}),
+    };
   }
 
   /**
@@ -257,7 +261,8 @@ export class GatewayTransport {
         { gateway, method, route, group, priority: scope.priority },
         "no upstream budget before the deadline",
       );
-      throw new GatewayError({ kind: "rateLimited", status: 429, method, route, gateway, cause });
+      // Status 0: nothing was sent, so no upstream status exists (a log line must not read "429").
+      throw new GatewayError({ kind: "rateLimited", status: 0, method, route, gateway, cause });
     }
   }
 

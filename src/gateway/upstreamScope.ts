@@ -23,14 +23,18 @@ export function withUpstreamScope<T>(scope: UpstreamScope, work: () => T): T {
   return storage.run(scope, work);
 }
 
-/** Runs `work` at `priority` with a deadline `budgetMs` from `nowMs`. */
+/**
+ * Runs `work` at `priority` with a deadline `budgetMs` from `nowMs`; `since` is when the work began
+ * (epoch ms; defaults to `nowMs`): within a priority the budget serves the oldest work first.
+ */
 export function withUpstreamPriority<T>(
   priority: UpstreamPriority,
   nowMs: number,
   budgetMs: number,
   work: () => T,
+  since: number = nowMs,
 ): T {
-  return storage.run({ priority, deadlineAt: nowMs + budgetMs }, work);
+  return storage.run({ priority, deadlineAt: nowMs + budgetMs, since }, work);
 }
 
 /** Runs a background pass (sampler, reconciler, sweep, audit): lowest priority, a per-call wait bound. */

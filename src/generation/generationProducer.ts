@@ -1,23 +1,18 @@
 import { asyncPromptGenerationEnabled, type FlagSource } from "../config/flags.ts";
 import type { CredentialStore } from "../credentials/credentialStore.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
-import { findJob } from "../db/jobs/findJob.ts";
-import { insertJob } from "../db/jobs/insertJob.ts";
-import { isJobUpdatedWithin } from "../db/jobs/isJobUpdatedWithin.ts";
-import { lockJobKey } from "../db/jobs/lockJobKey.ts";
-import { rearmJob } from "../db/jobs/rearmJob.ts";
 import { findMarket } from "../db/markets/findMarket.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { NEEDS_REAUTH } from "../jobs/jobError.ts";
+import { submitKeyedJob } from "../jobs/jobRecords.ts";
 import type { JobQueue } from "../jobs/queue.ts";
+import type { ProduceGeneration, PromptGenerationHandle } from "../markets/marketGeneration.ts";
 import type { Logger } from "../observability/logger.ts";
 import { catalogueDomainOf, fetchMarketSeeds } from "./fetchMarketSeeds.ts";
 import { generationJobId } from "./generationJobId.ts";
 import { DEFAULT_PROMPT_COUNT, type GenerationJobMetadataInput } from "./generationJobMetadata.ts";
-import { GENERATE_MARKET_PROMPTS_JOB, type PromptGenerationHandle } from "./generationJobType.ts";
+import { GENERATE_MARKET_PROMPTS_JOB } from "./generationJobType.ts";
 import type { GenerationReadiness } from "./generationReadiness.ts";
 import { baseUrlFor } from "./toGenerationRequest.ts";
 
@@ -34,23 +29,6 @@ export interface GenerationProducerDeps {
   readiness: Pick<GenerationReadiness, "check">;
   /** Where SERENITY_ASYNC_PROMPT_GEN is read, per use; default process.env. */
   env?: FlagSource;
-}
-
-/** Who asked: their `sub` owns the job; their bearer reads the seeds and is sealed for the worker. */
-export interface GenerationCaller {
-  sub: string;
-  bearer: string;
-  requestId?: string | undefined;
-}
-
-export interface ProduceGeneration {
-  caller: GenerationCaller;
-  brand: BrandRow;
-  org: OrgRow;
-  /** The market just created (or, on activate, requested): its slice. */
-  market: { geoTargetId: number; languageCode: string; country: string };
-  /** The request's `generatePrompts`. */
-  generatePrompts: boolean | undefined;
 }
 
 export type SkipReason =
@@ -157,7 +135,7 @@ export class GenerationProducer {
   }
 
   /**
-   * Step 3–4, atomically: under a transaction-scoped lock on the job id, reuse a young
+   * Step 3–4, atomically (`submitKeyedJob` of jobs/jobRecords.ts): under a transaction-scoped lock on the job id, reuse a young
    * IN_PROGRESS job or one waiting for re-authentication, else seal the caller's credential and
    * create the record, or re-arm a stale or terminal one in place — and enqueue, all in one
    * transaction (two racing producers create exactly one job).
@@ -167,56 +145,25 @@ export class GenerationProducer {
     request: ProduceGeneration,
     metadata: GenerationJobMetadataInput,
   ): Promise<Decision> {
-    const { db, clock, credentials, queue } = this.deps;
     const { caller, brand } = request;
-    const moved = Symbol("moved");
-    try {
-      return await db.transaction(async (tx): Promise<Decision> => {
-        await lockJobKey(tx, jobId);
-        const existing = await findJob(tx, jobId);
-        const now = clock.databaseTime?.();
-        if (existing) {
-          if (existing.type !== GENERATE_MARKET_PROMPTS_JOB || existing.brandId !== brand.id)
-            return { kind: "skip", reason: "id-taken" };
-          if (
-            existing.status === "IN_PROGRESS" &&
-            (await isJobUpdatedWithin(tx, { jobId, withinMs: STALE_GENERATION_MS, now }))
-          )
-            return { kind: "reused", jobId };
-          if (existing.status === "FAILED" && existing.error?.code === NEEDS_REAUTH)
-            return { kind: "reused", jobId };
-          const credentialId = await credentials.seal(caller.sub, caller.bearer, { db: tx });
-          const rearmed = await rearmJob(tx, {
-            jobId,
-            expected: { status: existing.status, updatedAt: existing.updatedAt },
-            metadata: { ...metadata },
-            credentialId,
-            createdBy: caller.sub,
-            now,
-          });
-          // Only a runner can have moved it (it does not take the lock): roll the seal back.
-          if (!rearmed) throw moved;
-          if (existing.credentialId) await credentials.invalidate(existing.credentialId, { db: tx });
-          await queue.enqueue(jobId, { db: tx });
-          return { kind: existing.status === "IN_PROGRESS" ? "recycled" : "replaced", jobId };
-        }
-        const credentialId = await credentials.seal(caller.sub, caller.bearer, { db: tx });
-        await insertJob(tx, {
-          id: jobId,
-          type: GENERATE_MARKET_PROMPTS_JOB,
-          orgId: brand.orgId,
-          brandId: brand.id,
-          metadata: { ...metadata },
-          credentialId,
-          createdBy: caller.sub,
-          now,
-        });
-        await queue.enqueue(jobId, { db: tx });
-        return { kind: "created", jobId };
-      });
-    } catch (error) {
-      if (error === moved) return { kind: "reused", jobId };
-      throw error;
-    }
+    const outcome = await submitKeyedJob(
+      this.deps,
+      {
+        id: jobId,
+        type: GENERATE_MARKET_PROMPTS_JOB,
+        orgId: brand.orgId,
+        brandId: brand.id,
+        metadata: { ...metadata },
+        owner: caller,
+      },
+      (existing, now) => {
+        if (existing.type !== GENERATE_MARKET_PROMPTS_JOB || existing.brandId !== brand.id) return "skip";
+        const young = now.getTime() - existing.updatedAt.getTime() < STALE_GENERATION_MS;
+        if (existing.status === "IN_PROGRESS" && young) return "reuse";
+        if (existing.status === "FAILED" && existing.error?.code === NEEDS_REAUTH) return "reuse";
+        return "rearm";
+      },
+    );
+    return outcome === "skipped" ? { kind: "skip", reason: "id-taken" } : { kind: outcome, jobId };
   }
 }

@@ -1,6 +1,6 @@
 import type { Logger } from "../observability/logger.ts";
+import type { OperatorSettings } from "../settings/operatorSettings.ts";
 import { GENERATE_MARKET_PROMPTS_JOB } from "./generationJobType.ts";
-import type { OperatorSettings } from "./operatorSettings.ts";
 
 /** A worker that handles generation must have been seen this recently (spec/generation.md §2). */
 export const LIVE_WORKER_WITHIN_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { JobRecordError } from "../db/jobs/insertJob.ts";
+import type { JobRecordError } from "../db/jobs/jobRow.ts";
 import { ERROR_REGISTRY, isErrorCode } from "../domain/errors.ts";
 import { JobError } from "./jobError.ts";
 import { GENERIC_JOB_FAILURE } from "./jobErrorMessages.ts";

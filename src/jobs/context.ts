@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 
 import type { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db } from "../db/database.ts";
-import { insertJob, type JobRow } from "../db/jobs/insertJob.ts";
+import { insertJob } from "../db/jobs/insertJob.ts";
 import { isJobLeaseHeld } from "../db/jobs/isJobLeaseHeld.ts";
+import type { JobRow } from "../db/jobs/jobRow.ts";
 import { linkNextJob } from "../db/jobs/linkNextJob.ts";
 import { saveJobCheckpoint } from "../db/jobs/saveJobCheckpoint.ts";
 import type { Clock } from "../domain/clock.ts";
@@ -66,7 +67,7 @@ export function createJobContext<M extends JobMetadata>(
       if (!(await linkNextJob(tx, { jobId: record.id, leaseToken, nextJobId, now }))) {
         throw new LeaseLostError(record.id);
       }
-      await deps.queue.enqueue(nextJobId, { delayMs, db: tx });
+      await deps.queue.enqueue(nextJobId, { delayMs, db: tx, continuation: true });
     });
     handedOff = true;
     return nextJobId;

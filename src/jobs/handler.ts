@@ -1,4 +1,4 @@
-import type { JobRow } from "../db/jobs/insertJob.ts";
+import type { JobRow } from "../db/jobs/jobRow.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { Logger } from "../observability/logger.ts";
 

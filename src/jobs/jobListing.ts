@@ -2,7 +2,7 @@ import type { Principal } from "../auth/principal.ts";
 import { durationMs, type FlagSource } from "../config/flags.ts";
 import type { Db } from "../db/database.ts";
 import { findJob } from "../db/jobs/findJob.ts";
-import type { JobRecordError, JobRow, JobStatus } from "../db/jobs/insertJob.ts";
+import type { JobRecordError, JobRow, JobStatus } from "../db/jobs/jobRow.ts";
 import { listJobLineage } from "../db/jobs/listJobLineage.ts";
 import { listOrgJobs, type OrgJobRow } from "../db/jobs/listOrgJobs.ts";
 import type { Clock } from "../domain/clock.ts";

@@ -6,7 +6,7 @@ import type { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db, DbExecutor } from "../db/database.ts";
 import { findJob } from "../db/jobs/findJob.ts";
 import { findLineageTail } from "../db/jobs/findLineageTail.ts";
-import { insertJob, type JobRow, type JobStatus } from "../db/jobs/insertJob.ts";
+import type { JobRow, JobStatus } from "../db/jobs/jobRow.ts";
 import { reopenJobForReauth } from "../db/jobs/reopenJobForReauth.ts";
 import { countLiveWorkers } from "../db/workerHeartbeats/countLiveWorkers.ts";
 import type { Clock } from "../domain/clock.ts";
@@ -15,6 +15,7 @@ import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { JobMetadata } from "./handler.ts";
 import { NEEDS_REAUTH } from "./jobError.ts";
+import { createJobRecord } from "./jobRecords.ts";
 import type { JobQueue } from "./queue.ts";
 import type { JobRegistry } from "./registry.ts";
 
@@ -99,23 +100,19 @@ export class JobService {
     const exists = Symbol("exists");
     try {
       await (options.db ?? this.#deps.db).transaction(async (tx) => {
-        const credentialId =
-          input.credentialToken !== undefined
-            ? await this.credentials.seal(ownerSub!, input.credentialToken, { db: tx })
-            : null;
-        const row = await insertJob(tx, {
+        const created = await createJobRecord(tx, this, {
           id: jobId,
           type: input.type,
           orgId: input.orgId,
           brandId: input.brandId,
           metadata: input.metadata,
-          credentialId,
           createdBy: input.createdBy,
+          ...(input.credentialToken !== undefined ? { credentialToken: input.credentialToken } : {}),
+          delayMs: input.delayMs,
           now: this.#deps.clock.databaseTime?.(),
         });
         // Roll the savepoint back so a credential sealed for a duplicate never lingers.
-        if (!row) throw exists;
-        await this.queue.enqueue(jobId, { delayMs: input.delayMs, db: tx });
+        if (!created) throw exists;
       });
     } catch (error) {
       if (error === exists) return { jobId, created: false };

@@ -30,6 +30,9 @@ export interface QueueMessage {
   availableAt: Date;
 }
 
+/** pg-boss fetches higher priorities first (then oldest first); new work has 0. */
+const CONTINUATION_PRIORITY = 1;
+
 export interface EnqueueOptions {
   /** Deliver no earlier than this many milliseconds from now. */
   delayMs?: number;
@@ -40,6 +43,12 @@ export interface EnqueueOptions {
   singletonKey?: string;
   /** Join the caller's transaction: the message exists only if the transaction commits. */
   db?: DbExecutor;
+  /**
+   * Work already under way (a requeue, a chained hop, a retry): fetched before new work that is
+   * due at the same time, so started lineages finish before more begin and a burst's later hops
+   * do not wait behind every first hop for a free handler.
+   */
+  continuation?: boolean;
 }
 
 export interface JobQueue {
@@ -174,6 +183,7 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
         { jobId },
         {
           ...(delaySeconds > 0 ? { startAfter: delaySeconds } : {}),
+          ...(enqueueOptions.continuation ? { priority: CONTINUATION_PRIORITY } : {}),
           ...(enqueueOptions.singletonKey ? { id: messageIdFor(enqueueOptions.singletonKey) } : {}),
           ...(db ? { db: executorFor(db) } : {}),
         },

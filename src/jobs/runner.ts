@@ -5,7 +5,7 @@ import { completeJob } from "../db/jobs/completeJob.ts";
 import { failJob } from "../db/jobs/failJob.ts";
 import { failUnleasedJob } from "../db/jobs/failUnleasedJob.ts";
 import { findJob } from "../db/jobs/findJob.ts";
-import type { JobRecordError, JobRow } from "../db/jobs/insertJob.ts";
+import type { JobRecordError, JobRow } from "../db/jobs/jobRow.ts";
 import { releaseJobLease } from "../db/jobs/releaseJobLease.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
 import { withUpstreamPriority } from "../gateway/upstreamScope.ts";
@@ -16,13 +16,13 @@ import { classifyJobFailure } from "./classifyFailure.ts";
 import { createJobContext } from "./context.ts";
 import type { AnyJobHandler, JobResult } from "./handler.ts";
 import { isUpstreamBusy } from "./isUpstreamBusy.ts";
-
-/** How long before a handler's timeout its upstream budget waits give up. */
-const BUDGET_DEADLINE_MARGIN_MS = 1_000;
 import { JobError, LeaseLostError } from "./jobError.ts";
 import type { JobSystemDeps } from "./jobSystemDeps.ts";
 import type { QueueMessage } from "./queue.ts";
 import { scrubError } from "./scrubError.ts";
+
+/** How long before a handler's timeout its upstream budget waits give up. */
+const BUDGET_DEADLINE_MARGIN_MS = 1_000;
 
 export type JobRunnerDeps = JobSystemDeps;
 
@@ -266,11 +266,19 @@ export class JobRunner {
       // Job work waits for upstream budget after interactive requests, within the handler's
       // timeout less a margin: a budget wait must give up (upstreamBusy, a refunded attempt) before
       // the handler's timer aborts it (JOB_TIMEOUT, a spent one).
+      // Within job work the oldest lineage goes first (its first record's time), so a burst of
+      // onboardings finishes brand by brand and one brand's market calls overlap the next brand's
+      // sub-workspace calls instead of every brand advancing in lockstep.
       const budgetMs = Math.max(0, handler.timeoutMs - BUDGET_DEADLINE_MARGIN_MS);
       // Every upstream write of the handler is sent only while the delivery's lease is held.
       const fence = { held: leaseHeld, lost: () => new LeaseLostError(record.id) };
-      const settled = withUpstreamPriority("job", clock.now().getTime(), budgetMs, () =>
-        withWriteFence(fence, () => Promise.resolve().then(() => handler.handle(context))),
+      const since = await this.#lineageStartedAt(record);
+      const settled = withUpstreamPriority(
+        "job",
+        clock.now().getTime(),
+        budgetMs,
+        () => withWriteFence(fence, () => Promise.resolve().then(() => handler.handle(context))),
+        since,
       ).then(
         (result): HandlerSettlement => ({ kind: "returned", result }),
         (error: unknown): HandlerSettlement => ({ kind: "threw", error }),
@@ -289,6 +297,14 @@ export class JobRunner {
       timers.abort();
       this.#active.delete(leaseToken);
     }
+  }
+
+  /** When the record's lineage began: its root's creation (the record's own for a root). */
+  async #lineageStartedAt(record: JobRow): Promise<number> {
+    if (!record.rootJobId) return record.createdAt.getTime();
+    // Only an ordering hint: a failed read orders the delivery by its own record.
+    const root = await findJob(this.#deps.db, record.rootJobId).catch(() => undefined);
+    return (root?.createdAt ?? record.createdAt).getTime();
   }
 
   async #complete(record: JobRow, leaseToken: string, result: JobResult) {
@@ -355,7 +371,7 @@ export class JobRunner {
         now: clock.databaseTime?.(),
         ...(options.refundAttempt ? { refundAttempt: true } : {}),
       });
-      if (row) await queue.enqueue(record.id, { delayMs, db: tx });
+      if (row) await queue.enqueue(record.id, { delayMs, db: tx, continuation: true });
       return row !== undefined;
     });
     return { kind: released ? ("retried" as const) : ("lease_lost" as const), code };
@@ -370,7 +386,7 @@ export class JobRunner {
         now: clock.databaseTime?.(),
         refundAttempt: true,
       });
-      if (row) await queue.enqueue(record.id, { db: tx });
+      if (row) await queue.enqueue(record.id, { db: tx, continuation: true });
     });
   }
 

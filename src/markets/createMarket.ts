@@ -1,11 +1,11 @@
 import type { CatalogueModel, CatalogueService } from "../catalogues/catalogueService.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import type { Db } from "../db/database.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import { markMarketReady } from "../db/markets/markMarketReady.ts";
 import { recordReservationProject } from "../db/markets/recordReservationProject.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { countryName, geoTargetIdFor } from "../domain/geoTarget.ts";

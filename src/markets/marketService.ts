@@ -1,32 +1,38 @@
 import type { Principal } from "../auth/principal.ts";
 import { type BrandContext, loadBrandContext } from "../brands/brandContext.ts";
 import type { CatalogueModel, CatalogueService } from "../catalogues/catalogueService.ts";
+import { boundedMap } from "../concurrency/boundedMap.ts";
+import { asyncProvisioningEnabled, type FlagSource } from "../config/flags.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
 import { findBrandById } from "../db/brands/findBrandById.ts";
-import type { BrandRow } from "../db/brands/insertBrand.ts";
 import type { Db } from "../db/database.ts";
 import { readDatabaseNow } from "../db/databaseTime.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
 import { findMarket } from "../db/markets/findMarket.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import type { MarketRow } from "../db/markets/marketRow.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { RELEASE_FLOOR } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
+import { geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
-import { boundedMap } from "../gateway/boundedMap.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
+import type { BrandLease } from "../locks/brandLease.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
-import type { BrandLease } from "./brandLease.ts";
+import type { AsyncProvisioning } from "../subWorkspaces/asyncProvisioning.ts";
 import { createMarketForBrand } from "./createMarket.ts";
 import { describeMarket } from "./describeMarket.ts";
 import { forgetModels, rememberModels } from "./knownModels.ts";
 import { type CreateMarketInput, type Market } from "./market.ts";
+import { generationForMarket, type GenerationProducerPort } from "./marketGeneration.ts";
+import { requireMarketTarget } from "./marketRequestRules.ts";
+import type { CreateMarketRequest, Requested } from "./marketRequests.ts";
 import {
   addModels,
   modelAddUnits,
@@ -49,6 +55,12 @@ export interface MarketServiceDeps {
   /** Serialises the brand's structural operations across processes (docs/decisions/0015). */
   brandLease: BrandLease;
   events?: EventBus;
+  /** The asynchronous producer of `async: true` creates. */
+  producers: Pick<AsyncProvisioning, "createMarket">;
+  /** The one generation producer (spec/generation.md §2), run after a market exists. */
+  generation: GenerationProducerPort;
+  /** Where the async master switch is read, per use; default process.env. */
+  env?: FlagSource;
   /** A `creating` reservation untouched this long is abandoned and may be reclaimed; default 10 min. */
   staleReservationMs?: number;
 }
@@ -69,21 +81,79 @@ export class MarketService {
     return this.deps.staleReservationMs ?? DEFAULT_STALE_RESERVATION_MS;
   }
 
-  /** `POST …/serenity/markets` (sync). */
+  /**
+   * `POST …/serenity/markets` as asked. With `async: true` (and the master switch on), a brand
+   * with its sub-workspace gets a provisioning job that polls the pointer (fast path) and chains
+   * `create-market`; a flat-looking brand whose provisioning is pending or failed →
+   * `semrushProvisioningIncomplete`; a flat brand (no provisioning history) has nothing to
+   * provision and is served synchronously. Otherwise the market is created now (`createForBrand`).
+   * Tenancy first (a 404 never waits for a lease), then the brand's lease (ADR 0015), then the
+   * brand read again under it.
+   */
   async create(
     principal: Principal,
     orgId: string,
     brandId: string,
-    input: CreateMarketInput,
+    input: CreateMarketRequest,
     ctx: { requestId: string | undefined },
-  ): Promise<Market> {
-    const { org, brand } = await this.#context(principal, orgId, brandId);
-    return this.createForBrand({ bearer: principal.bearer, requestId: ctx.requestId }, brand, org, input);
+  ): Promise<Requested<Market>> {
+    await this.#context(principal, orgId, brandId);
+    return this.deps.brandLease.withBrand(brandId, async () =>
+      this.#create(principal, await this.#context(principal, orgId, brandId), input, ctx),
+    );
+  }
+
+  async #create(
+    principal: Principal,
+    { org, brand }: BrandContext,
+    input: CreateMarketRequest,
+    ctx: { requestId: string | undefined },
+  ): Promise<Requested<Market>> {
+    const { async: wantsAsync, generatePrompts, ...market } = input;
+    const operation: OperationContext = { bearer: principal.bearer, requestId: ctx.requestId };
+    const createNow = async (): Promise<Requested<Market>> => {
+      const created = await this.createForBrand(operation, brand, org, market);
+      const promptGeneration = await generationForMarket(
+        this.deps.generation,
+        { sub: principal.sub, ...operation },
+        brand,
+        org,
+        created,
+        generatePrompts,
+      );
+      return { done: created, ...(promptGeneration ? { promptGeneration } : {}) };
+    };
+    if (!wantsAsync || !asyncProvisioningEnabled(this.deps.env)) return createNow();
+    if (brand.subWorkspaceId === null) {
+      if (brand.provisioningStatus !== null) throw new ServiceError("semrushProvisioningIncomplete");
+      return createNow();
+    }
+    if (brand.subWorkspaceId === org.parentWorkspaceId) throw new ServiceError("workspaceMisconfigured");
+    // Say now what a job would only find out later.
+    const geoTargetId = geoTargetIdFor(market.market.toUpperCase());
+    if (geoTargetId === undefined) {
+      throw new ServiceError("invalidRequest", {
+        message: "market must be an ISO 3166-1 alpha-2 country code",
+      });
+    }
+    requireMarketTarget({ domain: brand.domain, primaryUrl: market.primaryUrl || brand.primaryUrl });
+    const languageCode = market.languageCode.toLowerCase();
+    if (await findMarket(this.deps.db, { brandId: brand.id, geoTargetId, languageCode })) {
+      throw new ServiceError("marketExists");
+    }
+    return {
+      accepted: await this.deps.producers.createMarket(
+        { sub: principal.sub, ...operation },
+        brand,
+        org.parentWorkspaceId ?? "",
+        { ...market, generatePrompts },
+      ),
+    };
   }
 
   /**
    * The create-market flow without tenancy lookups, for callers that already hold the brand and
-   * org (provisioning, after a sub-workspace became ready). Same behaviour and errors as `create`.
+   * org (`create`, a brand's lifecycle, the chained jobs). Same behaviour and errors as a synchronous `create`.
    */
   async createForBrand(
     ctx: OperationContext,

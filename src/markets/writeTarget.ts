@@ -1,5 +1,5 @@
-import type { BrandRow } from "../db/brands/insertBrand.ts";
-import type { OrgRow } from "../db/orgs/insertOrg.ts";
+import type { BrandRow } from "../db/brands/brandRow.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OperationContext } from "../domain/operationContext.ts";

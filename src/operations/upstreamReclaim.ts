@@ -17,7 +17,7 @@ import {
 } from "../domain/upstreamOrphans.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
-import type { BrandLease } from "../markets/brandLease.ts";
+import type { BrandLease } from "../locks/brandLease.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { listAllProjects } from "./observeUpstream.ts";

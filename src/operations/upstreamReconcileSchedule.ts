@@ -9,6 +9,7 @@ import { listOrgs } from "../db/orgs/listOrgs.ts";
 import { claimReconcileRun } from "../db/upstreamReconcile/claimReconcileRun.ts";
 import { finishReconcileRun } from "../db/upstreamReconcile/finishReconcileRun.ts";
 import type { Clock } from "../domain/clock.ts";
+import { awaitTurn, PASS_SPREAD_SHARE, type PassPace } from "../domain/passPacing.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import { reportOverrun } from "../observability/backgroundPassOverrun.ts";
@@ -64,16 +65,22 @@ export class UpstreamReconcileSchedule {
     this.#deps = deps;
   }
 
-  /** One pass over every org with a parent workspace; never throws for one org's failure. */
-  runDue(options: { graceMs?: number } = {}): Promise<ReconcilePassReport> {
+  /**
+   * One pass over every org with a parent workspace; never throws for one org's failure. With
+   * `pace`, the orgs' turns are spread over `pace.spreadMs` (domain/passPacing.ts).
+   */
+  runDue(options: { graceMs?: number; pace?: PassPace } = {}): Promise<ReconcilePassReport> {
     // A reconcile pass is background work: it yields the account's budget to requests and jobs.
     return asBackgroundWork(() => this.#runDue(options));
   }
 
-  async #runDue(options: { graceMs?: number }): Promise<ReconcilePassReport> {
+  async #runDue(options: { graceMs?: number; pace?: PassPace }): Promise<ReconcilePassReport> {
     const { db, clock, logger, events, credentials, reconciler, settings } = this.#deps;
     const report: ReconcilePassReport = { ran: [], skipped: 0, noCredential: 0, failed: 0 };
-    for (const org of await listOrgs(db, undefined)) {
+    const startedAt = clock.now().getTime();
+    const orgs = (await listOrgs(db, undefined)).filter((org) => org.parentWorkspaceId);
+    for (const [index, org] of orgs.entries()) {
+      if (!(await awaitTurn(clock, options.pace, startedAt, index, orgs.length))) break;
       if (!org.parentWorkspaceId) continue;
       const target = { id: org.id, parentWorkspaceId: org.parentWorkspaceId };
       const claimed = await claimReconcileRun(db, {
@@ -140,10 +147,12 @@ export class UpstreamReconcileSchedule {
     const { intervalMs } = this.#deps.settings;
     if (this.#loop || intervalMs <= 0) return;
     const { logger } = this.#deps;
+    const everyMs = Math.max(50, Math.min(Math.floor(intervalMs / 4), 30_000));
     this.#loop = startPeriodic({
-      everyMs: Math.max(50, Math.min(Math.floor(intervalMs / 4), 30_000)),
-      pass: async () => {
-        const report = await this.runDue();
+      everyMs,
+      // A tick's orgs are spread over most of the tick, not read all at its start.
+      pass: async (signal) => {
+        const report = await this.runDue({ pace: { spreadMs: PASS_SPREAD_SHARE * everyMs, signal } });
         logger.debug({ ...report, ran: report.ran.length }, "upstream reconciler pass");
       },
       onError: (error) => logger.warn({ err: error }, "upstream reconciler pass failed"),

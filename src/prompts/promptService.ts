@@ -1,5 +1,6 @@
 import type { Principal } from "../auth/principal.ts";
 import { type BrandContext, loadBrandContext } from "../brands/brandContext.ts";
+import { boundedMap } from "../concurrency/boundedMap.ts";
 import type { Db } from "../db/database.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import type { MarketRow } from "../db/markets/marketRow.ts";
@@ -7,7 +8,6 @@ import { RELEASE_FLOOR } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
-import { boundedMap } from "../gateway/boundedMap.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
 import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";

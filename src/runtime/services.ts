@@ -7,6 +7,8 @@ import { PoolHistory } from "../allocation/poolHistory.ts";
 import type { PoolRefreshPacing } from "../allocation/poolViews.ts";
 import { withPublishRecording } from "../allocation/publishRecorder.ts";
 import type { ApiServices } from "../api/appDeps.ts";
+import { activateBrandJobHandler, activateMarketsJobHandler } from "../brandLifecycle/activationJobs.ts";
+import { BrandLifecycleService } from "../brandLifecycle/brandLifecycleService.ts";
 import { BrandService } from "../brands/brandService.ts";
 import { CatalogueService } from "../catalogues/catalogueService.ts";
 import type { FlagSource } from "../config/flags.ts";
@@ -21,27 +23,22 @@ import { GenerationJobs } from "../generation/generationJobs.ts";
 import { GenerationProducer } from "../generation/generationProducer.ts";
 import { GenerationReadiness } from "../generation/generationReadiness.ts";
 import { generationJobHandler } from "../generation/job/generationJobHandler.ts";
-import { OperatorSettings } from "../generation/operatorSettings.ts";
 import { PromptPreviewService } from "../generation/promptPreviewService.ts";
 import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
-import { type BrandLease, createBrandLease } from "../markets/brandLease.ts";
+import { type BrandLease, createBrandLease } from "../locks/brandLease.ts";
+import { createMarketJobHandler } from "../markets/createMarketJob.ts";
 import { MarketService } from "../markets/marketService.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { OrgService } from "../orgs/orgService.ts";
 import { PromptService } from "../prompts/promptService.ts";
-import { AsyncProvisioning } from "../provisioning/asyncProvisioning.ts";
-import {
-  activateBrandJobHandler,
-  activateMarketsJobHandler,
-  createMarketJobHandler,
-} from "../provisioning/chainedJobs.ts";
-import type { ProvisioningHopDeps } from "../provisioning/provisioningHop.ts";
-import { ProvisioningService } from "../provisioning/provisioningService.ts";
-import { provisionWorkspaceHandler } from "../provisioning/provisionWorkspaceJob.ts";
+import { OperatorSettings } from "../settings/operatorSettings.ts";
+import { AsyncProvisioning } from "../subWorkspaces/asyncProvisioning.ts";
+import type { ProvisioningHopDeps } from "../subWorkspaces/provisioningHop.ts";
+import { provisionWorkspaceHandler } from "../subWorkspaces/provisionWorkspaceJob.ts";
 
 /**
  * The services every entry point calls: the HTTP layer's set (api/appDeps.ts), which the worker
@@ -126,6 +123,18 @@ export function createServices(deps: ServiceDeps): Services {
   // the system clock, not the injected one: its waits are real contention between processes, and
   // a test's ManualClock would stall an unpumped waiter or expire a working holder (ADR 0015).
   const brandLease = createBrandLease({ db, clock: systemClock, events, logger });
+  const settings = new OperatorSettings({ db, clock, cacheMs: deps.settingsCacheMs });
+  const generationProducer = new GenerationProducer({
+    db,
+    clock,
+    logger,
+    credentials,
+    queue: jobs.queue,
+    gateway,
+    readiness: new GenerationReadiness({ workers: jobs, settings, logger }),
+    env: deps.generationEnv,
+  });
+  const producers = new AsyncProvisioning({ db, clock, logger, events, jobs });
   const markets = new MarketService({
     db,
     clock,
@@ -136,6 +145,8 @@ export function createServices(deps: ServiceDeps): Services {
     meteredWrites,
     brandLease,
     events,
+    producers,
+    generation: generationProducer,
   });
   const prompts = new PromptService({ db, clock, logger, orgs, markets, gateway, meteredWrites });
   // One language validator per process (eld's database is large), shared by every generator.
@@ -150,18 +161,7 @@ export function createServices(deps: ServiceDeps): Services {
     languageValidator,
     env: deps.generationEnv,
   });
-  const settings = new OperatorSettings({ db, clock, cacheMs: deps.settingsCacheMs });
-  const generationProducer = new GenerationProducer({
-    db,
-    clock,
-    logger,
-    credentials,
-    queue: jobs.queue,
-    gateway,
-    readiness: new GenerationReadiness({ workers: jobs, settings, logger }),
-    env: deps.generationEnv,
-  });
-  const provisioning = new ProvisioningService({
+  const brandLifecycle = new BrandLifecycleService({
     db,
     clock,
     logger,
@@ -171,7 +171,7 @@ export function createServices(deps: ServiceDeps): Services {
     gateway,
     meteredWrites,
     brandLease,
-    producers: new AsyncProvisioning({ db, clock, logger, events, jobs }),
+    producers,
     generation: generationProducer,
     ...(deps.syncSettleBudgetMs ? { syncSettleBudgetMs: deps.syncSettleBudgetMs } : {}),
   });
@@ -197,7 +197,7 @@ export function createServices(deps: ServiceDeps): Services {
   return {
     orgs,
     brands,
-    provisioning,
+    brandLifecycle,
     jobs,
     catalogues,
     markets,

@@ -5,7 +5,7 @@ import { createPgBossQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
 import { JobWorker, type JobWorkerOptions } from "../jobs/worker.ts";
 import { UpstreamReconcileSchedule } from "../operations/upstreamReconcileSchedule.ts";
-import { staleAttemptsStep } from "../provisioning/staleAttemptsStep.ts";
+import { staleAttemptsStep } from "../subWorkspaces/staleAttemptsStep.ts";
 import type { Runtime } from "./runtime.ts";
 import { upstreamReconcilerOf } from "./upstreamReconcilerOf.ts";
 

@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 
 import type { AllocationDeps } from "../../src/allocation/allocationDeps.ts";
 import { createAllocationGuard, type GuardContext } from "../../src/allocation/allocationGuard.ts";
-import { reentrant } from "../../src/allocation/allocationLock.ts";
 import { createDatabaseLockProvider } from "../../src/allocation/databaseAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
 import type { Units } from "../../src/domain/allocation.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
 import { createGatewayClient, type GatewayClient } from "../../src/gateway/index.ts";
+import { reentrant } from "../../src/locks/reentrantLock.ts";
 import { EventBus } from "../../src/observability/events.ts";
 import { createLogger } from "../../src/observability/logger.ts";
 import type { SimulatorSettings } from "../../src/simulator/createSimulator.ts";

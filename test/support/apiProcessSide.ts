@@ -104,7 +104,7 @@ export function apiProcessSide(
       return {
         orgId,
         async createBrand(brandName, market = { market: "US", languageCode: "en" }) {
-          const outcome = await services.provisioning.createBrand(
+          const outcome = await services.brandLifecycle.createBrand(
             user,
             orgId,
             {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 
 import { findJob } from "../../src/db/jobs/findJob.ts";
-import type { JobRow } from "../../src/db/jobs/insertJob.ts";
+import type { JobRow } from "../../src/db/jobs/jobRow.ts";
 import type { JobQueue } from "../../src/jobs/queue.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import type { ServiceEvents } from "../../src/observability/events.ts";

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { ephemeralCredentialKey } from "../../src/credentials/credentialKey.ts";
 import { CredentialStore } from "../../src/credentials/credentialStore.ts";
 import { findJob } from "../../src/db/jobs/findJob.ts";
-import type { JobRow } from "../../src/db/jobs/insertJob.ts";
+import type { JobRow } from "../../src/db/jobs/jobRow.ts";
 import type { AnyJobHandler } from "../../src/jobs/handler.ts";
 import { createPgBossQueue, type JobQueue } from "../../src/jobs/queue.ts";
 import { JobRegistry } from "../../src/jobs/registry.ts";

@@ -6,9 +6,9 @@ import { sql } from "drizzle-orm";
 
 import { brands, jobs } from "../../src/db/schema.ts";
 import { DEFAULT_STALL_GRACE_MS, JobReconciler } from "../../src/jobs/reconciler.ts";
-import { staleAttemptsStep } from "../../src/provisioning/staleAttemptsStep.ts";
 import type { Services } from "../../src/runtime/services.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import { staleAttemptsStep } from "../../src/subWorkspaces/staleAttemptsStep.ts";
 import { apiProcessSide, letLeasesExpire } from "./apiProcessSide.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import type { ManualClock } from "./manualClock.ts";

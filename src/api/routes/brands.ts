@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
+import { activationView } from "../../brandLifecycle/activationView.ts";
 import { brandView } from "../../brands/brandView.ts";
-import { activationView } from "../../provisioning/activationView.ts";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import {
@@ -35,7 +35,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       },
     },
     async (request, reply) => {
-      const outcome = await services.provisioning.createBrand(
+      const outcome = await services.brandLifecycle.createBrand(
         principalOf(request),
         request.params.orgId,
         request.body,
@@ -101,7 +101,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
     },
     async (request, reply) => {
       const input = request.body ?? {};
-      const outcome = await services.provisioning.activate(
+      const outcome = await services.brandLifecycle.activate(
         principalOf(request),
         request.params.orgId,
         request.params.brandId,
@@ -127,7 +127,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       },
     },
     async (request) =>
-      services.provisioning.deactivate(principalOf(request), request.params.orgId, request.params.brandId, {
+      services.brandLifecycle.deactivate(principalOf(request), request.params.orgId, request.params.brandId, {
         requestId: request.id,
       }),
   );

@@ -36,7 +36,7 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
       },
     },
     async (request, reply) => {
-      const outcome = await services.provisioning.createMarket(
+      const outcome = await services.markets.create(
         principalOf(request),
         request.params.orgId,
         request.params.brandId,

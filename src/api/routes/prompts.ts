@@ -40,7 +40,8 @@ export async function promptRoutes(app: FastifyInstance, { services }: AppDeps):
           requestId: request.id,
         },
       );
-      const { status, body } = bulkPromptsView(outcomes);
+      const { status, body, retryAfter } = bulkPromptsView(outcomes);
+      if (retryAfter !== undefined) void reply.header("retry-after", String(retryAfter));
       return reply.status(status).send(body);
     },
   );

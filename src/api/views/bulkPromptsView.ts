@@ -1,7 +1,12 @@
 import { statusOf } from "../../domain/errors.ts";
 import type { BulkItemOutcome } from "../../prompts/bulkOutcome.ts";
+import { retryAfterSecondsOfAll } from "../retryAfter.ts";
 
-/** Per-item statuses of a bulk create: 201 created, 200 existed, else the registry status of the error. */
+/**
+ * Per-item statuses of a bulk create: 201 created, 200 existed, else the registry status of the
+ * error. `retryAfter` (seconds) when a failed item is retryable after a wait (upstreamBusy, a busy
+ * lease): the route sends it as `Retry-After`, so a client retries the failed items when it may.
+ */
 export function bulkPromptsView(outcomes: readonly BulkItemOutcome[]) {
   const items = outcomes.map((outcome) => {
     switch (outcome.outcome) {
@@ -19,5 +24,8 @@ export function bulkPromptsView(outcomes: readonly BulkItemOutcome[]) {
   });
   // 201 only when every item was created; anything else is a multi-status answer.
   const status: 201 | 207 = items.every((item) => item.status === 201) ? 201 : 207;
-  return { status, body: { items } };
+  const retryAfter = retryAfterSecondsOfAll(
+    outcomes.flatMap((outcome) => (outcome.outcome === "failed" ? [outcome.code] : [])),
+  );
+  return { status, body: { items }, retryAfter };
 }

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 
 import { ServiceError } from "../../domain/errors.ts";
-import { OPERATOR_SETTINGS } from "../../generation/operatorSettings.ts";
 import { openRuntime } from "../../runtime/runtime.ts";
+import { OPERATOR_SETTINGS } from "../../settings/operatorSettings.ts";
 import { bootstrap, fail } from "../bootstrap.ts";
 
 /**

@@ -1,9 +1,6 @@
 import type { DbExecutor } from "../database.ts";
 import { allocationLedger } from "../schema.ts";
-
-export type LedgerEntryRow = typeof allocationLedger.$inferSelect;
-
-export type LedgerReason = LedgerEntryRow["reason"];
+import type { LedgerEntryRow, LedgerReason } from "./ledgerEntryRow.ts";
 
 /** Appends one transfer attempt to the allocation ledger (spec/allocation.md §7). */
 export async function insertLedgerEntry(

@@ -2,7 +2,7 @@ import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { allocationLedger } from "../schema.ts";
-import type { LedgerEntryRow } from "./insertLedgerEntry.ts";
+import type { LedgerEntryRow } from "./ledgerEntryRow.ts";
 
 /**
  * An org's ledger, newest first, paged by id (`before` = the smallest id of the previous page), so

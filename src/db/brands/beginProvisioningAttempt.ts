@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 /**
  * T1 (spec/provisioning.md §4): `null`/`ready`/`failed` → `pending` with a new attempt id; the

@@ -4,7 +4,7 @@ import { provisioningErrorSentence } from "../../domain/provisioningAttempt.ts";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 /**
  * T6: deactivate's first step. Any `pending` attempt of the brand → `failed` "Deactivated while

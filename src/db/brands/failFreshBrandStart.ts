@@ -7,7 +7,7 @@ import {
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 /**
  * T7: the create-brand producer's fallback when T1 itself threw for the row it inserted in the

@@ -7,7 +7,7 @@ import {
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 /**
  * T5: `pending` → `failed` with a fixed sentence, guarded by the attempt id. Used by the worker,

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 /** A brand by id, only within its org (tenancy is part of the lookup). */
 export async function findBrand(

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 /**
  * A brand by id alone, for re-reads after a guarded write by code that already passed the

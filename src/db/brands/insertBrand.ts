@@ -1,8 +1,7 @@
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
-
-export type BrandRow = typeof brands.$inferSelect;
+import type { BrandRow } from "./brandRow.ts";
 
 export async function insertBrand(
   db: DbExecutor,

@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 export async function listBrands(db: DbExecutor, orgId: string): Promise<BrandRow[]> {
   return db

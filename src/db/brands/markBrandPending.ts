@@ -3,7 +3,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 /** Deactivate's last step: the brand goes back to `pending` (a deleted brand stays deleted). */
 export async function markBrandPending(

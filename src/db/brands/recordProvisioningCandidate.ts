@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 
 /**
  * T2: the attempt's candidate workspace, recorded once. Guarded by the attempt id, `pending`, and

@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
-import type { BrandRow } from "./insertBrand.ts";
+import type { BrandRow } from "./brandRow.ts";
 import { isSubWorkspaceUniqueViolation } from "./subWorkspaceUniqueViolation.ts";
 
 export type SyncPointerOutcome =

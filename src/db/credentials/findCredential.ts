@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { credentials } from "../schema.ts";
-import type { CredentialRow } from "./insertCredential.ts";
+import type { CredentialRow } from "./credentialRow.ts";
 
 export async function findCredential(
   db: DbExecutor,

@@ -1,7 +1,6 @@
 import type { DbExecutor } from "../database.ts";
 import { credentials } from "../schema.ts";
-
-export type CredentialRow = typeof credentials.$inferSelect;
+import type { CredentialRow } from "./credentialRow.ts";
 
 export async function insertCredential(
   db: DbExecutor,

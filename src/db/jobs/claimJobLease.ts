@@ -3,7 +3,7 @@ import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
-import type { JobRow } from "./insertJob.ts";
+import type { JobRow } from "./jobRow.ts";
 
 /**
  * Claims the job's lease: one guarded update that succeeds only while the record is IN_PROGRESS

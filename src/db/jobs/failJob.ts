@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
-import type { JobRecordError, JobRow } from "./insertJob.ts";
+import type { JobRecordError, JobRow } from "./jobRow.ts";
 
 /** IN_PROGRESS → FAILED by compare-and-set on the lease token; clears the lease. */
 export async function failJob(

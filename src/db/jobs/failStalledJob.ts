@@ -3,7 +3,7 @@ import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
-import type { JobRecordError, JobRow } from "./insertJob.ts";
+import type { JobRecordError, JobRow } from "./jobRow.ts";
 
 /**
  * IN_PROGRESS → FAILED for a stalled record, guarded by the stall predicate itself, so a record

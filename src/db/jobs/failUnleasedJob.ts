@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
-import type { JobRecordError, JobRow } from "./insertJob.ts";
+import type { JobRecordError, JobRow } from "./jobRow.ts";
 
 /**
  * IN_PROGRESS → FAILED for a record nobody holds (an unknown type is failed without ever being

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { jobs } from "../schema.ts";
-import type { JobRow } from "./insertJob.ts";
+import type { JobRow } from "./jobRow.ts";
 
 /**
  * The newest record of a requeue/chain lineage: the one that has not handed off (yet). A hand-off

@@ -1,10 +1,7 @@
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
-
-export type JobRow = typeof jobs.$inferSelect;
-export type JobStatus = JobRow["status"];
-export type JobRecordError = NonNullable<JobRow["error"]>;
+import type { JobRow } from "./jobRow.ts";
 
 export interface NewJob {
   id: string;

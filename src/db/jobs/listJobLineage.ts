@@ -2,7 +2,7 @@ import { asc, eq, or } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { jobs } from "../schema.ts";
-import type { JobRow } from "./insertJob.ts";
+import type { JobRow } from "./jobRow.ts";
 
 /** A lineage's records (the root and every requeue/chain successor), oldest first, at most `limit`. */
 export async function listJobLineage(

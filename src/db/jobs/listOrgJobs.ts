@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
-import type { JobRecordError, JobStatus } from "./insertJob.ts";
+import type { JobRecordError, JobStatus } from "./jobRow.ts";
 
 /** One job as an org's job list shows it: its first record, and the hop that speaks for it. */
 export interface OrgJobRow {

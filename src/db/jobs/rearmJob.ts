@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
-import type { JobRow, JobStatus } from "./insertJob.ts";
+import type { JobRow, JobStatus } from "./jobRow.ts";
 
 /**
  * Re-arms an existing record under the same id as a fresh IN_PROGRESS job: new metadata (its

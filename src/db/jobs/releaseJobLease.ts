@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
-import type { JobRow } from "./insertJob.ts";
+import type { JobRow } from "./jobRow.ts";
 
 /**
  * Gives the lease back (the record stays IN_PROGRESS) so the next delivery can claim it at once.

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
-import type { JobRow } from "./insertJob.ts";
+import type { JobRow } from "./jobRow.ts";
 
 /**
  * FAILED with NEEDS_REAUTH → IN_PROGRESS with a fresh credential: the compare-and-set of a reauth.

@@ -2,8 +2,7 @@ import { inArray } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { marketModels } from "../schema.ts";
-
-export type KnownModelsRow = typeof marketModels.$inferSelect;
+import type { KnownModelsRow } from "./knownModelsRow.ts";
 
 /** The model sets Serenity knows for `marketIds` (a market without a row: not known). */
 export async function findKnownModels(

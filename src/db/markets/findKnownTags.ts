@@ -2,8 +2,7 @@ import { inArray } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { marketTags } from "../schema.ts";
-
-export type KnownTagRow = typeof marketTags.$inferSelect;
+import type { KnownTagRow } from "./knownTagRow.ts";
 
 /** The tag ids Serenity knows for `marketIds`, grouped by market. */
 export async function findKnownTags(

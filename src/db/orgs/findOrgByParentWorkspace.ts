@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { orgs } from "../schema.ts";
-import type { OrgRow } from "./insertOrg.ts";
+import type { OrgRow } from "./orgRow.ts";
 
 /** The org whose pool is `parentWorkspaceId` (unique), e.g. the demo org of `serenity start`. */
 export async function findOrgByParentWorkspace(

@@ -1,7 +1,6 @@
 import type { DbExecutor } from "../database.ts";
 import { orgs } from "../schema.ts";
-
-export type OrgRow = typeof orgs.$inferSelect;
+import type { OrgRow } from "./orgRow.ts";
 
 export async function insertOrg(
   db: DbExecutor,

@@ -2,7 +2,7 @@ import { asc, inArray } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { orgs } from "../schema.ts";
-import type { OrgRow } from "./insertOrg.ts";
+import type { OrgRow } from "./orgRow.ts";
 
 /** Every org when `orgIds` is undefined (admins), else only those ids. */
 export async function listOrgs(db: DbExecutor, orgIds: readonly string[] | undefined): Promise<OrgRow[]> {

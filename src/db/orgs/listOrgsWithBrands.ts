@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { brands, orgs } from "../schema.ts";
-import type { OrgRow } from "./insertOrg.ts";
+import type { OrgRow } from "./orgRow.ts";
 
 /**
  * Orgs that have a pool (a parent workspace) and at least one brand that is not deleted: the orgs

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { orgs } from "../schema.ts";
-import type { OrgRow } from "./insertOrg.ts";
+import type { OrgRow } from "./orgRow.ts";
 
 export async function updateOrg(
   db: DbExecutor,

@@ -1,7 +1,6 @@
 import type { DbExecutor } from "../database.ts";
 import { type PoolSampleDimension, poolSamples } from "../schema.ts";
-
-export type PoolSampleRow = typeof poolSamples.$inferSelect;
+import type { PoolSampleRow } from "./poolSampleRow.ts";
 
 /** Appends one sample of an org's pool (its parent workspace) to the pool history. */
 export async function insertPoolSample(

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import type { PoolSampleDimension } from "../schema.ts";
-import type { PoolSampleRow } from "./insertPoolSample.ts";
+import type { PoolSampleRow } from "./poolSampleRow.ts";
 
 type Raw = {
   id: string | number;

@@ -2,7 +2,7 @@ import { and, desc, eq, gte } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { poolSamples } from "../schema.ts";
-import type { PoolSampleRow } from "./insertPoolSample.ts";
+import type { PoolSampleRow } from "./poolSampleRow.ts";
 
 /** The newest `limit` samples of an org's pool taken at or after `since`, newest first. */
 export async function listPoolSamples(

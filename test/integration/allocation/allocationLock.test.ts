@@ -3,7 +3,6 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-import { reentrant } from "../../../src/allocation/allocationLock.ts";
 import {
   createDatabaseLockProvider,
   DEFAULT_LOCK_TTL_MS,
@@ -15,6 +14,7 @@ import { renewAllocationLock } from "../../../src/db/allocation/renewAllocationL
 import { openDatabase } from "../../../src/db/database.ts";
 import { allocationLocks } from "../../../src/db/schema.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
+import { reentrant } from "../../../src/locks/reentrantLock.ts";
 import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { AllocationDeps } from "../../../src/allocation/allocationDeps.ts";
 import { createAllocationGuard, type GuardContext } from "../../../src/allocation/allocationGuard.ts";
-import { reentrant } from "../../../src/allocation/allocationLock.ts";
 import { AllocationService } from "../../../src/allocation/allocationService.ts";
 import { createDatabaseLockProvider } from "../../../src/allocation/databaseAllocationLock.ts";
 import { createQuotaRetryBudget } from "../../../src/allocation/quotaRetryBudget.ts";
@@ -12,6 +11,7 @@ import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.
 import { RELEASE_FLOOR } from "../../../src/domain/allocation.ts";
 import { systemClock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
+import { reentrant } from "../../../src/locks/reentrantLock.ts";
 import { EventBus, type EventName, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { OrgService } from "../../../src/orgs/orgService.ts";

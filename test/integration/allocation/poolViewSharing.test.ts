@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { reentrant } from "../../../src/allocation/allocationLock.ts";
 import { AllocationService } from "../../../src/allocation/allocationService.ts";
 import { createDatabaseLockProvider } from "../../../src/allocation/databaseAllocationLock.ts";
 import type { AllocationUpstream } from "../../../src/allocation/upstreamPort.ts";
 import type { Principal } from "../../../src/auth/principal.ts";
 import { brands, orgs } from "../../../src/db/schema.ts";
 import { systemClock } from "../../../src/domain/clock.ts";
+import { reentrant } from "../../../src/locks/reentrantLock.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { OrgService } from "../../../src/orgs/orgService.ts";

@@ -244,6 +244,39 @@ describe("within one priority", () => {
   });
 });
 
+describe("oldest work first", () => {
+  it("within a priority, serves the work that began first, whatever the deadlines and arrival", async () => {
+    const shared = budget({ slots: 1 });
+    const [first] = await takeMany(shared, 1);
+    const served: string[] = [];
+    const permits: BudgetPermit[] = [];
+    const now = clock.now().getTime();
+    // Job deliveries of three lineages: the newest arrives first and has the earliest deadline
+    // (a later hop of one onboarding must not wait behind the first hops of every other one).
+    for (const [name, beganMsAgo, budgetMs] of [
+      ["newest", 0, 5_000],
+      ["oldest", 9_000, 14_000],
+      ["middle", 4_000, 9_000],
+    ] as const) {
+      void shared
+        .acquire(BEARER, "projects", { ...scope("job", budgetMs), since: now - beganMsAgo })
+        .then((permit) => {
+          served.push(name);
+          permits.push(permit);
+        });
+    }
+    let permit = first!;
+    for (let round = 1; round <= 3; round += 1) {
+      await permit.release();
+      const waiting = 3 - round + 1;
+      await drive(clock, 3_000, 100, { sleepers: waiting + 1, done: () => served.length === round });
+      expect(served).toHaveLength(round);
+      permit = permits[round - 1]!;
+    }
+    expect(served).toEqual(["oldest", "middle", "newest"]);
+  });
+});
+
 describe("the adaptive limit (AIMD), shared by every process", () => {
   it("halves on a 429 seen by one process, which every process then keeps to, and recovers while quiet", async () => {
     const events = new EventBus();

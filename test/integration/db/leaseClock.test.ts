@@ -10,7 +10,7 @@ import { type Clock, systemClock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import { defineJobHandler } from "../../../src/jobs/handler.ts";
 import { JobReconciler } from "../../../src/jobs/reconciler.ts";
-import { createBrandLease } from "../../../src/markets/brandLease.ts";
+import { createBrandLease } from "../../../src/locks/brandLease.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";

@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { insertJob, type JobRow } from "../../../src/db/jobs/insertJob.ts";
+import { insertJob } from "../../../src/db/jobs/insertJob.ts";
+import type { JobRow } from "../../../src/db/jobs/jobRow.ts";
 import { credentials, jobs } from "../../../src/db/schema.ts";
 import { defineJobHandler } from "../../../src/jobs/handler.ts";
 import { needsReauth } from "../../../src/jobs/jobError.ts";

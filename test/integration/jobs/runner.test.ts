@@ -320,7 +320,9 @@ describe("the runner contract", () => {
   });
 
   it("checkpoints survive a retry; requeue and chain create records, set nextJobId and hand the credential on", async () => {
+    const sinceSeen: (number | undefined)[] = [];
     behaviours.set("multi-hop", async (ctx) => {
+      sinceSeen.push(currentUpstreamScope()?.since);
       if (!ctx.metadata.generated) {
         await ctx.saveCheckpoint({ generated: ["a", "b"] });
         throw new JobError("TRANSIENT", { retryable: true });
@@ -329,6 +331,8 @@ describe("the runner contract", () => {
       return ctx.chain({ type: "follower", metadata: { from: ctx.job.id } });
     });
     const first = await submit({ case: "multi-hop" }, { token: "opaque-token-chain" });
+    const rootCreatedAt = (await h.job(first)).createdAt.getTime();
+    h.clock.advance(5_000); // later hops are delivered later: their budget age stays the root's
     const worker = h.worker();
     await worker.drain();
     expect((await h.job(first)).metadata).toEqual({ case: "multi-hop", generated: ["a", "b"] });
@@ -368,6 +372,9 @@ describe("the runner contract", () => {
     // Only the last job of the chain invalidates.
     expect((await findCredential(db.db, credentialId))?.sealed).toBeNull();
     expect(outcomesOf("scripted")).toContain("requeued");
+    // Every hop waits for upstream budget as old as its lineage: the first record's creation.
+    expect(sinceSeen.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(sinceSeen)).toEqual(new Set([rootCreatedAt]));
   });
 
   it("a missing or expired credential fails the job NEEDS_REAUTH", async () => {

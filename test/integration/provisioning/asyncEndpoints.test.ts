@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { PROVISIONING_ERROR_SENTENCES } from "../../../src/domain/provisioningAttempt.ts";
-import { staleAttemptsStep } from "../../../src/provisioning/staleAttemptsStep.ts";
+import { staleAttemptsStep } from "../../../src/subWorkspaces/staleAttemptsStep.ts";
 import {
   type AsyncProvisioningWorld,
   pointerOf,

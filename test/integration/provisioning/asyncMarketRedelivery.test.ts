@@ -3,12 +3,12 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
-import type { JobRow } from "../../../src/db/jobs/insertJob.ts";
+import type { JobRow } from "../../../src/db/jobs/jobRow.ts";
 import { findMarket } from "../../../src/db/markets/findMarket.ts";
 import { recordReservationProject } from "../../../src/db/markets/recordReservationProject.ts";
 import { reserveMarket } from "../../../src/db/markets/reserveMarket.ts";
 import { jobs, markets } from "../../../src/db/schema.ts";
-import { jobReservationKey } from "../../../src/provisioning/chainedWork.ts";
+import { jobReservationKey } from "../../../src/markets/chainedMarketWork.ts";
 import {
   type AsyncProvisioningWorld,
   pointerOf,

@@ -4,12 +4,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { beginProvisioningAttempt } from "../../../src/db/brands/beginProvisioningAttempt.ts";
+import type { BrandRow } from "../../../src/db/brands/brandRow.ts";
 import { cancelProvisioning } from "../../../src/db/brands/cancelProvisioning.ts";
 import { clearSubWorkspacePointer } from "../../../src/db/brands/clearSubWorkspacePointer.ts";
 import { failFreshBrandStart } from "../../../src/db/brands/failFreshBrandStart.ts";
 import { failProvisioningAttempt } from "../../../src/db/brands/failProvisioningAttempt.ts";
 import { findClaimedWorkspaces } from "../../../src/db/brands/findClaimedWorkspaces.ts";
-import { type BrandRow, insertBrand } from "../../../src/db/brands/insertBrand.ts";
+import { insertBrand } from "../../../src/db/brands/insertBrand.ts";
 import { markBrandPending } from "../../../src/db/brands/markBrandPending.ts";
 import { promoteProvisioningReady } from "../../../src/db/brands/promoteProvisioningReady.ts";
 import { recordProvisioningCandidate } from "../../../src/db/brands/recordProvisioningCandidate.ts";

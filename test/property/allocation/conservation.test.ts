@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { AllocationDeps } from "../../../src/allocation/allocationDeps.ts";
 import { createAllocationGuard } from "../../../src/allocation/allocationGuard.ts";
-import { type AllocationLock, reentrant } from "../../../src/allocation/allocationLock.ts";
 import { createInProcessLockProvider } from "../../../src/allocation/inProcessAllocationLock.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
 import { DIMENSIONS, type Need, type Units } from "../../../src/domain/allocation.ts";
 import type { Clock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
+import { type AllocationLock, reentrant } from "../../../src/locks/reentrantLock.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { releaseAndEnsureOps } from "../../support/allocationWorkload.ts";

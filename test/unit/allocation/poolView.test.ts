@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { composePoolView } from "../../../src/allocation/poolView.ts";
-import type { BrandRow } from "../../../src/db/brands/insertBrand.ts";
+import type { BrandRow } from "../../../src/db/brands/brandRow.ts";
 import type { ResourceObservation } from "../../../src/db/resourceObservations/observationRow.ts";
 
 /** The pool view composed from the resources record (spec/allocation.md §8, §12). */

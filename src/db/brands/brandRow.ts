@@ -1,0 +1,3 @@
+import type { brands } from "../schema.ts";
+
+export type BrandRow = typeof brands.$inferSelect;

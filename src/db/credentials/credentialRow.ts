@@ -1,0 +1,3 @@
+import type { credentials } from "../schema.ts";
+
+export type CredentialRow = typeof credentials.$inferSelect;

@@ -1,0 +1,3 @@
+import type { marketModels } from "../schema.ts";
+
+export type KnownModelsRow = typeof marketModels.$inferSelect;

@@ -1,0 +1,3 @@
+import type { marketTags } from "../schema.ts";
+
+export type KnownTagRow = typeof marketTags.$inferSelect;

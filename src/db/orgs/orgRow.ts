@@ -1,0 +1,3 @@
+import type { orgs } from "../schema.ts";
+
+export type OrgRow = typeof orgs.$inferSelect;

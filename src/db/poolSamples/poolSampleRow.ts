@@ -1,0 +1,3 @@
+import type { poolSamples } from "../schema.ts";
+
+export type PoolSampleRow = typeof poolSamples.$inferSelect;
