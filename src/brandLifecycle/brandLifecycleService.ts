@@ -224,7 +224,7 @@ export class BrandLifecycleService {
         await failFreshBrandStart(this.deps.db, {
           brandId: inserted.id,
           reason: failureReasonOf(error),
-          now: this.deps.clock.now(),
+          now: this.deps.clock.databaseTime?.(),
         });
       }
       throw error;

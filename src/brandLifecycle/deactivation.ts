@@ -45,11 +45,14 @@ export async function deactivateBrand(
   const { brand, org, bearer } = request;
   const log = deps.logger.child({ brandId: brand.id, requestId: request.requestId });
 
-  const cancelled = await cancelProvisioning(deps.db, { brandId: brand.id, now: deps.clock.now() });
+  const cancelled = await cancelProvisioning(deps.db, {
+    brandId: brand.id,
+    now: deps.clock.databaseTime?.(),
+  });
   if (cancelled)
     log.info({ attemptId: cancelled.provisioningAttemptId }, "cancelled a pending provisioning attempt");
 
-  const current = await markBrandPending(deps.db, { brandId: brand.id, now: deps.clock.now() });
+  const current = await markBrandPending(deps.db, { brandId: brand.id, now: deps.clock.databaseTime?.() });
   if (!current) throw new ServiceError("notFound");
   const pointer = current.subWorkspaceId;
 
@@ -75,7 +78,7 @@ export async function deactivateBrand(
     const cleared = await clearSubWorkspacePointer(deps.db, {
       brandId: brand.id,
       subWorkspaceId: pointer,
-      now: deps.clock.now(),
+      now: deps.clock.databaseTime?.(),
     });
     log.info(
       { workspaceId: pointer, projectsDeleted: deleted, cleared: Boolean(cleared) },
@@ -83,7 +86,7 @@ export async function deactivateBrand(
     );
   }
 
-  const pending = await markBrandPending(deps.db, { brandId: brand.id, now: deps.clock.now() });
+  const pending = await markBrandPending(deps.db, { brandId: brand.id, now: deps.clock.databaseTime?.() });
   if (!pending) throw new ServiceError("notFound");
   return pending;
 }

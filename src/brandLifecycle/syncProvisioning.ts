@@ -67,7 +67,7 @@ export async function provisionSubWorkspaceSync(
   const written = await recordSyncSubWorkspace(deps.db, {
     brandId: brand.id,
     subWorkspaceId: workspaceId,
-    now: deps.clock.now(),
+    now: deps.clock.databaseTime?.(),
   });
   if (written.outcome === "recorded") return written.brand;
   if (written.outcome === "claimedByAnotherBrand") {
@@ -151,7 +151,7 @@ async function reactivate(deps: SyncProvisioningDeps, brand: BrandRow): Promise<
   const written = await recordSyncSubWorkspace(deps.db, {
     brandId: brand.id,
     subWorkspaceId: brand.subWorkspaceId!,
-    now: deps.clock.now(),
+    now: deps.clock.databaseTime?.(),
   });
   if (written.outcome === "recorded") return written.brand;
   throw new ServiceError("semrushProvisioningInProgress");

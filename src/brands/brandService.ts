@@ -65,7 +65,7 @@ export async function insertNewBrand(
     name: input.name,
     domain: input.domain ?? null,
     primaryUrl: input.primaryUrl ?? null,
-    now: deps.clock.now(),
+    now: deps.clock.databaseTime?.(),
   });
   if (inserted === "nameTaken") throw new ServiceError("brandExists");
   return inserted;

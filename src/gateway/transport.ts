@@ -17,6 +17,7 @@ import { type AttemptOutcome, decideRetry } from "./retryPolicy.ts";
 import { buildPath, type QueryValue } from "./routeTemplate.ts";
 import type { GatewayName } from "./types.ts";
 import { currentUpstreamScope, DEFAULT_SCOPE_BUDGET_MS } from "./upstreamScope.ts";
+import { assertWriteFences } from "./writeFence.ts";
 
 /**
  * The one place that talks HTTP to the gateways: keep-alive pools per origin, bearer forwarding,
@@ -130,6 +131,7 @@ export class GatewayTransport {
       const permit = await this.#permit(bearer, request, group, scope);
       let answered: Exchange;
       try {
+        if (method !== "GET") this.#assertFenced(gateway, method, route);
         answered = await this.#attempt(
           gateway,
           method,
@@ -187,6 +189,22 @@ export class GatewayTransport {
       // An abort during the wait rejects with the signal's reason: the retry is never sent.
       await this.#options.clock.sleep(decision.waitMs, signal);
       signal?.throwIfAborted();
+    }
+  }
+
+  /**
+   * A write is sent only while every lease it is made under is still held (writeFence.ts): a
+   * holder that can no longer renew stops before the write, not after it.
+   */
+  #assertFenced(gateway: GatewayName, method: HttpMethod, route: string): void {
+    try {
+      assertWriteFences();
+    } catch (error) {
+      this.#options.logger.warn(
+        { gateway, method, route },
+        "upstream write not sent: its lease may have lapsed",
+      );
+      throw error;
     }
   }
 

@@ -33,6 +33,8 @@ export function createJobContext<M extends JobMetadata>(
     signal: AbortSignal;
     /** Receives every token this context hands out, so the runner can scrub them from logs. */
     exposedSecrets?: string[];
+    /** Whether the lease still has time left on this process's monotonic clock (the runner's). */
+    leaseHeld?: () => boolean;
   },
 ): JobContext<M> {
   const { record, leaseToken } = delivery;
@@ -50,7 +52,7 @@ export function createJobContext<M extends JobMetadata>(
     if (handedOff) throw new Error("A job hands off to at most one successor (requeue or chain).");
     const nextJobId = randomUUID();
     await deps.db.transaction(async (tx) => {
-      const now = deps.clock.now();
+      const now = deps.clock.databaseTime?.();
       await insertJob(tx, {
         id: nextJobId,
         type,
@@ -89,7 +91,14 @@ export function createJobContext<M extends JobMetadata>(
       return exchanged.token;
     },
     async assertLeaseHeld() {
-      const held = await isJobLeaseHeld(deps.db, { jobId: record.id, leaseToken, now: deps.clock.now() });
+      // Out of time on our own clock: lost, whatever the row says (another delivery may claim it
+      // the moment it lapses). Else the row decides, on the database's clock.
+      if (delivery.leaseHeld && !delivery.leaseHeld()) throw new LeaseLostError(record.id);
+      const held = await isJobLeaseHeld(deps.db, {
+        jobId: record.id,
+        leaseToken,
+        now: deps.clock.databaseTime?.(),
+      });
       if (!held) throw new LeaseLostError(record.id);
     },
     async saveCheckpoint(patch) {
@@ -97,7 +106,7 @@ export function createJobContext<M extends JobMetadata>(
         jobId: record.id,
         leaseToken,
         patch,
-        now: deps.clock.now(),
+        now: deps.clock.databaseTime?.(),
       });
       if (!metadata) throw new LeaseLostError(record.id);
       context.metadata = metadata as M;

@@ -1,5 +1,6 @@
 import type { CredentialStore } from "../credentials/credentialStore.ts";
 import type { Db, DbExecutor } from "../db/database.ts";
+import { type DatabaseTime, readDatabaseNow } from "../db/databaseTime.ts";
 import { findJob } from "../db/jobs/findJob.ts";
 import { insertJob } from "../db/jobs/insertJob.ts";
 import type { JobRow } from "../db/jobs/jobRow.ts";
@@ -30,7 +31,8 @@ export interface NewJobRecord {
   /** Sealed for the worker under `createdBy`, who must then be set. */
   credentialToken?: string;
   delayMs?: number;
-  now: Date;
+  /** Only a test's hand-driven time; production passes undefined: the database's clock. */
+  now: DatabaseTime;
 }
 
 /** `false` when the id already exists: nothing was enqueued, and the caller rolls the seal back. */
@@ -93,9 +95,10 @@ export async function submitKeyedJob(
     return await db.transaction(async (tx): Promise<KeyedJobOutcome> => {
       await lockJobKey(tx, input.id);
       const existing = await findJob(tx, input.id);
-      const now = clock.now();
+      const now = clock.databaseTime?.();
       if (existing) {
-        const verdict = decide(existing, now);
+        // Judged on the database's clock, which stamped the record's updated_at (ADR 0023).
+        const verdict = decide(existing, await readDatabaseNow(tx, now));
         if (verdict === "skip") return "skipped";
         if (verdict === "reuse") return "reused";
         const credentialId = await credentials.seal(owner.sub, owner.bearer, { db: tx });

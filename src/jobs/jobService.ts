@@ -109,7 +109,7 @@ export class JobService {
           createdBy: input.createdBy,
           ...(input.credentialToken !== undefined ? { credentialToken: input.credentialToken } : {}),
           delayMs: input.delayMs,
-          now: this.#deps.clock.now(),
+          now: this.#deps.clock.databaseTime?.(),
         });
         // Roll the savepoint back so a credential sealed for a duplicate never lingers.
         if (!created) throw exists;
@@ -160,7 +160,7 @@ export class JobService {
         const row = await reopenJobForReauth(tx, {
           jobId: target.id,
           credentialId,
-          now: this.#deps.clock.now(),
+          now: this.#deps.clock.databaseTime?.(),
         });
         if (row) await this.queue.enqueue(row.id, { db: tx });
         return row;

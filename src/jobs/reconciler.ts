@@ -1,6 +1,7 @@
 import { durationMs } from "../config/flags.ts";
 import { purgeCredentials } from "../db/credentials/purgeCredentials.ts";
 import type { DbExecutor } from "../db/database.ts";
+import { readDatabaseNow } from "../db/databaseTime.ts";
 import { failStalledJob } from "../db/jobs/failStalledJob.ts";
 import { findStalledJobs } from "../db/jobs/findStalledJobs.ts";
 import { purgeTerminalJobs } from "../db/jobs/purgeTerminalJobs.ts";
@@ -80,12 +81,15 @@ export class JobReconciler {
         steps: {},
       };
       if (!(await tryReconcilerLock(tx))) return empty;
-      const now = clock.now();
-      const stalledBefore = new Date(now.getTime() - stallGraceMs);
+      // Stalled, stale and expired are judged on the database's clock (a test's hand-driven time,
+      // if any): the lease expiries and updates compared with were stamped by other processes.
+      const databaseTime = clock.databaseTime?.();
+      const now = await readDatabaseNow(tx, databaseTime);
       const result: ReconcileReport = { ...empty, skipped: false };
 
       const stalled = await findStalledJobs(tx, {
-        stalledBefore,
+        stallGraceMs,
+        now: databaseTime,
         queueSchema: queue.schema,
         queueName: queue.name,
         limit: STALLED_BATCH,
@@ -104,8 +108,8 @@ export class JobReconciler {
         }
         const failed = await failStalledJob(tx, {
           jobId: job.id,
-          stalledBefore,
-          now,
+          stallGraceMs,
+          now: databaseTime,
           error: { code: "JOB_STALLED", message: registry.messageFor("JOB_STALLED")!, retryable: false },
         });
         if (failed) {

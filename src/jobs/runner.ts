@@ -7,7 +7,9 @@ import { failUnleasedJob } from "../db/jobs/failUnleasedJob.ts";
 import { findJob } from "../db/jobs/findJob.ts";
 import type { JobRecordError, JobRow } from "../db/jobs/jobRow.ts";
 import { releaseJobLease } from "../db/jobs/releaseJobLease.ts";
+import { monotonicMsOf } from "../domain/clock.ts";
 import { withUpstreamPriority } from "../gateway/upstreamScope.ts";
+import { withWriteFence } from "../gateway/writeFence.ts";
 import type { ServiceEvents } from "../observability/events.ts";
 import { defaultRetryDelayMs } from "./backoff.ts";
 import { classifyJobFailure } from "./classifyFailure.ts";
@@ -45,6 +47,15 @@ export const UPSTREAM_BUSY_DELAY_MS = 2_000;
 
 /** How long a handler may ignore its abort signal before the runner stops waiting for it. */
 const MAX_ABANDON_GRACE_MS = 5000;
+
+/**
+ * How much of a job lease the delivery leaves unused: half the margin between the handler's
+ * timeout and the lease's TTL. A handler still writing past its timeout (one that ignores its
+ * signal) stops sending upstream writes this long before the lease can lapse and be claimed.
+ */
+function leaseSpareMs(handler: AnyJobHandler): number {
+  return Math.floor((handler.leaseTtlMs - handler.timeoutMs) / 2);
+}
 
 type HandlerSettlement =
   | { kind: "returned"; result: unknown }
@@ -115,10 +126,13 @@ export class JobRunner {
     }
 
     const leaseToken = randomUUID();
+    // The lease's remaining time, on this process's monotonic clock from before the claim was sent
+    // (the database stamps the expiry later than that, on its own clock).
+    const claimedAt = monotonicMsOf(clock);
     const claimed = await claimJobLease(db, {
       jobId: record.id,
       leaseToken,
-      now: clock.now(),
+      now: clock.databaseTime?.(),
       ttlMs: handler.leaseTtlMs,
     });
     if (!claimed) {
@@ -127,7 +141,8 @@ export class JobRunner {
     }
 
     const started = performance.now();
-    const outcome = await this.#runClaimed(claimed, leaseToken, handler);
+    const leaseHeld = () => monotonicMsOf(clock) < claimedAt + handler.leaseTtlMs - leaseSpareMs(handler);
+    const outcome = await this.#runClaimed(claimed, leaseToken, handler, leaseHeld);
     await queue.complete(message);
     const durationSeconds = (performance.now() - started) / 1000;
     if (outcome.kind === "released" || outcome.kind === "redelivery_requested") return outcome.kind;
@@ -138,6 +153,7 @@ export class JobRunner {
     record: JobRow,
     leaseToken: string,
     handler: AnyJobHandler,
+    leaseHeld: () => boolean,
   ): Promise<{ kind: DeliveryOutcome; code?: string }> {
     const { registry, logger } = this.#deps;
     const log = logger.child({ jobId: record.id, jobType: record.type, attempt: record.attempts });
@@ -162,7 +178,14 @@ export class JobRunner {
     }
 
     const exposedSecrets: string[] = [];
-    const settlement = await this.#runHandler(record, leaseToken, handler, metadata, exposedSecrets);
+    const settlement = await this.#runHandler(
+      record,
+      leaseToken,
+      handler,
+      metadata,
+      exposedSecrets,
+      leaseHeld,
+    );
 
     if (settlement.kind === "returned") {
       const result = isPlainObject(settlement.result)
@@ -204,6 +227,7 @@ export class JobRunner {
     handler: AnyJobHandler,
     metadata: Record<string, unknown>,
     exposedSecrets: string[],
+    leaseHeld: () => boolean,
   ): Promise<HandlerSettlement> {
     const { clock } = this.#deps;
     const controller = new AbortController();
@@ -237,6 +261,7 @@ export class JobRunner {
         metadata,
         signal: controller.signal,
         exposedSecrets,
+        leaseHeld,
       });
       // Job work waits for upstream budget after interactive requests, within the handler's
       // timeout less a margin: a budget wait must give up (upstreamBusy, a refunded attempt) before
@@ -245,12 +270,14 @@ export class JobRunner {
       // onboardings finishes brand by brand and one brand's market calls overlap the next brand's
       // sub-workspace calls instead of every brand advancing in lockstep.
       const budgetMs = Math.max(0, handler.timeoutMs - BUDGET_DEADLINE_MARGIN_MS);
+      // Every upstream write of the handler is sent only while the delivery's lease is held.
+      const fence = { held: leaseHeld, lost: () => new LeaseLostError(record.id) };
       const since = await this.#lineageStartedAt(record);
       const settled = withUpstreamPriority(
         "job",
         clock.now().getTime(),
         budgetMs,
-        () => Promise.resolve().then(() => handler.handle(context)),
+        () => withWriteFence(fence, () => Promise.resolve().then(() => handler.handle(context))),
         since,
       ).then(
         (result): HandlerSettlement => ({ kind: "returned", result }),
@@ -283,7 +310,12 @@ export class JobRunner {
   async #complete(record: JobRow, leaseToken: string, result: JobResult) {
     const { db, clock, credentials } = this.#deps;
     const row = await db.transaction(async (tx) => {
-      const done = await completeJob(tx, { jobId: record.id, leaseToken, result, now: clock.now() });
+      const done = await completeJob(tx, {
+        jobId: record.id,
+        leaseToken,
+        result,
+        now: clock.databaseTime?.(),
+      });
       if (done?.credentialId && !done.nextJobId) await credentials.invalidate(done.credentialId, { db: tx });
       return done;
     });
@@ -311,7 +343,7 @@ export class JobRunner {
   async #terminal(record: JobRow, leaseToken: string | undefined, error: JobRecordError): Promise<boolean> {
     const { db, clock, credentials } = this.#deps;
     return db.transaction(async (tx) => {
-      const now = clock.now();
+      const now = clock.databaseTime?.();
       const row = leaseToken
         ? await failJob(tx, { jobId: record.id, leaseToken, error, now })
         : await failUnleasedJob(tx, { jobId: record.id, error, now });
@@ -336,7 +368,7 @@ export class JobRunner {
       const row = await releaseJobLease(tx, {
         jobId: record.id,
         leaseToken,
-        now: clock.now(),
+        now: clock.databaseTime?.(),
         ...(options.refundAttempt ? { refundAttempt: true } : {}),
       });
       if (row) await queue.enqueue(record.id, { delayMs, db: tx, continuation: true });
@@ -351,7 +383,7 @@ export class JobRunner {
       const row = await releaseJobLease(tx, {
         jobId: record.id,
         leaseToken,
-        now: clock.now(),
+        now: clock.databaseTime?.(),
         refundAttempt: true,
       });
       if (row) await queue.enqueue(record.id, { db: tx, continuation: true });

@@ -7,6 +7,7 @@ import { renewBrandLease } from "../db/brandLeases/renewBrandLease.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
+import { withWriteFence } from "../gateway/writeFence.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { createLeaseRowLock } from "./leaseRowLock.ts";
@@ -49,7 +50,19 @@ export interface BrandLeaseOptions {
 
 export function createBrandLease(options: BrandLeaseOptions): BrandLease {
   const provider = databaseBrandLeaseProvider(options);
-  const lock: AllocationLock = reentrant(provider);
+  // Every upstream write made under the lease is sent only while it is still held (its renewals
+  // succeed, with a renewal interval to spare): a holder cut off from PostgreSQL stops writing
+  // before its lease can lapse and another holder take the brand.
+  const lock: AllocationLock = reentrant(provider, {
+    enter: (brandId, lease, work) =>
+      withWriteFence(
+        {
+          held: () => lease.held?.() ?? true,
+          lost: () => new ServiceError("brandBusy", { details: { brandId, reason: "leaseLost" } }),
+        },
+        work,
+      ),
+  });
   return {
     withBrand(brandId, work, withOptions = {}) {
       if (withOptions.waitMs === undefined) return lock.withLock(brandId, work);
@@ -64,10 +77,14 @@ const scopedWait = new AsyncLocalStorage<number>();
 
 function databaseBrandLeaseProvider(options: BrandLeaseOptions): LockProvider {
   const { db, events, logger } = options;
+  const ttlMs = options.ttlMs ?? DEFAULT_BRAND_LEASE_TTL_MS;
   return createLeaseRowLock({
     clock: options.clock,
     logger,
-    ttlMs: options.ttlMs ?? DEFAULT_BRAND_LEASE_TTL_MS,
+    ttlMs,
+    // A renewal interval (a third of the TTL) to spare: a write started just in time lands before
+    // the lease could lapse, even if the renewal under way fails.
+    spareMs: Math.floor(ttlMs / 3),
     pollMaxMs: 250,
     random: options.random,
     rows: {

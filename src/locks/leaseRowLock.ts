@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 
-import type { Clock } from "../domain/clock.ts";
+import type { DatabaseTime } from "../db/databaseTime.ts";
+import { type Clock, monotonicMsOf } from "../domain/clock.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AcquireOptions, LockLease, LockProvider } from "./reentrantLock.ts";
 
@@ -11,12 +12,19 @@ import type { AcquireOptions, LockLease, LockProvider } from "./reentrantLock.ts
  * waited for. A holder renews its lease on a heartbeat (every third of the TTL), so the TTL stays
  * short and a crashed holder's lock frees itself within one TTL. Waiters poll with jittered,
  * capped backoff through the injected clock, up to a bounded wait.
+ *
+ * Two clocks, never compared with each other (docs/decisions/0023): whether a row's lease has
+ * expired — may it be taken over — is decided inside the statement on the database's clock; how
+ * long the holder may still act is measured on the holder's own monotonic clock from the start of
+ * its last successful renewal, which is never later than the database's stamp of it. A holder
+ * whose renewal failed, or whose remaining time fell under `spareMs`, is no longer `held()`.
  */
 
 /** The three guarded statements of a lease table (one src/db module each). */
 export interface LeaseRows {
-  acquire(key: string, holder: string, now: Date, ttlMs: number): Promise<boolean>;
-  renew(key: string, holder: string, now: Date, ttlMs: number): Promise<boolean>;
+  /** `now`: only a test's hand-driven time; production passes undefined (the database's clock). */
+  acquire(key: string, holder: string, now: DatabaseTime, ttlMs: number): Promise<boolean>;
+  renew(key: string, holder: string, now: DatabaseTime, ttlMs: number): Promise<boolean>;
   release(key: string, holder: string): Promise<void>;
 }
 
@@ -25,6 +33,11 @@ export interface LeaseRowLockOptions {
   logger: Logger;
   rows: LeaseRows;
   ttlMs: number;
+  /**
+   * The remaining time under which the holder stops counting the lease as held (default 0): time
+   * to spare for a write started just before it, so it lands before the lease can lapse.
+   */
+  spareMs?: number;
   /** First poll backoff and its cap. */
   pollMinMs?: number;
   pollMaxMs?: number;
@@ -54,11 +67,17 @@ export function createLeaseRowLock(options: LeaseRowLockOptions): LockProvider {
     return Math.max(1, Math.round(ceiling / 2 + (random() * ceiling) / 2));
   }
 
-  /** Until when the lease is known to be ours: moved forward by each successful renewal. */
+  /**
+   * Until when the lease is known to be ours, on the holder's monotonic clock: moved forward by
+   * each successful renewal. `renewalFailing` while the last renewal could not reach the database.
+   */
   interface LeaseState {
     validUntil: number;
     lost: boolean;
+    renewalFailing: boolean;
   }
+  const spareMs = options.spareMs ?? 0;
+  const monotonic = () => monotonicMsOf(clock);
 
   function startHeartbeat(key: string, holder: string, state: LeaseState): () => void {
     const stop = new AbortController();
@@ -70,9 +89,10 @@ export function createLeaseRowLock(options: LeaseRowLockOptions): LockProvider {
           return; // stopped
         }
         try {
-          const renewedAt = clock.now().getTime();
-          if (await rows.renew(key, holder, clock.now(), ttlMs)) {
+          const renewedAt = monotonic();
+          if (await rows.renew(key, holder, clock.databaseTime?.(), ttlMs)) {
             state.validUntil = renewedAt + ttlMs;
+            state.renewalFailing = false;
             continue;
           }
           // Our lease expired and was taken over (a stall longer than the TTL). The work finishes,
@@ -81,6 +101,9 @@ export function createLeaseRowLock(options: LeaseRowLockOptions): LockProvider {
           logger.warn({ [names.keyField]: key }, `${names.lock} lost while held`);
           return;
         } catch (error) {
+          // Unsure whether the lease still stands: no new write under it until a renewal succeeds
+          // (which proves nobody took it over meanwhile: the row still names this holder).
+          state.renewalFailing = true;
           logger.warn({ [names.keyField]: key, err: error }, `${names.lock} renewal failed`);
         }
       }
@@ -96,13 +119,13 @@ export function createLeaseRowLock(options: LeaseRowLockOptions): LockProvider {
       const started = clock.now().getTime();
       const deadline = started + timeoutMs;
       for (let attempt = 0; ; attempt++) {
-        const now = clock.now();
-        if (await rows.acquire(key, holder, now, ttlMs)) {
+        const acquiredAt = monotonic();
+        if (await rows.acquire(key, holder, clock.databaseTime?.(), ttlMs)) {
           options.onWait((clock.now().getTime() - started) / 1000, true);
-          const state: LeaseState = { validUntil: now.getTime() + ttlMs, lost: false };
+          const state: LeaseState = { validUntil: acquiredAt + ttlMs, lost: false, renewalFailing: false };
           const stopHeartbeat = startHeartbeat(key, holder, state);
           return {
-            held: () => !state.lost && clock.now().getTime() < state.validUntil,
+            held: () => !state.lost && !state.renewalFailing && monotonic() < state.validUntil - spareMs,
             release: async () => {
               stopHeartbeat();
               try {

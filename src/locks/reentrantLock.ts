@@ -50,7 +50,15 @@ export interface AllocationLock {
 /** What the current async context holds: per sub-workspace, the queue nested sections chain on. */
 type HeldLocks = Map<string, { tail: Promise<void>; lease: LockLease }>;
 
-export function reentrant(provider: LockProvider): AllocationLock {
+export interface ReentrantOptions {
+  /**
+   * Wraps the work of each outermost section (nested ones run inside it already): the brand lease
+   * puts its lease in the ambient write fence here.
+   */
+  enter?<T>(key: string, lease: LockLease, work: () => Promise<T>): Promise<T>;
+}
+
+export function reentrant(provider: LockProvider, options: ReentrantOptions = {}): AllocationLock {
   const held = new AsyncLocalStorage<HeldLocks>();
 
   function runHolding<T>(subWorkspaceId: string, lease: LockLease, work: () => Promise<T>): Promise<T> {
@@ -77,8 +85,10 @@ export function reentrant(provider: LockProvider): AllocationLock {
         }
       }
       const lease = await provider.acquire(subWorkspaceId);
+      const enter = options.enter;
+      const entered = enter ? () => enter(subWorkspaceId, lease, work) : work;
       try {
-        return await runHolding(subWorkspaceId, lease, work);
+        return await runHolding(subWorkspaceId, lease, entered);
       } finally {
         await lease.release();
       }

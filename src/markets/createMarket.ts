@@ -127,7 +127,7 @@ export async function createMarketForBrand(
         !(await recordReservationProject(deps.db, {
           id: reservation.id,
           projectId: id,
-          now: deps.clock.now(),
+          now: deps.clock.databaseTime?.(),
         }))
       ) {
         // Reclaimed under us (stale, or by a redelivery of our own job): stop before more writes;
@@ -168,7 +168,11 @@ export async function createMarketForBrand(
     throw mapped;
   }
 
-  const ready = await markMarketReady(deps.db, { id: reservation.id, projectId, now: deps.clock.now() });
+  const ready = await markMarketReady(deps.db, {
+    id: reservation.id,
+    projectId,
+    now: deps.clock.databaseTime?.(),
+  });
   if (!ready) {
     // Either our reservation was reclaimed as stale while we worked (the slice belongs to someone
     // else now: marketExists), or it is still ours but the brand stopped writing there (a

@@ -98,7 +98,7 @@ export async function failChained(
     await noteMarketsNotCreated(deps.db, {
       brandId: target.brandId,
       workspaceId: target.workspaceId,
-      now: ctx.clock.now(),
+      now: ctx.clock.databaseTime?.(),
     }).catch((noteError: unknown) =>
       ctx.logger.warn({ err: noteError }, "could not note the missing markets on the brand"),
     );

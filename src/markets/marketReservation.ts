@@ -1,4 +1,5 @@
 import type { Db } from "../db/database.ts";
+import { readDatabaseNow } from "../db/databaseTime.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
 import { findMarket } from "../db/markets/findMarket.ts";
 import type { MarketRow } from "../db/markets/marketRow.ts";
@@ -45,11 +46,14 @@ export async function reserve(
     reservationKey: string | undefined;
   },
 ): Promise<{ kind: "reserved" | "madeEarlier"; row: MarketRow }> {
-  const first = await reserveMarket(deps.db, { ...slice, now: deps.clock.now() });
+  const first = await reserveMarket(deps.db, { ...slice, now: deps.clock.databaseTime?.() });
   if (first) return { kind: "reserved", row: first };
   // Taken: by a market, a create in flight, a reservation abandoned by a crashed process, or our
   // own reservation (or market) from an earlier delivery of the same job.
-  const staleBefore = new Date(deps.clock.now().getTime() - deps.staleReservationMs);
+  // Stale on the database's clock: the reservation's stamp was written on it by whichever process
+  // reserved, so no two processes' clocks are compared (docs/decisions/0023).
+  const databaseNow = await readDatabaseNow(deps.db, deps.clock.databaseTime?.());
+  const staleBefore = new Date(databaseNow.getTime() - deps.staleReservationMs);
   // A reclaimable reservation's project goes first: were the delete to fail after the row was
   // reclaimed, nothing would track the project any more (an orphan). Upstream down → the create
   // fails (a job retries it) and the row keeps tracking the project.
@@ -83,7 +87,7 @@ export async function reserve(
   if (reclaimed.projectId) {
     await deleteProjectQuietly(deps, log, bearer, reclaimed.workspaceId, reclaimed.projectId);
   }
-  const second = await reserveMarket(deps.db, { ...slice, now: deps.clock.now() });
+  const second = await reserveMarket(deps.db, { ...slice, now: deps.clock.databaseTime?.() });
   if (!second) throw new ServiceError("marketExists");
   return { kind: "reserved", row: second };
 }
@@ -107,7 +111,7 @@ export async function rollBack(
     const kept = await recordReservationProject(deps.db, {
       id: reservation.id,
       projectId,
-      now: deps.clock.now(),
+      now: deps.clock.databaseTime?.(),
     }).catch(() => undefined);
     deps.events?.emit("market.rollbackPending", { kept: Boolean(kept) });
     log.warn(

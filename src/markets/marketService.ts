@@ -6,6 +6,7 @@ import { asyncProvisioningEnabled, type FlagSource } from "../config/flags.ts";
 import type { BrandRow } from "../db/brands/brandRow.ts";
 import { findBrandById } from "../db/brands/findBrandById.ts";
 import type { Db } from "../db/database.ts";
+import { readDatabaseNow } from "../db/databaseTime.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
 import { findMarket } from "../db/markets/findMarket.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
@@ -226,7 +227,7 @@ export class MarketService {
       languageCode: languageCode.toLowerCase(),
     });
     if (!row) throw new ServiceError("notFound");
-    if (row.status === "creating" && !this.#isStale(row)) throw new ServiceError("invalidState");
+    if (row.status === "creating" && !(await this.#isStale(row))) throw new ServiceError("invalidState");
     if (row.projectId) {
       await this.#deleteProject(log, operation.bearer, row.workspaceId, row.projectId);
     }
@@ -344,8 +345,10 @@ export class MarketService {
     });
   }
 
-  #isStale(row: MarketRow): boolean {
-    return row.updatedAt.getTime() < this.deps.clock.now().getTime() - this.staleReservationMs;
+  /** On the database's clock, which stamped the reservation (docs/decisions/0023). */
+  async #isStale(row: MarketRow): Promise<boolean> {
+    const now = await readDatabaseNow(this.deps.db, this.deps.clock.databaseTime?.());
+    return row.updatedAt.getTime() < now.getTime() - this.staleReservationMs;
   }
 
   #context(principal: Principal, orgId: string, brandId: string): Promise<BrandContext> {

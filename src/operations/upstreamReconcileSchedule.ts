@@ -86,7 +86,7 @@ export class UpstreamReconcileSchedule {
       const claimed = await claimReconcileRun(db, {
         orgId: org.id,
         holder: this.#holder,
-        now: clock.now(),
+        now: clock.databaseTime?.(),
         leaseMs: Math.max(MIN_RUN_LEASE_MS, 2 * settings.intervalMs),
         periodMs: settings.intervalMs,
       });
@@ -124,12 +124,15 @@ export class UpstreamReconcileSchedule {
         report.failed += 1;
         events.emit("upstream.reconcileRun", { orgId: org.id, outcome: "failed" });
       } finally {
-        await finishReconcileRun(db, { orgId: org.id, holder: this.#holder, now: clock.now() }).catch(
-          (error: unknown) =>
-            log.warn(
-              { err: error },
-              "upstream reconciler: could not end the org's run (its lease will expire)",
-            ),
+        await finishReconcileRun(db, {
+          orgId: org.id,
+          holder: this.#holder,
+          now: clock.databaseTime?.(),
+        }).catch((error: unknown) =>
+          log.warn(
+            { err: error },
+            "upstream reconciler: could not end the org's run (its lease will expire)",
+          ),
         );
       }
     }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 
+import { readDatabaseNow } from "../db/databaseTime.ts";
 import { forgetOrphanSighting } from "../db/upstreamReconcile/forgetOrphanSighting.ts";
 import { readUpstreamClaims } from "../db/upstreamReconcile/readUpstreamClaims.ts";
 import {
@@ -87,7 +88,10 @@ export class UpstreamReconciler {
     const observation = await this.observe(org, bearer);
     const sightings = orphanSightings(observation);
     const brandOf = orphanBrands(observation);
-    const firstSeen = await recordOrphanSightings(db, { orgId: org.id, now: clock.now(), sightings });
+    // Sightings are dated and aged on the database's clock: a sighting another process recorded is
+    // never aged on this process's clock (docs/decisions/0023).
+    const now = await readDatabaseNow(db, clock.databaseTime?.());
+    const firstSeen = await recordOrphanSightings(db, { orgId: org.id, now, sightings });
     const report: OrgReconcileReport = {
       orgId: org.id,
       orphans: {
@@ -108,8 +112,8 @@ export class UpstreamReconciler {
     const context = { org, bearer, runId, log, report };
 
     for (const sighting of sightings) {
-      const seenAt = firstSeen.get(sightingKey(sighting)) ?? clock.now();
-      if (clock.now().getTime() - seenAt.getTime() < options.graceMs) {
+      const seenAt = firstSeen.get(sightingKey(sighting)) ?? now;
+      if (now.getTime() - seenAt.getTime() < options.graceMs) {
         report.waiting += 1;
         continue;
       }
@@ -196,7 +200,8 @@ export class UpstreamReconciler {
    * from the next pass on.
    */
   async #retryRollbacks(context: ReconcileContext, graceMs: number): Promise<void> {
-    const now = this.deps.clock.now();
+    // On the database's clock, which stamped the reservations (docs/decisions/0023).
+    const now = await readDatabaseNow(this.deps.db, this.deps.clock.databaseTime?.());
     const claims = await readUpstreamClaims(this.deps.db, context.org.id);
     for (const market of staleRollbacks(claims, now, graceMs)) {
       try {

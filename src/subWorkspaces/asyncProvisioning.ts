@@ -131,7 +131,11 @@ export class AsyncProvisioning {
     );
 
     const attemptId = randomUUID();
-    const begun = await beginProvisioningAttempt(db, { brandId: brand.id, attemptId, now: clock.now() });
+    const begun = await beginProvisioningAttempt(db, {
+      brandId: brand.id,
+      attemptId,
+      now: clock.databaseTime?.(),
+    });
     if (!begun) throw new ServiceError("semrushProvisioningInProgress");
 
     const metadata: ProvisionWorkspaceMetadata = {
@@ -158,7 +162,7 @@ export class AsyncProvisioning {
         brandId: brand.id,
         attemptId,
         reason: "couldNotStart",
-        now: clock.now(),
+        now: clock.databaseTime?.(),
       });
       if (failed) this.deps.events.emit("provisioning.attempt", { outcome: "failed" });
       throw error instanceof ServiceError ? error : new ServiceError("configurationError", { cause: error });
@@ -167,7 +171,7 @@ export class AsyncProvisioning {
       brandId: brand.id,
       attemptId,
       jobId,
-      now: clock.now(),
+      now: clock.databaseTime?.(),
     });
     log.info({ attemptId, jobId, chained: chained.type }, "asynchronous provisioning accepted");
     return { jobId, brand: recorded ?? { ...begun, provisioningJobId: jobId } };

@@ -134,7 +134,7 @@ export async function chooseCandidate(
       brandId: metadata.brandId,
       attemptId: metadata.attemptId,
       candidateWorkspaceId: candidate,
-      now: ctx.clock.now(),
+      now: ctx.clock.databaseTime?.(),
     });
     if (recorded) return candidate;
   }

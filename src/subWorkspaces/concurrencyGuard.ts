@@ -1,6 +1,7 @@
 import type { BrandRow } from "../db/brands/brandRow.ts";
 import { failProvisioningAttempt } from "../db/brands/failProvisioningAttempt.ts";
 import type { DbExecutor } from "../db/database.ts";
+import { readDatabaseNow } from "../db/databaseTime.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { concurrencyVerdict } from "../domain/provisioningAttempt.ts";
@@ -19,7 +20,8 @@ export async function applyConcurrencyGuard(
   brand: BrandRow,
   staleMs: number,
 ): Promise<void> {
-  const now = deps.clock.now();
+  // The attempt's age on the database's clock, which stamped it (docs/decisions/0023).
+  const now = await readDatabaseNow(deps.db, deps.clock.databaseTime?.());
   const verdict = concurrencyVerdict(brand, now, staleMs);
   if (verdict === "proceed") return;
   if (verdict === "inProgress" || !brand.provisioningAttemptId) {
@@ -29,7 +31,7 @@ export async function applyConcurrencyGuard(
     brandId: brand.id,
     attemptId: brand.provisioningAttemptId,
     reason: "stale",
-    now,
+    now: deps.clock.databaseTime?.(),
   });
   deps.logger.warn(
     { brandId: brand.id, attemptId: brand.provisioningAttemptId, failed: Boolean(failed) },

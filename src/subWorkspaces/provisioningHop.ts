@@ -204,7 +204,7 @@ class Hop {
     const promoted = await promoteProvisioningReady(this.#deps.db, {
       brandId: metadata.brandId,
       attemptId: metadata.attemptId,
-      now: this.#ctx.clock.now(),
+      now: this.#ctx.clock.databaseTime?.(),
     });
     if (promoted.outcome === "promoted") {
       this.#promoted = true;
@@ -279,7 +279,7 @@ class Hop {
       brandId: metadata.brandId,
       attemptId: metadata.attemptId,
       jobId: requeuedJobId,
-      now: this.#ctx.clock.now(),
+      now: this.#ctx.clock.databaseTime?.(),
     }).catch((error: unknown) => this.#log.warn({ err: error }, "could not record the requeued job id"));
     return { kind: "requeued", requeuedJobId };
   }
@@ -332,7 +332,12 @@ class Hop {
   async #failAttempt(reason: ProvisioningFailureReason): Promise<BrandRow | undefined> {
     const { brandId, attemptId } = this.#ctx.metadata;
     await this.#fence.assert();
-    return failProvisioningAttempt(this.#deps.db, { brandId, attemptId, reason, now: this.#ctx.clock.now() });
+    return failProvisioningAttempt(this.#deps.db, {
+      brandId,
+      attemptId,
+      reason,
+      now: this.#ctx.clock.databaseTime?.(),
+    });
   }
 
   /** §5 cleanup of the owned candidate, unless it was promoted or a hand-off already went out. */

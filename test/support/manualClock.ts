@@ -17,6 +17,11 @@ export class ManualClock implements Clock {
     return new Date(this.#now);
   }
 
+  /** Lease and expiry statements decide on this clock too, so a test moves their time by hand. */
+  databaseTime(): Date {
+    return new Date(this.#now);
+  }
+
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {

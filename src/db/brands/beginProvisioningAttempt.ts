@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./brandRow.ts";
 
@@ -11,7 +12,7 @@ import type { BrandRow } from "./brandRow.ts";
  */
 export async function beginProvisioningAttempt(
   db: DbExecutor,
-  input: { brandId: string; attemptId: string; now: Date },
+  input: { brandId: string; attemptId: string; now: DatabaseTime },
 ): Promise<BrandRow | undefined> {
   const [row] = await db
     .update(brands)
@@ -21,7 +22,7 @@ export async function beginProvisioningAttempt(
       provisioningJobId: null,
       provisioningCandidateWorkspaceId: null,
       provisioningError: null,
-      updatedAt: input.now,
+      updatedAt: databaseNow(input.now),
     })
     .where(
       and(

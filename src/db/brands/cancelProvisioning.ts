@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 
 import { provisioningErrorSentence } from "../../domain/provisioningAttempt.ts";
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./brandRow.ts";
 
@@ -12,14 +13,14 @@ import type { BrandRow } from "./brandRow.ts";
  */
 export async function cancelProvisioning(
   db: DbExecutor,
-  input: { brandId: string; now: Date },
+  input: { brandId: string; now: DatabaseTime },
 ): Promise<BrandRow | undefined> {
   const [row] = await db
     .update(brands)
     .set({
       provisioningStatus: "failed",
       provisioningError: provisioningErrorSentence("deactivated"),
-      updatedAt: input.now,
+      updatedAt: databaseNow(input.now),
     })
     .where(and(eq(brands.id, input.brandId), eq(brands.provisioningStatus, "pending")))
     .returning();

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./brandRow.ts";
 
@@ -12,11 +13,11 @@ import type { BrandRow } from "./brandRow.ts";
  */
 export async function clearSubWorkspacePointer(
   db: DbExecutor,
-  input: { brandId: string; subWorkspaceId: string; now: Date },
+  input: { brandId: string; subWorkspaceId: string; now: DatabaseTime },
 ): Promise<BrandRow | undefined> {
   const [row] = await db
     .update(brands)
-    .set({ subWorkspaceId: null, updatedAt: input.now })
+    .set({ subWorkspaceId: null, updatedAt: databaseNow(input.now) })
     .where(and(eq(brands.id, input.brandId), eq(brands.subWorkspaceId, input.subWorkspaceId)))
     .returning();
   return row;

@@ -5,6 +5,7 @@ import {
   type ProvisioningFailureReason,
 } from "../../domain/provisioningAttempt.ts";
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./brandRow.ts";
 
@@ -16,14 +17,14 @@ import type { BrandRow } from "./brandRow.ts";
  */
 export async function failFreshBrandStart(
   db: DbExecutor,
-  input: { brandId: string; reason?: ProvisioningFailureReason; now: Date },
+  input: { brandId: string; reason?: ProvisioningFailureReason; now: DatabaseTime },
 ): Promise<BrandRow | undefined> {
   const [row] = await db
     .update(brands)
     .set({
       provisioningStatus: "failed",
       provisioningError: provisioningErrorSentence(input.reason ?? "couldNotStart"),
-      updatedAt: input.now,
+      updatedAt: databaseNow(input.now),
     })
     .where(eq(brands.id, input.brandId))
     .returning();

@@ -2,6 +2,7 @@ import { and, eq, lt } from "drizzle-orm";
 
 import { provisioningErrorSentence } from "../../domain/provisioningAttempt.ts";
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./brandRow.ts";
 
@@ -12,14 +13,14 @@ import type { BrandRow } from "./brandRow.ts";
  */
 export async function failStaleProvisioningAttempt(
   db: DbExecutor,
-  input: { brandId: string; attemptId: string; staleBefore: Date; now: Date },
+  input: { brandId: string; attemptId: string; staleBefore: Date; now: DatabaseTime },
 ): Promise<BrandRow | undefined> {
   const [row] = await db
     .update(brands)
     .set({
       provisioningStatus: "failed",
       provisioningError: provisioningErrorSentence("stale"),
-      updatedAt: input.now,
+      updatedAt: databaseNow(input.now),
     })
     .where(
       and(

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { isUniqueViolation } from "../isUniqueViolation.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./brandRow.ts";
@@ -20,7 +21,7 @@ export async function insertBrand(
     domain: string | null;
     primaryUrl: string | null;
     aliases?: string[];
-    now: Date;
+    now: DatabaseTime;
   },
 ): Promise<BrandRow | "nameTaken"> {
   try {
@@ -34,8 +35,8 @@ export async function insertBrand(
         primaryUrl: values.primaryUrl,
         aliases: values.aliases ?? [],
         status: "pending",
-        createdAt: values.now,
-        updatedAt: values.now,
+        createdAt: databaseNow(values.now),
+        updatedAt: databaseNow(values.now),
       })
       .returning();
     return row!;

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 
 import { provisioningErrorSentence } from "../../domain/provisioningAttempt.ts";
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 
 /**
@@ -13,11 +14,14 @@ import { brands } from "../schema.ts";
  */
 export async function noteMarketsNotCreated(
   db: DbExecutor,
-  input: { brandId: string; workspaceId: string; now: Date },
+  input: { brandId: string; workspaceId: string; now: DatabaseTime },
 ): Promise<boolean> {
   const rows = await db
     .update(brands)
-    .set({ provisioningError: provisioningErrorSentence("marketsNotCreated"), updatedAt: input.now })
+    .set({
+      provisioningError: provisioningErrorSentence("marketsNotCreated"),
+      updatedAt: databaseNow(input.now),
+    })
     .where(
       and(
         eq(brands.id, input.brandId),

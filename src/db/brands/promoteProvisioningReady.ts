@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./brandRow.ts";
 import { isSubWorkspaceUniqueViolation } from "./subWorkspaceUniqueViolation.ts";
@@ -23,7 +24,7 @@ export type PromoteOutcome =
  */
 export async function promoteProvisioningReady(
   db: DbExecutor,
-  input: { brandId: string; attemptId: string; now: Date },
+  input: { brandId: string; attemptId: string; now: DatabaseTime },
 ): Promise<PromoteOutcome> {
   try {
     const row = await db.transaction(async (tx) => {
@@ -34,7 +35,7 @@ export async function promoteProvisioningReady(
           status: "active",
           provisioningStatus: "ready",
           provisioningError: null,
-          updatedAt: input.now,
+          updatedAt: databaseNow(input.now),
         })
         .where(
           and(

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./brandRow.ts";
 
@@ -11,11 +12,11 @@ import type { BrandRow } from "./brandRow.ts";
  */
 export async function recordProvisioningCandidate(
   db: DbExecutor,
-  input: { brandId: string; attemptId: string; candidateWorkspaceId: string; now: Date },
+  input: { brandId: string; attemptId: string; candidateWorkspaceId: string; now: DatabaseTime },
 ): Promise<BrandRow | undefined> {
   const [row] = await db
     .update(brands)
-    .set({ provisioningCandidateWorkspaceId: input.candidateWorkspaceId, updatedAt: input.now })
+    .set({ provisioningCandidateWorkspaceId: input.candidateWorkspaceId, updatedAt: databaseNow(input.now) })
     .where(
       and(
         eq(brands.id, input.brandId),

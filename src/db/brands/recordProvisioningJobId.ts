@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./brandRow.ts";
 
@@ -12,11 +13,11 @@ import type { BrandRow } from "./brandRow.ts";
  */
 export async function recordProvisioningJobId(
   db: DbExecutor,
-  input: { brandId: string; attemptId: string; jobId: string; now: Date },
+  input: { brandId: string; attemptId: string; jobId: string; now: DatabaseTime },
 ): Promise<BrandRow | undefined> {
   const [row] = await db
     .update(brands)
-    .set({ provisioningJobId: input.jobId, updatedAt: input.now })
+    .set({ provisioningJobId: input.jobId, updatedAt: databaseNow(input.now) })
     .where(
       and(
         eq(brands.id, input.brandId),

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 import type { BrandRow } from "./brandRow.ts";
 import { isSubWorkspaceUniqueViolation } from "./subWorkspaceUniqueViolation.ts";
@@ -27,7 +28,7 @@ export type SyncPointerOutcome =
  */
 export async function recordSyncSubWorkspace(
   db: DbExecutor,
-  input: { brandId: string; subWorkspaceId: string; now: Date },
+  input: { brandId: string; subWorkspaceId: string; now: DatabaseTime },
 ): Promise<SyncPointerOutcome> {
   try {
     const row = await db.transaction(async (tx) => {
@@ -38,7 +39,7 @@ export async function recordSyncSubWorkspace(
           status: "active",
           provisioningStatus: "ready",
           provisioningError: null,
-          updatedAt: input.now,
+          updatedAt: databaseNow(input.now),
         })
         .where(
           and(

@@ -1,13 +1,14 @@
 import { and, eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
 import type { JobRecordError, JobRow } from "./jobRow.ts";
 
 /** IN_PROGRESS → FAILED by compare-and-set on the lease token; clears the lease. */
 export async function failJob(
   db: DbExecutor,
-  failure: { jobId: string; leaseToken: string; error: JobRecordError; now: Date },
+  failure: { jobId: string; leaseToken: string; error: JobRecordError; now: DatabaseTime },
 ): Promise<JobRow | undefined> {
   const [row] = await db
     .update(jobs)
@@ -16,7 +17,7 @@ export async function failJob(
       error: failure.error,
       leaseToken: null,
       leaseExpiresAt: null,
-      updatedAt: failure.now,
+      updatedAt: databaseNow(failure.now),
     })
     .where(
       and(

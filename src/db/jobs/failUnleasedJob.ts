@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
 import type { JobRecordError, JobRow } from "./jobRow.ts";
 
@@ -10,11 +11,11 @@ import type { JobRecordError, JobRow } from "./jobRow.ts";
  */
 export async function failUnleasedJob(
   db: DbExecutor,
-  failure: { jobId: string; error: JobRecordError; now: Date },
+  failure: { jobId: string; error: JobRecordError; now: DatabaseTime },
 ): Promise<JobRow | undefined> {
   const [row] = await db
     .update(jobs)
-    .set({ status: "FAILED", error: failure.error, updatedAt: failure.now })
+    .set({ status: "FAILED", error: failure.error, updatedAt: databaseNow(failure.now) })
     .where(and(eq(jobs.id, failure.jobId), eq(jobs.status, "IN_PROGRESS"), isNull(jobs.leaseToken)))
     .returning();
   return row;

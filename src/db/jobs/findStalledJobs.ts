@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
 import { assertQueueSchemaName } from "./queueSchemaName.ts";
 
 export interface StalledJob {
@@ -11,8 +12,9 @@ export interface StalledJob {
 }
 
 /**
- * IN_PROGRESS records nobody is working on and nothing will deliver: the lease expired before
- * `stalledBefore` (or there never was one and the record has not moved since then), and the queue
+ * IN_PROGRESS records nobody is working on and nothing will deliver: the lease expired more than
+ * `stallGraceMs` ago on the database's clock (or there never was one and the record has not moved
+ * for that long), and the queue
  * holds no message waiting to be delivered for the job (queued or retrying).
  *
  * A message pg-boss still shows `active` does not count: its worker fetched it and then either
@@ -22,10 +24,10 @@ export interface StalledJob {
  */
 export async function findStalledJobs(
   db: DbExecutor,
-  query: { stalledBefore: Date; queueSchema: string; queueName: string; limit: number },
+  query: { stallGraceMs: number; now: DatabaseTime; queueSchema: string; queueName: string; limit: number },
 ): Promise<StalledJob[]> {
   const queueTable = sql.raw(`${assertQueueSchemaName(query.queueSchema)}.job`);
-  const before = query.stalledBefore.toISOString();
+  const before = databaseNowPlus(query.now, -query.stallGraceMs);
   const result = await db.execute<{
     id: string;
     type: string;
@@ -36,8 +38,8 @@ export async function findStalledJobs(
     from jobs j
     where j.status = 'IN_PROGRESS'
       and (
-        (j.lease_expires_at is not null and j.lease_expires_at < ${before}::timestamptz)
-        or (j.lease_token is null and j.updated_at < ${before}::timestamptz)
+        (j.lease_expires_at is not null and j.lease_expires_at < ${before})
+        or (j.lease_token is null and j.updated_at < ${before})
       )
       and not exists (
         select 1 from ${queueTable} m

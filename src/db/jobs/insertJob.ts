@@ -1,4 +1,5 @@
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
 import type { JobRow } from "./jobRow.ts";
 
@@ -12,7 +13,7 @@ export interface NewJob {
   createdBy: string | null;
   /** The root of the lineage when this record is a requeue or chain successor. */
   rootJobId?: string | null;
-  now: Date;
+  now: DatabaseTime;
 }
 
 /** A new IN_PROGRESS record; `undefined` when the id already exists (the caller decides). */
@@ -29,8 +30,8 @@ export async function insertJob(db: DbExecutor, job: NewJob): Promise<JobRow | u
       credentialId: job.credentialId,
       createdBy: job.createdBy,
       rootJobId: job.rootJobId ?? null,
-      createdAt: job.now,
-      updatedAt: job.now,
+      createdAt: databaseNow(job.now),
+      updatedAt: databaseNow(job.now),
     })
     .onConflictDoNothing({ target: jobs.id })
     .returning();

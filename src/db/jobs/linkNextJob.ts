@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
 
 /**
@@ -9,11 +10,11 @@ import { jobs } from "../schema.ts";
  */
 export async function linkNextJob(
   db: DbExecutor,
-  link: { jobId: string; leaseToken: string; nextJobId: string; now: Date },
+  link: { jobId: string; leaseToken: string; nextJobId: string; now: DatabaseTime },
 ): Promise<boolean> {
   const rows = await db
     .update(jobs)
-    .set({ nextJobId: link.nextJobId, updatedAt: link.now })
+    .set({ nextJobId: link.nextJobId, updatedAt: databaseNow(link.now) })
     .where(
       and(
         eq(jobs.id, link.jobId),

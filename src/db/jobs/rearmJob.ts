@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
 import type { JobRow, JobStatus } from "./jobRow.ts";
 
@@ -19,7 +20,7 @@ export async function rearmJob(
     metadata: Record<string, unknown>;
     credentialId: string | null;
     createdBy: string | null;
-    now: Date;
+    now: DatabaseTime;
   },
 ): Promise<JobRow | undefined> {
   const [row] = await db
@@ -35,8 +36,8 @@ export async function rearmJob(
       result: null,
       error: null,
       nextJobId: null,
-      createdAt: rearm.now,
-      updatedAt: rearm.now,
+      createdAt: databaseNow(rearm.now),
+      updatedAt: databaseNow(rearm.now),
     })
     .where(
       and(

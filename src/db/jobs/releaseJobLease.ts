@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
 import type { JobRow } from "./jobRow.ts";
 
@@ -10,14 +11,14 @@ import type { JobRow } from "./jobRow.ts";
  */
 export async function releaseJobLease(
   db: DbExecutor,
-  release: { jobId: string; leaseToken: string; now: Date; refundAttempt?: boolean },
+  release: { jobId: string; leaseToken: string; now: DatabaseTime; refundAttempt?: boolean },
 ): Promise<JobRow | undefined> {
   const [row] = await db
     .update(jobs)
     .set({
       leaseToken: null,
       leaseExpiresAt: null,
-      updatedAt: release.now,
+      updatedAt: databaseNow(release.now),
       ...(release.refundAttempt ? { attempts: sql`greatest(${jobs.attempts} - 1, 0)` } : {}),
     })
     .where(

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
 import type { JobRow } from "./jobRow.ts";
 
@@ -11,7 +12,7 @@ import type { JobRow } from "./jobRow.ts";
  */
 export async function reopenJobForReauth(
   db: DbExecutor,
-  reopen: { jobId: string; credentialId: string; now: Date },
+  reopen: { jobId: string; credentialId: string; now: DatabaseTime },
 ): Promise<JobRow | undefined> {
   const [row] = await db
     .update(jobs)
@@ -23,7 +24,7 @@ export async function reopenJobForReauth(
       leaseToken: null,
       leaseExpiresAt: null,
       attempts: 0,
-      updatedAt: reopen.now,
+      updatedAt: databaseNow(reopen.now),
     })
     .where(
       and(eq(jobs.id, reopen.jobId), eq(jobs.status, "FAILED"), sql`${jobs.error}->>'code' = 'NEEDS_REAUTH'`),

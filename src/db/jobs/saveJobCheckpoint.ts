@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { jobs } from "../schema.ts";
 
 /**
@@ -9,13 +10,13 @@ import { jobs } from "../schema.ts";
  */
 export async function saveJobCheckpoint(
   db: DbExecutor,
-  checkpoint: { jobId: string; leaseToken: string; patch: Record<string, unknown>; now: Date },
+  checkpoint: { jobId: string; leaseToken: string; patch: Record<string, unknown>; now: DatabaseTime },
 ): Promise<Record<string, unknown> | undefined> {
   const [row] = await db
     .update(jobs)
     .set({
       metadata: sql`${jobs.metadata} || ${JSON.stringify(checkpoint.patch)}::jsonb`,
-      updatedAt: checkpoint.now,
+      updatedAt: databaseNow(checkpoint.now),
     })
     .where(
       and(

@@ -1,6 +1,7 @@
 import { and, eq, exists, isNull, ne, or, sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands, markets, orgs } from "../schema.ts";
 import type { MarketRow } from "./marketRow.ts";
 
@@ -14,7 +15,7 @@ import type { MarketRow } from "./marketRow.ts";
  */
 export async function markMarketReady(
   db: DbExecutor,
-  values: { id: string; projectId: string; now: Date },
+  values: { id: string; projectId: string; now: DatabaseTime },
 ): Promise<MarketRow | undefined> {
   const brandStillWritesThere = db
     .select({ one: sql`1` })
@@ -35,7 +36,7 @@ export async function markMarketReady(
     );
   const [row] = await db
     .update(markets)
-    .set({ status: "ready", projectId: values.projectId, updatedAt: values.now })
+    .set({ status: "ready", projectId: values.projectId, updatedAt: databaseNow(values.now) })
     .where(and(eq(markets.id, values.id), eq(markets.status, "creating"), exists(brandStillWritesThere)))
     .returning();
   return row;

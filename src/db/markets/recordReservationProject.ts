@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { markets } from "../schema.ts";
 import type { MarketRow } from "./marketRow.ts";
 
@@ -10,11 +11,11 @@ import type { MarketRow } from "./marketRow.ts";
  */
 export async function recordReservationProject(
   db: DbExecutor,
-  values: { id: string; projectId: string; now: Date },
+  values: { id: string; projectId: string; now: DatabaseTime },
 ): Promise<MarketRow | undefined> {
   const [row] = await db
     .update(markets)
-    .set({ projectId: values.projectId, updatedAt: values.now })
+    .set({ projectId: values.projectId, updatedAt: databaseNow(values.now) })
     .where(and(eq(markets.id, values.id), eq(markets.status, "creating")))
     .returning();
   return row;

@@ -1,4 +1,5 @@
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { markets } from "../schema.ts";
 import type { MarketRow, MarketSlice } from "./marketRow.ts";
 
@@ -15,7 +16,7 @@ export async function reserveMarket(
     country: string;
     workspaceId: string;
     reservationKey?: string | null;
-    now: Date;
+    now: DatabaseTime;
   },
 ): Promise<MarketRow | undefined> {
   const [row] = await db
@@ -29,8 +30,8 @@ export async function reserveMarket(
       status: "creating",
       projectId: null,
       reservationKey: values.reservationKey ?? null,
-      createdAt: values.now,
-      updatedAt: values.now,
+      createdAt: databaseNow(values.now),
+      updatedAt: databaseNow(values.now),
     })
     .onConflictDoNothing({ target: [markets.brandId, markets.geoTargetId, markets.languageCode] })
     .returning();

@@ -4,8 +4,4 @@ export interface BudgetKey {
   group: string;
 }
 
-/**
- * The time the statement compares with: the database's clock (`clock_timestamp()`) in production,
- * so no two processes' clocks are ever compared; a test passes its injected clock's time instead.
- */
-export type DatabaseTime = Date | undefined;
+export type { DatabaseTime } from "../databaseTime.ts";

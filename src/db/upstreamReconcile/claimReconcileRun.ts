@@ -1,24 +1,26 @@
 import { and, isNull, lt, lte, or, sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
 import { upstreamReconcileRuns } from "../schema.ts";
 
 /**
  * Takes an org's reconcile run in one statement: insert the org's row, or take it over when no
  * live lease holds it AND the last run finished at least `periodMs` ago. `false` = another process
  * is reconciling this org, or did so less than a period ago — a lost race, never an exception.
+ * Both are judged on the database's clock (docs/decisions/0023).
  */
 export async function claimReconcileRun(
   db: DbExecutor,
-  values: { orgId: string; holder: string; now: Date; leaseMs: number; periodMs: number },
+  values: { orgId: string; holder: string; now: DatabaseTime; leaseMs: number; periodMs: number },
 ): Promise<boolean> {
-  const dueBefore = new Date(values.now.getTime() - values.periodMs);
+  const dueBefore = databaseNowPlus(values.now, -values.periodMs);
   const rows = await db
     .insert(upstreamReconcileRuns)
     .values({
       orgId: values.orgId,
       holder: values.holder,
-      leaseExpiresAt: new Date(values.now.getTime() + values.leaseMs),
+      leaseExpiresAt: databaseNowPlus(values.now, values.leaseMs),
     })
     .onConflictDoUpdate({
       target: upstreamReconcileRuns.orgId,
@@ -26,7 +28,7 @@ export async function claimReconcileRun(
       setWhere: and(
         or(
           isNull(upstreamReconcileRuns.leaseExpiresAt),
-          lt(upstreamReconcileRuns.leaseExpiresAt, values.now),
+          lt(upstreamReconcileRuns.leaseExpiresAt, databaseNow(values.now)),
         ),
         or(
           isNull(upstreamReconcileRuns.lastFinishedAt),

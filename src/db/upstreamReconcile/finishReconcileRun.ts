@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { upstreamReconcileRuns } from "../schema.ts";
 
 /**
@@ -9,11 +10,11 @@ import { upstreamReconcileRuns } from "../schema.ts";
  */
 export async function finishReconcileRun(
   db: DbExecutor,
-  values: { orgId: string; holder: string; now: Date },
+  values: { orgId: string; holder: string; now: DatabaseTime },
 ): Promise<boolean> {
   const rows = await db
     .update(upstreamReconcileRuns)
-    .set({ holder: null, leaseExpiresAt: null, lastFinishedAt: values.now })
+    .set({ holder: null, leaseExpiresAt: null, lastFinishedAt: databaseNow(values.now) })
     .where(
       and(eq(upstreamReconcileRuns.orgId, values.orgId), eq(upstreamReconcileRuns.holder, values.holder)),
     )
