@@ -6,8 +6,8 @@
  *   npx tsx bench/allocation-guard-overhead.ts [--requests 60] [--bulk-requests 8]
  *     [--latencies 0,20] [--before b98aa65]
  *
- * `--before` names the revision to compare with (default: the code before issue 13's critical
- * path work). It is checked out into a temporary `git worktree` (its node_modules linked to ours)
+ * `--before` names the revision to compare with (default: b98aa65, the code before the
+ * critical-path work). It is checked out into a temporary `git worktree` (its node_modules linked to ours)
  * and its own `bench/allocation-support.ts` builds its API, in this same process: both contenders
  * run against the same simulator child process (`serenity simulator`, so its CPU is not counted),
  * each on its own scratch database, request by request in rotating order, so drift hits all alike.
@@ -253,7 +253,7 @@ async function measureComponents(c: Contender): Promise<Record<string, { cpu: nu
     lock: () => lock.withLock(c.subWorkspaceId, async () => undefined),
     section: () => {
       const g = guard() as ReturnType<typeof guard> & { writeSection?: ReturnType<typeof guard>["section"] };
-      // The same section under either revision's name (`writeSection` before the renames of issue 10).
+      // The same section under either revision's name (`writeSection` in older revisions).
       const open = g.writeSection ?? g.section;
       return open({ prompts: 1 }, (write) => write("bench", async () => undefined));
     },

@@ -1,5 +1,5 @@
 /**
- * Soak (issue 14): mixed traffic for `--minutes` on 2 `serenity serve` + 2 `serenity worker`
+ * Soak: mixed traffic for `--minutes` on 2 `serenity serve` + 2 `serenity worker`
  * processes and one `serenity simulator` (a metered parent of 200 projects / 20,000 prompts, 20 ms
  * latency) with a random one-shot fault every few seconds (500, 504, 504 after commit, a dropped
  * connection on a random write). Reports every 5xx by the registry code in its body: 5xx of our own

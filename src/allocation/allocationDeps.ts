@@ -43,8 +43,8 @@ export interface AllocationTarget {
 
 /**
  * How a transfer takes a "workspace not ready" answer. `failFast` is the request path: it fails at
- * once with workspaceBusy (the edge budget is about 15 s). `patient` is for jobs and the sweep:
- * not-ready is retried up to 3 times with 1/2/3 s backoff. (spec/operations.md calls the patient
- * path the "settle variant", and the top-up metric labels it `settle`.)
+ * once with workspaceBusy (the edge budget is about 15 s). `settle` is for jobs and the sweep: it
+ * waits for the workspace to settle, retrying not-ready up to 3 times with 1/2/3 s backoff (the
+ * top-up metric's `path` label says `settle` too).
  */
-export type TransferPath = "failFast" | "patient";
+export type TransferPath = "failFast" | "settle";

@@ -28,7 +28,7 @@ export interface GuardContext {
   bearer: string;
   /** A flat-mode brand writes straight into the parent: the pool is its allocation, never guarded. */
   flat: boolean;
-  /** `failFast` (default, request paths) or `patient` (jobs). */
+  /** `failFast` (default, request paths) or `settle` (jobs). */
   path?: TransferPath;
   /** The request's quota-retry budget; pass the same one to every guard of one request. */
   quotaBudget?: QuotaRetryBudget;

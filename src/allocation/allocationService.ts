@@ -98,7 +98,7 @@ export class AllocationService {
   };
 
   /**
-   * §7 for operators (the sweep; the patient transfer path by default): under the sub-workspace's lock,
+   * §7 for operators (the sweep; the settle transfer path by default): under the sub-workspace's lock,
    * whatever the kill switch says — an operator asked for it explicitly. Never throws for upstream
    * or lock failures: the report carries a typed `errorCode`, absent when the failure is unexpected.
    */
@@ -108,7 +108,7 @@ export class AllocationService {
   ): Promise<ReleaseReport> {
     try {
       return await this.deps.lock.withLock(target.subWorkspaceId, () =>
-        releaseSurplusLocked(this.deps, target, options, options.path ?? "patient"),
+        releaseSurplusLocked(this.deps, target, options, options.path ?? "settle"),
       );
     } catch (error) {
       const errorCode = releaseErrorCodeOf(this.deps.upstream, error);

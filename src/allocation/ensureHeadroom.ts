@@ -150,7 +150,7 @@ async function topUp(
     deps.events.emit("allocation.headroomCheck", { orgId: target.orgId, outcome: "topped_up" });
     deps.events.emit("allocation.topUp", {
       orgId: target.orgId,
-      path: path === "patient" ? "settle" : "fail_fast",
+      path: path === "settle" ? "settle" : "fail_fast",
       durationSeconds: (deps.clock.now().getTime() - started) / 1000,
     });
     return { toppedUp: true, newTotal: totalsAfter(resources, targets) };

@@ -5,7 +5,7 @@ import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
 
 /**
  * `notApplied` / `unknown`: a transfer whose answer was lost, settled by a read (not applied), or
- * not even that (the read failed too) — never `failed` for a transfer that committed (issue 14, 5).
+ * not even that (the read failed too) — never `failed` for a transfer that committed.
  */
 export type LedgerOutcome = "applied" | "failed" | "rejected" | "notApplied" | "unknown";
 

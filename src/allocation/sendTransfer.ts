@@ -1,12 +1,12 @@
 import { DIMENSIONS, type TransferTargets } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 
-/** The patient path's waits after successive "workspace not ready" answers (spec/operations.md §1). */
+/** The settle path's waits after successive "workspace not ready" answers (spec/operations.md §1). */
 export const NOT_READY_BACKOFF_MS = [1_000, 2_000, 3_000] as const;
 
 /**
  * Sends one absolute transfer. A 0 is never sent (upstream ignores it silently, so it could only
- * hide a bug). On the patient path a not-ready answer is retried with 1/2/3 s backoff through the
+ * hide a bug). On the settle path a not-ready answer is retried with 1/2/3 s backoff through the
  * clock; on the fail-fast path every failure propagates at once.
  */
 export async function sendTransfer(
@@ -28,7 +28,7 @@ export async function sendTransfer(
     } catch (error) {
       const backoff = NOT_READY_BACKOFF_MS[retry];
       if (
-        path !== "patient" ||
+        path !== "settle" ||
         backoff === undefined ||
         deps.upstream.failureKind(error) !== "workspaceNotReady"
       ) {

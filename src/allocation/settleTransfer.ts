@@ -8,7 +8,7 @@ export type TransferSettlement = "applied" | "notApplied" | "unknown";
 /**
  * A transfer that failed ambiguously — a 5xx, a timeout or a dropped connection, after the
  * client's own retries — may have committed upstream (a 504 in front of a committed write). The
- * ledger must not call it failed then (issue 14, finding 5). Transfers are absolute, so one read
+ * ledger must not call it failed then. Transfers are absolute, so one read
  * of the sub-workspace's totals settles it: every targeted dimension at its target → `applied`,
  * any other → `notApplied`; the read failing as well → `unknown` (recorded so, never guessed).
  */

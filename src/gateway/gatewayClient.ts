@@ -49,9 +49,9 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
 }
 
 /**
- * A client for a process with no gateway configured (e.g. `serenity migrate`, or `serve` before the
- * lead wires the simulator): every call fails with the registry's `configurationError` (503)
- * before sending anything, and `reachable()` is false.
+ * A client for a process with no gateway origins configured (e.g. `serenity migrate`, or a
+ * runtime started without Semrush base URLs and without the simulator): every call fails with the
+ * registry's `configurationError` (503) before sending anything, and `reachable()` is false.
  */
 export function createUnconfiguredGatewayClient(
   options: Pick<GatewayClientOptions, "events" | "logger" | "clock">,

@@ -26,7 +26,7 @@ export const REGISTRY_ROWS: Readonly<Record<GatewayErrorKind, RegistryRow>> = {
   conflict: { code: "conflict" },
   meteredQuota: { code: "quotaExceeded" },
   // A project (or prompt) Serenity tracks that upstream no longer has: removed by a concurrent
-  // change or outside Serenity. The caller's resource is gone, not the upstream broken (issue 14, 6).
+  // change or outside Serenity. The caller's resource is gone, not the upstream broken.
   gone: { code: "notFound" },
   methodNotAllowed: UPSTREAM_FAILED,
   poolExhausted: UPSTREAM_FAILED,

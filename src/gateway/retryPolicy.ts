@@ -30,7 +30,7 @@ export interface RetryInput {
   method: string;
   /**
    * A POST the upstream treats as idempotent in effect (an absolute transfer, a publish, a prompt
-   * create deduplicated by text): repeated after a 5xx or a lost answer like a PUT (issue 14, 3).
+   * create deduplicated by text): repeated after a 5xx or a lost answer like a PUT.
    */
   idempotent?: boolean;
   outcome: AttemptOutcome;

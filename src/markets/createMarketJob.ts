@@ -15,7 +15,7 @@ import { brandCreatedResult, marketCreatedResult } from "./marketJobResults.ts";
  * its `result` the `{status, body}` the synchronous endpoint would have answered, or "superseded"
  * when it no longer applies (subWorkspaces/hopResult.ts). Failures carry the registry code the endpoint would
  * have answered with. Transient ones (a busy brand, an upstream 5xx / timeout / lost connection)
- * are retried with a bounded backoff (issue 14, finding 3): a market create is safe to run again —
+ * are retried with a bounded backoff: a market create is safe to run again —
  * its reservation is keyed by the job's lineage and its project create is create-or-adopt — so a
  * blip upstream no longer leaves a ready brand without the market it asked for.
  */

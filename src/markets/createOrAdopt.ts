@@ -6,8 +6,8 @@ import type { CreateProjectRequest, Project } from "../gateway/types.ts";
 import type { Logger } from "../observability/logger.ts";
 
 /**
- * Create-or-adopt for the upstream creates that are not idempotent (spec/provisioning.md §9,
- * issue 14 finding 3). A create that failed transiently — a 5xx, a 504 in front of a committed
+ * Create-or-adopt for the upstream creates that are not idempotent (spec/provisioning.md §9).
+ * A create that failed transiently — a 5xx, a 504 in front of a committed
  * write, a dropped connection — may or may not have made its resource. Before creating again, look
  * for what the first attempt may have made, by what Serenity named it; adopt it if it is there,
  * else create once more. Bounded: two creates at most, each followed by a look when it fails.

@@ -100,7 +100,7 @@ export interface ServiceEvents {
     outcome: "lowered" | "notNeeded" | "busy" | "publishLag" | "failed";
     reclaimed: { projects: number; prompts: number };
   };
-  /** A patient-path transfer answered "workspace not ready" and will be retried. */
+  /** A settle-path transfer answered "workspace not ready" and will be retried. */
   "allocation.notReadyRetry": { orgId: string };
   "allocation.release": {
     orgId: string;

@@ -13,7 +13,7 @@ import { emptyCheckpoint, readCheckpoint, type SweepCheckpoint, writeCheckpoint 
 
 /**
  * `serenity sweep` (spec/operations.md §1): lowers every carved sub-workspace to what its usage
- * needs through the same release as the request path (the patient transfer path, ledger reason `sweep`).
+ * needs through the same release as the request path (the settle transfer path, ledger reason `sweep`).
  */
 
 export const SWEEP_OUTCOMES = [
@@ -191,7 +191,7 @@ async function sweepAll(deps: SweepDeps, options: SweepOptions): Promise<SweepRe
           requestId: `sweep-${runId}`,
           bearer: options.bearer,
         },
-        { floor, dryRun, reason: "sweep", path: "patient" },
+        { floor, dryRun, reason: "sweep", path: "settle" },
       );
       item = itemOf(row, report);
     } catch (error) {

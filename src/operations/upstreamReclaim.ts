@@ -383,7 +383,7 @@ async function release(
       requestId: context.runId,
       bearer: context.bearer,
     },
-    { floor, reason: "reconcile", path: "patient" },
+    { floor, reason: "reconcile", path: "settle" },
   );
   if (released.outcome === "error") {
     throw new Error(`release of ${workspaceId} failed: ${released.errorCode ?? "unexpected"}`);

@@ -5,15 +5,16 @@ import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
 import { upstreamFailure } from "../gateway/registryErrors.ts";
 import { readAndRememberModels } from "../markets/knownModels.ts";
 import type { ProjectRef } from "../markets/market.ts";
+import type { Logger } from "../observability/logger.ts";
 import { type KnownMarketFacts, rememberTags } from "./knownTags.ts";
-import { asFailure, failUnwritten } from "./projectPromptOutcomes.ts";
+import { asFailure } from "./projectPromptOutcomes.ts";
 import {
   marketProject,
   type PreparedProjectPrompts,
   type ProjectPromptEntry,
   type ProjectPromptsDeps,
 } from "./projectPrompts.ts";
-import { refreshStaleTags, stagesAfterRefusal } from "./staleMarketFacts.ts";
+import { modelsAfterRefusal, refreshStaleTags } from "./staleMarketFacts.ts";
 import { resolveTagIds, tagKey, type TagPath } from "./tagTaxonomy.ts";
 
 /** Texts per create call: bounded so one call stays well inside the upstream's body and time limits. */
@@ -114,6 +115,17 @@ async function modelCount(
   return { count: assignments.length, known: false };
 }
 
+/**
+ * Fails every text without an outcome yet (e.g. the section could not start: nothing was written).
+ * A prepared write changes only in this module: here, while preparing and while writing.
+ */
+export function failUnwritten(prepared: PreparedProjectPrompts, error: unknown, log: Logger): void {
+  const failure = asFailure(error, log);
+  for (const [text, entry] of prepared.primaries) {
+    if (!prepared.outcomes.has(text)) prepared.outcomes.set(text, { index: entry.index, ...failure });
+  }
+}
+
 function uniquePaths(paths: readonly TagPath[]): TagPath[] {
   return [...new Map(paths.map((path) => [tagKey(path), path])).values()];
 }
@@ -149,7 +161,11 @@ export async function writeProjectPrompts(
             } catch (error) {
               // A remembered tag deleted upstream fails the whole call (nothing created): resolve
               // the tags again and, if an id changed, send the batch once more.
-              if (!(await refreshStaleTags(deps, prepared, batch, error))) throw error;
+              const refreshed = await refreshStaleTags(deps, prepared, batch, error);
+              if (!refreshed) throw error;
+              prepared.tagIds = refreshed.tagIds;
+              prepared.tagsKnown = false;
+              if (!refreshed.changed) throw error;
               created = await create(batch);
             }
             const byText = new Map(created.items.map((prompt) => [prompt.text, prompt]));
@@ -167,7 +183,15 @@ export async function writeProjectPrompts(
             }
           }
         },
-        () => stagesAfterRefusal(deps, prepared),
+        async () => {
+          const models = await modelsAfterRefusal(deps, prepared);
+          if (models !== undefined) {
+            prepared.models = models;
+            prepared.modelsKnown = false;
+          }
+          const left = prepared.fresh.filter((entry) => !prepared.outcomes.has(entry.text)).length;
+          return { prompts: left * prepared.models };
+        },
       );
     }
   } catch (error) {

@@ -3,14 +3,6 @@ import type { Logger } from "../observability/logger.ts";
 import type { BulkItemOutcome } from "./bulkOutcome.ts";
 import type { PreparedProjectPrompts } from "./projectPrompts.ts";
 
-/** Fails every text without an outcome yet (e.g. the section could not start: nothing was written). */
-export function failUnwritten(prepared: PreparedProjectPrompts, error: unknown, log: Logger): void {
-  const failure = asFailure(error, log);
-  for (const [text, entry] of prepared.primaries) {
-    if (!prepared.outcomes.has(text)) prepared.outcomes.set(text, { index: entry.index, ...failure });
-  }
-}
-
 /** Every entry's outcome, duplicates included (not sorted). */
 export function projectPromptOutcomes(prepared: PreparedProjectPrompts): BulkItemOutcome[] {
   const { primaries, outcomes, duplicates } = prepared;

@@ -1,28 +1,23 @@
 import type { Principal } from "../auth/principal.ts";
 import { type BrandContext, loadBrandContext } from "../brands/brandContext.ts";
-import { boundedMap } from "../concurrency/boundedMap.ts";
 import type { Db } from "../db/database.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
-import type { MarketRow } from "../db/markets/marketRow.ts";
 import { RELEASE_FLOOR } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
-import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
+import { atUpstreamEdge } from "../gateway/registryErrors.ts";
 import type { MarketService } from "../markets/marketService.ts";
 import { marketWriteTarget, meteredWriteGuardFor } from "../markets/writeTarget.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import { type BulkItemOutcome, type BulkPromptItem, MAX_BULK_PROMPTS } from "./bulkOutcome.ts";
-import { prepareProjectPrompts, writeProjectPrompts } from "./createProjectPrompts.ts";
-import { loadKnownFacts } from "./knownTags.ts";
-import { failUnwritten, projectPromptOutcomes } from "./projectPromptOutcomes.ts";
-import { hasWork, type PreparedProjectPrompts, type ProjectPromptEntry } from "./projectPrompts.ts";
-import { checkCategory, checkPromptText } from "./promptText.ts";
-import { promptType } from "./promptType.ts";
-import { type TagPath, taxonomyDimensions } from "./tagTaxonomy.ts";
+import type { ProjectPromptEntry } from "./projectPrompts.ts";
+import { apiEntry } from "./promptEntries.ts";
+import { taxonomyDimensions } from "./tagTaxonomy.ts";
+import { type PromptWriteTarget, writePrompts } from "./writePrompts.ts";
 
 export interface PromptServiceDeps {
   db: Db;
@@ -56,9 +51,6 @@ export interface PromptListQuery {
   limit?: number;
 }
 
-/** Projects written in parallel by one bulk request. */
-const PROJECT_CONCURRENCY = 4;
-
 function sliceKey(geoTargetId: number, languageCode: string): string {
   return `${geoTargetId}:${languageCode.toLowerCase()}`;
 }
@@ -69,8 +61,8 @@ export class PromptService {
 
   /**
    * `POST …/serenity/prompts`: items are validated one by one (an invalid one fails alone), grouped
-   * by market, written per project (one metered create and one publish each) inside one guarded
-   * section per workspace, and answered in request order.
+   * by market and written by `writePrompts` (one metered create and one publish per project, one
+   * guarded section per workspace), and answered in request order.
    */
   async bulkCreate(
     principal: Principal,
@@ -95,12 +87,10 @@ export class PromptService {
     );
 
     const outcomes: BulkItemOutcome[] = [];
-    const byProject = new Map<string, { row: MarketRow; entries: ProjectPromptEntry[] }>();
+    const byProject = new Map<string, PromptWriteTarget & { entries: ProjectPromptEntry[] }>();
     items.forEach((item, index) => {
-      const text = checkPromptText(item.text);
-      if (!text.ok) return outcomes.push(invalid(index, text.message));
-      const category = item.category === undefined ? undefined : checkCategory(item.category);
-      if (category && !category.ok) return outcomes.push(invalid(index, category.message));
+      const checked = apiEntry(index, item, context.brand);
+      if (!checked.ok) return outcomes.push(invalid(index, checked.message));
       const row = markets.get(sliceKey(item.geoTargetId, item.languageCode));
       if (!row?.projectId) {
         return outcomes.push({
@@ -110,77 +100,28 @@ export class PromptService {
           message: "No market exists for this geoTargetId and languageCode.",
         });
       }
-      const tags: TagPath[] = [
-        { root: "origin", value: "human" },
-        { root: "source", value: "api" },
-        { root: "type", value: promptType(text.value, context.brand) },
-        ...(category?.ok ? [{ root: "category" as const, value: category.value }] : []),
-      ];
-      const group = byProject.get(row.id) ?? { row, entries: [] };
-      group.entries.push({ index, text: text.value, tags });
-      byProject.set(row.id, group);
+      const target = byProject.get(row.id) ?? {
+        market: { id: row.id, workspaceId: row.workspaceId, projectId: row.projectId },
+        entries: [],
+      };
+      target.entries.push(checked.entry);
+      byProject.set(row.id, target);
     });
 
-    // What Serenity knows about these markets (model sets, tag ids): no upstream read for them.
-    const groups = [...byProject.values()];
-    const known = await loadKnownFacts(
-      this.deps.db,
-      groups.map(({ row }) => row),
+    const written = await writePrompts(
+      {
+        projects: gateway.projects,
+        logger: log,
+        known: { db: this.deps.db, clock: this.deps.clock, logger: log },
+      },
+      {
+        bearer: principal.bearer,
+        createdBy: principal.sub,
+        targets: [...byProject.values()],
+        guardFor: (workspaceId) => this.#guard(context, workspaceId, principal.bearer, ctx.requestId),
+      },
     );
-    const deps = {
-      projects: gateway.projects,
-      logger: log,
-      known: { db: this.deps.db, clock: this.deps.clock, logger: log },
-    };
-    // ONE guarded section per written workspace (usually the brand's one sub-workspace), covering
-    // every project's creates and publish: one lock, one resources read (SPEC §7). Its need is the
-    // projects' reads (their texts, and any fact not known), which run alongside the lock and the
-    // guard's read: the critical path is guard read → creates → publish.
-    const byWorkspace = new Map<string, typeof groups>();
-    for (const group of groups) {
-      byWorkspace.set(group.row.workspaceId, [...(byWorkspace.get(group.row.workspaceId) ?? []), group]);
-    }
-    const prepared = await Promise.all(
-      [...byWorkspace].map(async ([workspaceId, inWorkspace]) => {
-        let preparing: Promise<PreparedProjectPrompts[]> | undefined;
-        const prepare = () =>
-          (preparing ??= boundedMap(inWorkspace, PROJECT_CONCURRENCY, ({ row, entries }) =>
-            prepareProjectPrompts(
-              deps,
-              {
-                bearer: principal.bearer,
-                workspaceId: row.workspaceId,
-                projectId: row.projectId!,
-                createdBy: principal.sub,
-              },
-              entries,
-              known.get(row.id),
-            ),
-          ));
-        const guard = this.#guard(context, workspaceId, principal.bearer, ctx.requestId);
-        try {
-          await guard.section(
-            async () => ({
-              prompts: (await prepare()).filter(hasWork).reduce((sum, project) => sum + project.units, 0),
-            }),
-            async (write) =>
-              boundedMap((await prepare()).filter(hasWork), PROJECT_CONCURRENCY, (project) =>
-                writeProjectPrompts(deps, write, project),
-              ),
-          );
-        } catch (error) {
-          // Only the section's own start (lock wait, ensure) throws — writeProjectPrompts turns its
-          // failures into outcomes — so nothing was written, publish included: the projects' new
-          // texts fail with the reason, and drafts of an earlier failed publish stay drafts until
-          // a request whose section starts.
-          const failure = upstreamFailure(error, log, "createPrompts");
-          for (const project of await prepare()) failUnwritten(project, failure, log);
-        }
-        return prepare();
-      }),
-    );
-    const perProject = prepared.flat().map(projectPromptOutcomes);
-    return [...outcomes, ...perProject.flat()].sort((a, b) => a.index - b.index);
+    return [...outcomes, ...written].sort((a, b) => a.index - b.index);
   }
 
   /** `GET …/serenity/prompts`: one page of a market's prompts, published only unless drafts are asked for. */

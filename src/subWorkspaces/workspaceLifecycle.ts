@@ -88,7 +88,7 @@ export class WorkspaceLifecycle {
     }
 
     // Two creates at most: a create that failed without leaving anything behind (a 500 before the
-    // upstream committed, a dropped connection) is sent once more (issue 14, finding 3).
+    // upstream committed, a dropped connection) is sent once more.
     for (let attempt = 1; ; attempt++) {
       try {
         const created = await this.deps.gateway.users.createSubWorkspace(

@@ -12,7 +12,7 @@ import { STAGING_DIRECTORY_NAME } from "../../src/db/embedded/stagingDirectory.t
 import { startSerenity } from "../support/serenityProcess.ts";
 
 /**
- * Issue 25 reproduced: a checkout whose ancestors the `postgres` user cannot enter (under a
+ * A checkout whose ancestors the `postgres` user cannot enter (under a
  * `mktemp -d` directory, 0700, as root's home is), and there, as root (CI runs as root), `npm test`
  * of the embedded server's tests and `npm start` twice (the restart finds the same cluster). No
  * permission is changed on the way: the private directory stays 0700, so does the data directory.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LifecycleWorld, POOL, startLifecycleWorld } from "../support/lifecycleWorld.ts";
 
 /**
- * Issue 14, finding 1: rounds of eight requests fired at once on one brand — deactivate, activate
+ * Rounds of eight requests fired at once on one brand — deactivate, activate
  * with US/en, create market FR/fr, delete market FR/fr, replace the US/en models, bulk prompts,
  * list prompts, list markets — once left several sub-workspaces for one brand, each with a live
  * project, or a brand reading deactivated while upstream still held live projects. With the

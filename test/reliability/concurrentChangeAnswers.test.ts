@@ -6,7 +6,7 @@ import { type LifecycleWorld, startLifecycleWorld } from "../support/lifecycleWo
 import { PE } from "../support/simulator.ts";
 
 /**
- * What a caller hears when another change got there first (issue 14): a brand whose lease another
+ * What a caller hears when another change got there first: a brand whose lease another
  * structural operation holds answers 503 `brandBusy` with Retry-After (never proceeds
  * unserialised); a project removed upstream by a concurrent change answers 404 (PUT models,
  * GET / DELETE prompts) or 409 (an activate whose new project vanished while it was being made),

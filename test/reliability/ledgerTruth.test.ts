@@ -5,7 +5,7 @@ import { allocationLedger } from "../../src/db/schema.ts";
 import { type LifecycleWorld, startLifecycleWorld } from "../support/lifecycleWorld.ts";
 
 /**
- * Issue 14, finding 5: a transfer whose answer was lost (a 504 in front of a committed write) was
+ * A transfer whose answer was lost (a 504 in front of a committed write) was
  * recorded `failed` although the sub-workspace held the units. Transfers are absolute, so a read
  * settles it: `applied` when the totals are the targets, `notApplied` when they are not — never
  * `failed` for a transfer that committed.

@@ -30,7 +30,7 @@ import { startTestSimulator, type TestSimulator } from "../support/simulator.ts"
 import { waitFor } from "../support/wait.ts";
 
 /**
- * A PostgreSQL restart under load (issue 14): a scratch embedded PostgreSQL of this test's own (not
+ * A PostgreSQL restart under load: a scratch embedded PostgreSQL of this test's own (not
  * the suite's shared server), a real `serenity serve --with-worker` on it, async brand creates in
  * flight; the database is stopped and started again on the same port. While it is down `/readyz`
  * answers 503; it recovers by itself (no restart of Serenity); every job accepted before, during

@@ -7,7 +7,7 @@ import { ManualClock } from "../support/manualClock.ts";
 import { observe, startWorkerCrashWorld, type WorkerCrashWorld } from "../support/workerCrashWorld.ts";
 
 /**
- * Stall recovery (issue 14, finding 4): a worker SIGKILLed in the middle of a hop leaves a lease
+ * Stall recovery: a worker SIGKILLed in the middle of a hop leaves a lease
  * and a pg-boss message that still reads `active` (pg-boss would expire it only after 15 min).
  * The reconciler must hand the job to another worker within the stall grace after the lease
  * expires — one reconciler period later at the latest — not a quarter of an hour later.

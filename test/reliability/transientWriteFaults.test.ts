@@ -6,7 +6,7 @@ import { type LifecycleWorld, startLifecycleWorld } from "../support/lifecycleWo
 import type { SimFaultRule } from "../support/simControls.ts";
 
 /**
- * Issue 14, finding 3: one transient upstream failure of a write failed asynchronous provisioning
+ * One transient upstream failure of a write failed asynchronous provisioning
  * for good (job FAILED `retryable: false`, brand ready without its market, a project stranded).
  * Every write kind of a brand's provisioning × every transient failure — a 500, a 504, a 504 in
  * front of a committed write, a dropped connection — one-shot: each brand ends ready WITH its

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { startTestSimulator, type TestSimulator, UM } from "../support/simulator.ts";
 
 /**
- * spec/gateway.md §7 and issue 19 "Must hold" 2, across real processes: two separate Node
+ * spec/gateway.md §7 (one request budget per upstream account), across real processes: two separate Node
  * processes, each with its own database pool, budget and gateway client, share ONE database and
  * burst calls for ONE bearer (three endpoint groups) at once. A recording proxy in front of the
  * simulator observes every call's arrival and end, per bearer hash and group. Asserted on what it

@@ -8,7 +8,7 @@ import { waitFor } from "../support/wait.ts";
 import type { WorkerProcess } from "../support/workerProcess.ts";
 
 /**
- * Issue 14 finding 2 as a fault test: an upstream outage during market creation. The simulator
+ * A fault test: an upstream outage during market creation. The simulator
  * answers slowly, async brands with a market are provisioned by a real worker, and once a project
  * create has reached upstream the simulator is killed; it comes back from its dump once every live
  * job has met the outage. Whatever the jobs did about it, the worker's own upstream reconciler (a
@@ -48,7 +48,7 @@ describe("an upstream outage during market creation", () => {
       await worker.started;
       for (let i = 0; i < 6; i++) await world.createBrand(`Outage ${i}`);
 
-      // The outage starts once a project create has reached upstream (finding 2: mid market creation).
+      // The outage starts once a project create has reached upstream (mid market creation).
       await world.untilProjectCreateUpstream();
       const crashedAt = new Date();
       await world.sim.crash();

@@ -8,12 +8,12 @@ import { waitFor } from "../support/wait.ts";
 import type { WorkerProcess } from "../support/workerProcess.ts";
 
 /**
- * The upstream reconciler reclaiming, in real time (issue 14: leftovers "reclaimed within one
+ * The upstream reconciler reclaiming, in real time (leftovers "reclaimed within one
  * reconciler period after the fault … in a real-time integration test with a short period"). Real
  * `serenity worker` processes against the simulator as a process; three leftovers that nothing but
  * the reconciler takes, each standing for a real event:
  *
- * - **A failed rollback** (finding 2, ADR 0015), by a genuine fault path: a brand's market creation
+ * - **A failed rollback** (ADR 0015), by a genuine fault path: a brand's market creation
  *   fails for good after its project was made upstream (publish refused, 422), and the rollback's
  *   DELETE of the project keeps failing (upstream answering 500 to deletes until the job has
  *   ended). The reservation is kept `creating` with its project id; the job is over, so no
@@ -22,7 +22,7 @@ import type { WorkerProcess } from "../support/workerProcess.ts";
  *   while upstream kept the market's project. The only record such a restore takes away here is
  *   the market row (its model cache goes with it), deleted as the restore would. The reconciler
  *   gives the row back (re-attach, ADR 0016 addendum): the project is customer data, never deleted.
- * - **A racing process's duplicate** (what finding 1's race left before the brand lease): an
+ * - **A racing process's duplicate** (what a race between processes left before the brand lease): an
  *   extra sub-workspace titled with a brand's name, given units and holding a project named as
  *   Serenity names a market's, made over HTTP through the real gateway client as a racing
  *   activate + create market did.

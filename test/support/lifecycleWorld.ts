@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from "./testApp.ts";
 import { observe } from "./workerCrashWorld.ts";
 
 /**
- * The brand-lifecycle reliability suites' world (issue 14): the gold simulator (a metered parent,
+ * The brand-lifecycle reliability suites' world: the gold simulator (a metered parent,
  * 13 projects / 800 prompts) with dynamic allocation on, the app listening on a real port (every
  * request is real HTTP), and a job worker running in the same process on the system clock. The
  * suites drive it by observed state: database rows and the simulator's store.

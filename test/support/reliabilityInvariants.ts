@@ -7,7 +7,7 @@ import type { UpstreamObservation } from "../../src/operations/observeUpstream.t
 import type { SimulatorDump } from "../../src/simulator/createSimulator.ts";
 
 /**
- * The invariants every fault test of test/reliability ends on (issue 14): the pool conserved,
+ * The invariants every fault test of test/reliability ends on: the pool conserved,
  * zero orphans, every job terminal or progressing, every brand consistent with upstream. They read
  * the database through its drizzle handle: a TestDatabase, or a test's own (`openDatabase`).
  */

@@ -21,7 +21,7 @@ export const PARENT = GOLD_PARENT_WORKSPACE_ID;
 /**
  * The upstream reconciler's world: a test database, the real runtime on a ManualClock (its gateway
  * client over real HTTP against the gold simulator, pool 13 / 800, metered), allocation on, and
- * helpers that build upstream leftovers the way the faults of issue 14 leave them — straight on
+ * helpers that build upstream leftovers the way the faults of test/reliability leave them — straight on
  * the simulator, with or without the records that would track them.
  */
 export interface UpstreamReconcileWorld {

@@ -6,7 +6,7 @@ import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { brands } from "../schema.ts";
 
 /**
- * A ready brand whose chained market work ended FAILED (issue 14, finding 3): the workspace stays
+ * A ready brand whose chained market work ended FAILED: the workspace stays
  * ready, and `provisioning.error` says what is missing, so a brand never reads ready-and-fine
  * without the market its request asked for. Guarded by the workspace the chained job worked on: a
  * brand deactivated or re-provisioned since is left alone. The next provisioning attempt or

@@ -9,17 +9,9 @@ import type { GatewayClient } from "../../gateway/gatewayClient.ts";
 import type { JobContext } from "../../jobs/handler.ts";
 import { JobError, needsReauth } from "../../jobs/jobError.ts";
 import { marketWriteTarget, meteredWriteGuardFor } from "../../markets/writeTarget.ts";
-import { prepareProjectPrompts, writeProjectPrompts } from "../../prompts/createProjectPrompts.ts";
-import { loadKnownFacts } from "../../prompts/knownTags.ts";
-import { projectPromptOutcomes } from "../../prompts/projectPromptOutcomes.ts";
-import {
-  hasWork,
-  type PreparedProjectPrompts,
-  type ProjectPromptEntry,
-} from "../../prompts/projectPrompts.ts";
-import { checkCategory } from "../../prompts/promptText.ts";
-import { promptType } from "../../prompts/promptType.ts";
-import type { TagPath } from "../../prompts/tagTaxonomy.ts";
+import type { BulkItemOutcome } from "../../prompts/bulkOutcome.ts";
+import { generatedEntries } from "../../prompts/promptEntries.ts";
+import { writePrompts } from "../../prompts/writePrompts.ts";
 import type { GeneratedPrompt } from "../wire.ts";
 import { GENERATION_RETRY_CODES, isReauthCode, writeFailure } from "./generationJobErrors.ts";
 import type { GenerationJobState } from "./generationJobState.ts";
@@ -62,33 +54,6 @@ function guardOf(
 }
 
 /**
- * The generated texts as entries: trimmed (inner whitespace collapsed), de-duplicated (first
- * wins), each tagged `source=semrush`, `origin=ai`, `type` derived from the text (never trusted
- * from the generator) and its `category` when it has a usable one.
- */
-export function generatedEntries(
-  prompts: readonly GeneratedPrompt[],
-  brand: { name: string; aliases: readonly string[] },
-): ProjectPromptEntry[] {
-  const seen = new Set<string>();
-  const entries: ProjectPromptEntry[] = [];
-  for (const prompt of prompts) {
-    const text = prompt.prompt.trim().replace(/\s+/g, " ");
-    if (text === "" || seen.has(text)) continue;
-    seen.add(text);
-    const category = prompt.category.trim() === "" ? undefined : checkCategory(prompt.category);
-    const tags: TagPath[] = [
-      { root: "source", value: "semrush" },
-      { root: "origin", value: "ai" },
-      { root: "type", value: promptType(text, brand) },
-      ...(category?.ok ? [{ root: "category" as const, value: category.value }] : []),
-    ];
-    entries.push({ index: entries.length, text, tags });
-  }
-  return entries;
-}
-
-/**
  * Phases 2 and 3 (spec/generation.md §3) in one guarded section when both are due (one lock,
  * one resources read): read the project's texts, tags and models; create the fresh texts under
  * the allocation guard with `need = fresh texts × models`, stamped `created_by = callerId`;
@@ -120,33 +85,38 @@ export async function writeAndPublish(
   }
 
   const entries = generatedEntries(prompts, { name: state.brand, aliases: state.aliases });
-  const known = (await loadKnownFacts(deps.db, [row])).get(row.id);
-  const projectDeps = {
-    projects: deps.gateway.projects,
-    logger: ctx.logger,
-    known: { db: deps.db, clock: deps.clock, logger: ctx.logger },
-  };
-  const ref = { bearer, workspaceId: row.workspaceId, projectId: row.projectId, createdBy: state.callerId };
-  let preparing: Promise<PreparedProjectPrompts> | undefined;
-  const prepare = () => (preparing ??= prepareProjectPrompts(projectDeps, ref, entries, known));
-  await runSection(
-    ctx,
-    guard,
-    async () => ({ prompts: (await prepare()).units }),
-    async (write) => {
-      const prepared = await prepare();
-      if (hasWork(prepared)) await writeProjectPrompts(projectDeps, write, prepared, { publish: false });
-      throwOnFailedItems(prepared);
-      await ctx.saveCheckpoint({
-        promptsWritten: true,
-        projectId: row.projectId,
-        promptCount: entries.length,
-      });
-      ctx.logger.info({ promptCount: entries.length, projectId: row.projectId }, "generated prompts written");
-      await publish(write);
-      await ctx.saveCheckpoint({ published: true });
-    },
-  );
+  const log = ctx.logger;
+  try {
+    await writePrompts(
+      {
+        projects: deps.gateway.projects,
+        logger: log,
+        known: { db: deps.db, clock: deps.clock, logger: log },
+      },
+      {
+        bearer,
+        createdBy: state.callerId,
+        targets: [
+          { market: { id: row.id, workspaceId: row.workspaceId, projectId: row.projectId }, entries },
+        ],
+        guardFor: () => guard,
+        onSectionFailure: "throw",
+        afterCreates: async (write, outcomes) => {
+          throwOnFailedItems(outcomes);
+          await ctx.saveCheckpoint({
+            promptsWritten: true,
+            projectId: row.projectId,
+            promptCount: entries.length,
+          });
+          log.info({ promptCount: entries.length, projectId: row.projectId }, "generated prompts written");
+          await publish(write);
+          await ctx.saveCheckpoint({ published: true });
+        },
+      },
+    );
+  } catch (error) {
+    throw writeFailure(error, log, "writeGeneratedPrompts", GENERATION_RETRY_CODES.write);
+  }
   return { projectId: row.projectId, promptCount: entries.length };
 }
 
@@ -169,8 +139,8 @@ async function runSection(
  * `upstreamBusy` (the runner delays the job and gives its attempt back, never failing it for the
  * limit); anything else retryable.
  */
-function throwOnFailedItems(prepared: PreparedProjectPrompts): void {
-  const failed = projectPromptOutcomes(prepared).filter((outcome) => outcome.outcome === "failed");
+function throwOnFailedItems(outcomes: readonly BulkItemOutcome[]): void {
+  const failed = outcomes.filter((outcome) => outcome.outcome === "failed");
   if (failed.length === 0) return;
   if (failed.some((outcome) => outcome.outcome === "failed" && isReauthCode(outcome.code)))
     throw needsReauth();

@@ -246,11 +246,11 @@ describe("ensure", () => {
     expect(t.upstream.count("transfer")).toBe(1);
   });
 
-  it("not ready on the patient path → retried with 1/2/3 s backoff through the clock", async () => {
+  it("not ready on the settle path → retried with 1/2/3 s backoff through the clock", async () => {
     const t = setup();
     const ws = t.child();
     t.upstream.failTransfersNotReady(ws, 3);
-    const ensured = t.guardFor(ws, { path: "patient" }).ensure({ projects: 1 });
+    const ensured = t.guardFor(ws, { path: "settle" }).ensure({ projects: 1 });
     for (const wait of [1_000, 2_000, 3_000]) {
       await t.clock.untilSleeping();
       t.clock.advance(wait);
@@ -482,7 +482,7 @@ describe("releaseSurplus", () => {
   });
 });
 
-describe("AllocationService.releaseSurplus (the sweep's patient path)", () => {
+describe("AllocationService.releaseSurplus (the sweep's settle path)", () => {
   it("retries not-ready with 1/2/3 s backoff, records reason sweep, and ignores the kill switch", async () => {
     const t = setup({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const service = new AllocationService({ ...t.deps, orgs: new OrgService({ db: db.db, clock: t.clock }) });

@@ -335,7 +335,7 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
 /**
  * The cases guardRules.test.ts checks against the in-memory upstream model, here on the simulator
  * over real HTTP with the real gateway client: the ledger row of a top-up, a read the token may
- * not make, and the sweep's patient release.
+ * not make, and the sweep's settle release.
  */
 describe("the in-memory model's cases, on the simulator", () => {
   it("records the top-up in the ledger", async () => {

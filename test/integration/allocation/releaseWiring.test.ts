@@ -229,7 +229,7 @@ describe("releases with the flag on (one brand's life)", () => {
   });
 });
 
-describe("the pool view after a deactivation (issue 14 finding 9, spec/allocation.md §7)", () => {
+describe("the pool view after a deactivation (spec/allocation.md §7)", () => {
   it("shows the deactivated brand's sub-workspace under unattached at the floor {1, 1}, so the view still adds up to the pool", async () => {
     const view = await call("GET", `/v2/orgs/${orgId}/serenity/resources`);
     expect(view.status).toBe(200);

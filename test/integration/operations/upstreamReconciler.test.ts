@@ -17,8 +17,8 @@ import {
 const GRACE_MS = 10 * 60_000;
 
 /**
- * The upstream reconciler on the fake clock (spec/provisioning.md §9): the leftovers of issue 14's
- * findings 1 and 2 are reclaimed one grace period after they are first seen, with ledger rows
+ * The upstream reconciler on the fake clock (spec/provisioning.md §9): what a failed rollback and a
+ * race between processes leave upstream is reclaimed one grace period after they are first seen, with ledger rows
  * `reconcile`, and nothing that is tracked, claimed, parked or not Serenity's is ever touched.
  */
 describe("the upstream reconciler", () => {
@@ -28,14 +28,14 @@ describe("the upstream reconciler", () => {
   beforeAll(async () => {
     world = await startUpstreamReconcileWorld();
     // A tracked brand with a tracked market project, a project a failed rollback left behind
-    // (finding 2), and a project Serenity did not name.
+    // (a failed rollback), and a project Serenity did not name.
     const lumiere = await world.brand("Lumiere", { totals: { projects: 3, prompts: 200 } });
     ids.lumiere = lumiere.workspaceId;
     ids.tracked = await world.project(lumiere.workspaceId, "Lumiere US en");
     await world.market(lumiere.brandId, lumiere.workspaceId, ids.tracked);
     ids.leftover = await world.project(lumiere.workspaceId, "Lumiere FR fr");
     ids.handMade = await world.project(lumiere.workspaceId, "Hand made");
-    // A second sub-workspace of the same brand holding a live project (finding 1).
+    // A second sub-workspace of the same brand holding a live project (a race between processes).
     ids.duplicate = await world.subWorkspace("Lumiere", { projects: 3, prompts: 300 });
     ids.duplicateProject = await world.project(ids.duplicate, "Lumiere DE de");
     // Not Serenity's: another team's sub-workspace, whatever its projects are called.

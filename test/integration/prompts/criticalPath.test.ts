@@ -15,7 +15,7 @@ import { startTestSimulator, type TestSimulator } from "../../support/simulator.
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
- * The metered write's critical path (issue 13): a bulk create into an existing market takes the
+ * The metered write's critical path: a bulk create into an existing market takes the
  * market's model set and tag ids from what Serenity remembers (PostgreSQL), reads the project's
  * texts alongside the guard's resources read, and makes — at steady state — exactly: texts read,
  * resources read, create, publish (flag on); texts read, create, publish (flag off). Counted from

@@ -5,8 +5,8 @@ import {
   generationStateOf,
   marketKey,
   summarySentence,
-} from "../../../console/app/generation.js";
-import type { JobSummary } from "../../../console/app/types.js";
+} from "../../../../console/app/generation.js";
+import type { JobSummary } from "../../../../console/app/types.js";
 
 /** The console's reading of generation (spec/generation.md §5, §7): pure, so tested here. */
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { bearerHash, type RateLimit, RequestLimiter } from "../../../src/simulator/http/requestLimiter.ts";
-import { StartWindow } from "../../../src/simulator/http/startWindow.ts";
+import { bearerHash, type RateLimit, RequestLimiter } from "../../../../src/simulator/http/requestLimiter.ts";
+import { StartWindow } from "../../../../src/simulator/http/startWindow.ts";
 
 /** Semrush's published numbers (spec/gateway.md §7). */
 const SEMRUSH: RateLimit = { perSecond: 10, concurrent: 10 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { postgresMayEnter } from "../../../src/db/embedded/reachability.ts";
+import { postgresMayEnter } from "../../../../src/db/embedded/reachability.ts";
 
 const user = { name: "postgres" as const, uid: 101, gid: 104 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { generatedEntries } from "../../../../src/generation/job/writePhase.ts";
+import { generatedEntries } from "../../../src/prompts/promptEntries.ts";
 
 const brand = { name: "Lumiere", aliases: ["Lumière Paris"] };
 
