@@ -240,6 +240,9 @@ describe("the rules catch the defects they name", () => {
       "Quels sont les effets de la hausse des prix ?",
     );
     expect(applyGrammar("una offerta e la app", "it")).toBe("un'offerta e l'app");
+    expect(applyGrammar("Quali sono le alternative a Aurora e Enel?", "it")).toBe(
+      "Quali sono le alternative ad Aurora ed Enel?",
+    );
   });
 });
 
@@ -256,6 +259,10 @@ describe("kinds", () => {
     ["mobile apps", "feature"],
     ["getting started", "feature"],
     ["running shoes", "product"],
+    ["peaux sensibles", "concern"],
+    ["ingrédients", "feature"],
+    ["prix et promotions", "commerce"],
+    ["Vitamin-C-Seren", "product"],
     ["crème hydratante visage", "product"],
   ])("%s is a %s topic", (topic, kind) => {
     expect(inferTopicKind(topic)).toBe(kind);
@@ -271,7 +278,7 @@ describe("the generator's whole output has no known grammar defect", () => {
 
   const BRANDS = [
     { domain: "lumiere.example", brand: "Lumiere" },
-    { domain: "oree-bank.example", brand: "Orée" },
+    { domain: "aurore-skincare.example", brand: "Aurore" },
   ];
   it.each(MARKETS.flatMap((market) => BRANDS.map((brand) => ({ ...market, ...brand }))))(
     "$language, $brand",
