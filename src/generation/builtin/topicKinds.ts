@@ -11,10 +11,11 @@ import { containsAny } from "../validation/wordMatcher.ts";
 export const TOPIC_KINDS = ["product", "feature", "concern", "commerce", "comparison"] as const;
 export type TopicKind = (typeof TOPIC_KINDS)[number];
 
-/** Folded words (a trailing `*` for any ending), all languages at once: topics are short. */
+/** Folded words or phrases (a trailing `*` for any ending of the last word), all languages at once. */
 const CUES: Readonly<Record<Exclude<TopicKind, "product">, readonly string[]>> = {
   comparison: [
     "alternativ*",
+    "alternatie*",
     "compar*",
     "vergleich*",
     "confront*",
@@ -58,12 +59,14 @@ const CUES: Readonly<Record<Exclude<TopicKind, "product">, readonly string[]>> =
     "tarif*",
     "abonnement*",
     "promo",
-    "code* promo",
+    "code promo",
+    "codes promo",
     "reduction*",
     "soldes",
     "livraison*",
     "retour*",
-    "carte* cadeau*",
+    "carte cadeau",
+    "cartes cadeaux",
     "preis*",
     "rabatt*",
     "gutschein*",
@@ -79,7 +82,8 @@ const CUES: Readonly<Record<Exclude<TopicKind, "product">, readonly string[]>> =
     "envio*",
     "devolucion*",
     "devolucoes",
-    "tarjeta* regalo",
+    "tarjeta regalo",
+    "tarjetas regalo",
     "prezz*",
     "sconto",
     "sconti",

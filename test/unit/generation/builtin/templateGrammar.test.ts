@@ -249,6 +249,9 @@ describe("the rules catch the defects they name", () => {
 describe("kinds", () => {
   it.each([
     ["alternatives", "comparison"],
+    ["alternatieven", "comparison"],
+    ["cartes cadeaux", "commerce"],
+    ["tarjetas regalo", "commerce"],
     ["avis clients", "comparison"],
     ["beste Anbieter der Branche", "comparison"],
     ["pricing and plans", "commerce"],
