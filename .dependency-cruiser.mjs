@@ -11,7 +11,7 @@ export const LAYERS = [
   ["observability", "auth"], // logs, events, metrics; principals and tokens
   ["db", "gateway", "simulator"], // one module per guarded SQL operation; the upstream client; its stand-in
   ["credentials", "orgs", "budget", "locks", "settings"], // sealed upstream credentials; tenants and tenancy; the shared upstream budget; reentrant locks, row leases, the brand lease; operator settings
-  ["brands", "catalogues"], // brand records, brand tenancy and views; the upstream catalogues
+  ["brands", "catalogues", "idempotency"], // brand records, brand tenancy and views; the upstream catalogues; Idempotency-Key records
   ["jobs", "allocation"], // the job system; just-in-time allocation
   ["subWorkspaces"], // a brand's sub-workspace: the provisioning state machine, its job, its hop
   ["markets"], // markets, their projects and models; market create (sync, async, chained)

@@ -146,8 +146,11 @@ async function main() {
   await worker.heartbeat();
   const counted = await createWithGeneration();
   await sim("/calls", undefined, "DELETE");
+  const generatorCallsBefore = generatorCalls;
   while ((await worker.pollOnce()) > 0);
   const { promptCount } = await completed(counted.jobId);
+  // Counted, not assumed: every call the generator received while this one job ran.
+  const jobGeneratorCalls = generatorCalls - generatorCallsBefore;
   const calls = (await (await fetch(`${started.url}/__sim/calls`)).json()) as {
     method: string;
     path: string;
@@ -176,7 +179,7 @@ async function main() {
   await sim("/settings", { latencyMs: 0 });
 
   console.log(
-    `\nUpstream calls of one generation job (${promptCount} prompts written, generator calls: 1):\n`,
+    `\nUpstream calls of one generation job (${promptCount} prompts written, generator calls: ${jobGeneratorCalls}):\n`,
   );
   console.log("| call | count |");
   console.log("| --- | --- |");

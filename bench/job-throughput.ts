@@ -1,11 +1,19 @@
 /**
- * Job throughput of one worker process: hops per second of our fetch loop against no-op handlers
- * (each hop = load the record, claim the lease, run, complete by compare-and-set, acknowledge),
- * side by side with pg-boss 10's own `work()` polling (defaults, and batchSize 50 / 0.5 s) moving
- * bare messages with nothing else to do; then the queue lag of our loop at a steady arrival rate.
+ * Job throughput of one worker process, like with like. Three contenders, the same concurrency,
+ * each first draining a backlog (hops or messages per second) and then fed the same steady arrival
+ * rate (queue lag, from the send to the handler's start):
  *
- *   npx tsx bench/job-throughput.ts [--jobs 2000] [--concurrency 20] [--baseline-seconds 10]
- *                                   [--rate 200] [--rate-seconds 5]
+ * - ours: the fetch loop against no-op handlers (each hop = load the record, claim the lease, run,
+ *   complete by compare-and-set, acknowledge);
+ * - pg-boss 10 `fetch()` in a tight loop, as many loops as our concurrency, each fetching one bare
+ *   message and completing it (what our loop stands on, without the record work);
+ * - pg-boss 10 `work()`, its own polling worker, with `batchSize` sized to keep up with twice the
+ *   arrival rate at its shortest polling interval (0.5 s), bare messages.
+ *
+ * Ours is fed `--rate` first (a record and its message per job, one transaction each); the pg-boss
+ * contenders are then fed the rate ours achieved, so the three lags are at one arrival rate.
+ *
+ *   npx tsx bench/job-throughput.ts [--jobs 2000] [--concurrency 20] [--rate 200] [--rate-seconds 5]
  *
  * Uses DATABASE_URL's server when set (a scratch database is created and dropped), else an
  * embedded PostgreSQL in a temporary directory.
@@ -34,14 +42,12 @@ const { values: args } = parseArgs({
   options: {
     jobs: { type: "string", default: "2000" },
     concurrency: { type: "string", default: "20" },
-    "baseline-seconds": { type: "string", default: "10" },
     rate: { type: "string", default: "200" },
     "rate-seconds": { type: "string", default: "5" },
   },
 });
 const JOBS = Number(args.jobs);
 const CONCURRENCY = Number(args.concurrency);
-const BASELINE_SECONDS = Number(args["baseline-seconds"]);
 const RATE = Number(args.rate);
 const RATE_SECONDS = Number(args["rate-seconds"]);
 
@@ -52,6 +58,33 @@ function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
+
+/** Queue lag samples (ms from the send to the handler's start) of each contender's steady phase. */
+const lags = { ours: [] as number[], fetchLoop: [] as number[], work: [] as number[] };
+
+/** Sends `rate` per second for `RATE_SECONDS`, in 50 ms ticks; `send(n)` sends n at once. */
+async function arrive(
+  send: (n: number) => Promise<unknown>,
+  rate: number,
+): Promise<{ total: number; rate: number }> {
+  const total = Math.round(rate * RATE_SECONDS);
+  const started = performance.now();
+  const tick = 50;
+  const perTick = Math.max(1, Math.round((rate * tick) / 1000));
+  for (let sent = 0; sent < total; sent += perTick) {
+    const tickStart = performance.now();
+    await send(Math.min(perTick, total - sent));
+    await sleep(Math.max(0, tick - (performance.now() - tickStart)));
+  }
+  // What was achieved: a send slower than its tick lowers the rate (ours sends a record and its
+  // message in one transaction each; pg-boss's bare messages go in one insert per tick).
+  return { total, rate: total / ((performance.now() - started) / 1000) };
+}
+
+const summary = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50).toFixed(0)} ms, p95 ${percentile(sorted, 95).toFixed(0)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(0)} ms`;
+};
 
 async function main() {
   const scratch = await scratchDatabase("jobs");
@@ -66,7 +99,9 @@ async function main() {
       timeoutMs: 5_000,
       leaseTtlMs: 10_000,
       maxAttempts: 3,
-      async handle() {
+      async handle(ctx) {
+        const sentAt = (ctx.metadata as { sentAt?: number }).sentAt;
+        if (typeof sentAt === "number") lags.ours.push(Date.now() - sentAt);
         return {};
       },
     }),
@@ -92,7 +127,7 @@ async function main() {
       },
       { concurrency: CONCURRENCY, batchSize: 50, reconcileIntervalMs: 0 },
     );
-  const submit = async () => {
+  const submit = async (sentAt?: number) => {
     const id = randomUUID();
     await database.db.transaction(async (tx) => {
       await insertJob(tx, {
@@ -100,7 +135,7 @@ async function main() {
         type: "noop",
         orgId: "00000000-0000-4000-8000-000000000001",
         brandId: null,
-        metadata: {},
+        metadata: sentAt === undefined ? {} : { sentAt },
         credentialId: null,
         createdBy: null,
         now: new Date(),
@@ -111,68 +146,102 @@ async function main() {
   const completed = async () =>
     (await database.db.select({ n: count() }).from(jobs).where(eq(jobs.status, "COMPLETED")))[0]!.n;
 
-  // 1. Our fetch loop draining a backlog.
-  for (let done = 0; done < JOBS; done += 50) await Promise.all(Array.from({ length: 50 }, submit));
+  // 1. Ours: the fetch loop draining a backlog, then at the steady rate.
+  for (let done = 0; done < JOBS; done += 50) await Promise.all(Array.from({ length: 50 }, () => submit()));
   const worker = newWorker();
   const started = performance.now();
   await worker.start();
   while ((await completed()) < JOBS) await sleep(20);
-  const oursSeconds = (performance.now() - started) / 1000;
+  const oursRate = JOBS / ((performance.now() - started) / 1000);
+  const before = await completed();
+  const oursArrival = await arrive(
+    (n) => Promise.all(Array.from({ length: n }, () => submit(Date.now()))),
+    RATE,
+  );
+  while ((await completed()) < before + oursArrival.total) await sleep(20);
   await worker.stop();
-  const oursRate = JOBS / oursSeconds;
 
-  // 2. pg-boss work() moving bare messages (no record, no lease: an upper bound for that loop).
+  // pg-boss on the same database, bare messages ({sentAt} only, for the lag).
   const boss = new PgBoss({ db: { executeSql: (text, values) => database.pool.query(text, values) } });
   boss.on("error", () => {});
   await boss.start();
-  const workRate = async (queueName: string, options: PgBoss.WorkOptions) => {
+  const send = (queueName: string, n: number) =>
+    boss.insert(Array.from({ length: n }, () => ({ name: queueName, data: { sentAt: Date.now() } })));
+  const backlog = async (queueName: string) => {
     await boss.createQueue(queueName);
-    await boss.insert(Array.from({ length: 5000 }, () => ({ name: queueName, data: {} })));
-    let moved = 0;
-    const workerId = await boss.work(queueName, options, async (batch) => {
-      moved += batch.length;
-    });
-    await sleep(BASELINE_SECONDS * 1000);
-    await boss.offWork({ id: workerId });
-    return moved / BASELINE_SECONDS;
+    for (let done = 0; done < JOBS; done += 500) await send(queueName, Math.min(500, JOBS - done));
   };
-  const defaultRate = await workRate("bench-work-default", {});
-  const tunedRate = await workRate("bench-work-tuned", { batchSize: 50, pollingIntervalSeconds: 0.5 });
+
+  // 2. pg-boss fetch() in a tight loop, CONCURRENCY loops of fetch-one-then-complete. An empty
+  // fetch retries after 10 ms (ours waits for a wake-up instead; a bare spin would only load the
+  // database).
+  const FETCH_QUEUE = "bench-fetch-loop";
+  await backlog(FETCH_QUEUE);
+  let fetched = 0;
+  let recordLag = false;
+  let fetching = true;
+  const loops = Array.from({ length: CONCURRENCY }, async () => {
+    while (fetching) {
+      const batch = await boss.fetch<{ sentAt: number }>(FETCH_QUEUE, { batchSize: 1 });
+      if (batch.length === 0) {
+        await sleep(10);
+        continue;
+      }
+      if (recordLag) for (const job of batch) lags.fetchLoop.push(Date.now() - job.data.sentAt);
+      await boss.complete(
+        FETCH_QUEUE,
+        batch.map((job) => job.id),
+      );
+      fetched += batch.length;
+    }
+  });
+  const fetchStarted = performance.now();
+  while (fetched < JOBS) await sleep(20);
+  const fetchRate = JOBS / ((performance.now() - fetchStarted) / 1000);
+  recordLag = true;
+  // pg-boss gets the arrival rate ours achieved, so every queue lag is at the same rate.
+  const fetchArrival = await arrive((n) => send(FETCH_QUEUE, n), oursArrival.rate);
+  while (fetched < JOBS + fetchArrival.total) await sleep(20);
+  fetching = false;
+  await Promise.all(loops);
+
+  // 3. pg-boss work(): its polling worker, at its shortest interval, with a batch that holds two
+  // intervals' worth of arrivals (capacity twice the arrival rate).
+  const WORK_QUEUE = "bench-work";
+  const intervalSeconds = 0.5;
+  const batchSize = Math.ceil(2 * RATE * intervalSeconds);
+  await backlog(WORK_QUEUE);
+  let worked = 0;
+  let recordWorkLag = false;
+  const workStarted = performance.now();
+  const workerId = await boss.work<{ sentAt: number }>(
+    WORK_QUEUE,
+    { batchSize, pollingIntervalSeconds: intervalSeconds },
+    async (batch) => {
+      if (recordWorkLag) for (const job of batch) lags.work.push(Date.now() - job.data.sentAt);
+      worked += batch.length;
+    },
+  );
+  while (worked < JOBS) await sleep(20);
+  const workRate = JOBS / ((performance.now() - workStarted) / 1000);
+  recordWorkLag = true;
+  const workArrival = await arrive((n) => send(WORK_QUEUE, n), oursArrival.rate);
+  while (worked < JOBS + workArrival.total) await sleep(20);
+  await boss.offWork({ id: workerId });
   await boss.stop({ graceful: false, close: false });
 
-  // 3. Queue lag of our loop at a steady arrival rate.
-  const lags: number[] = [];
-  const unsubscribe = events.on("job.delivered", ({ lagSeconds }) => lags.push(lagSeconds * 1000));
-  const steady = newWorker();
-  await steady.start();
-  const before = await completed();
-  const total = RATE * RATE_SECONDS;
-  const tick = 50;
-  const perTick = Math.max(1, Math.round((RATE * tick) / 1000));
-  for (let sent = 0; sent < total; sent += perTick) {
-    const tickStart = performance.now();
-    await Promise.all(Array.from({ length: Math.min(perTick, total - sent) }, submit));
-    await sleep(Math.max(0, tick - (performance.now() - tickStart)));
-  }
-  while ((await completed()) < before + total) await sleep(20);
-  await steady.stop();
-  unsubscribe();
-  lags.sort((a, b) => a - b);
-
-  const fmt = (n: number) => n.toFixed(1).padStart(8);
+  const fmt = (n: number) => n.toFixed(0).padStart(6);
+  const ratio = (n: number) => (n / oursRate).toFixed(2).padStart(5);
   process.stdout.write(
     [
       "",
-      `one worker process, concurrency ${CONCURRENCY}, no-op handlers, ${JOBS} queued jobs`,
+      `one process, concurrency ${CONCURRENCY}, ${JOBS} queued; then ${RATE} /s for ${RATE_SECONDS} s`,
       "",
-      "| contender                                      |  hops/s | ratio to ours |",
-      "| ---------------------------------------------- | ------: | ------------: |",
-      `| ours: fetch loop (record + lease + CAS + ack)  | ${fmt(oursRate)} |          1.00 |`,
-      `| pg-boss work(), defaults (bare messages)       | ${fmt(defaultRate)} | ${(defaultRate / oursRate).toFixed(3).padStart(13)} |`,
-      `| pg-boss work(), batch 50 / 0.5 s (bare msgs)   | ${fmt(tunedRate)} | ${(tunedRate / oursRate).toFixed(3).padStart(13)} |`,
-      "",
-      `queue lag of ours at ${RATE} jobs/s for ${RATE_SECONDS} s (${lags.length} deliveries):`,
-      `p50 ${percentile(lags, 50).toFixed(1)} ms, p95 ${percentile(lags, 95).toFixed(1)} ms, max ${(lags.at(-1) ?? NaN).toFixed(1)} ms`,
+      "| contender | backlog drained (/s) | ratio to ours | arrivals achieved (/s) | queue lag at that rate |",
+      "| --- | ---: | ---: | ---: | --- |",
+      `| ours: fetch loop (record + lease + CAS + ack), concurrency ${CONCURRENCY} | ${fmt(oursRate)} | 1.00 | ${fmt(oursArrival.rate)} | ${summary(lags.ours)} |`,
+      `| pg-boss fetch() tight loop × ${CONCURRENCY}, bare messages | ${fmt(fetchRate)} | ${ratio(fetchRate)} | ${fmt(fetchArrival.rate)} | ${summary(lags.fetchLoop)} |`,
+      `| pg-boss work(), batch ${batchSize} / ${intervalSeconds} s, bare messages | ${fmt(workRate)} | ${ratio(workRate)} | ${fmt(workArrival.rate)} | ${summary(lags.work)} |`,
       "",
     ].join("\n"),
   );

@@ -10,17 +10,23 @@
  *        SERENITY_ALLOCATION_REBALANCE=false) — the design before §11;
  *      - + exact: a refused block is retried with the exact requirement (§11 step 1);
  *      - + exact + rebalance: then slack is reclaimed from siblings (§11 step 2).
- *  (b) flat up-front carve, a pure model: each brand gets {1 project, 500 prompts} from the pool
- *      when it arrives (all or nothing, as an upstream transfer would be), no top-ups ever.
+ *  (b) flat up-front carves, pure models, no top-ups ever:
+ *      - fixed slice: each brand gets {1 project, 500 prompts} from the pool when it arrives (all
+ *        or nothing, as an upstream transfer would be) — the "fixed slice up front" of SPEC §1, at
+ *        a slice that fits only one brand in this pool: a worst case, kept to show it;
+ *      - even split: the pool split evenly over the brands that have arrived, in whole blocks,
+ *        re-split at every arrival (never below a brand's usage rounded up to a block) — the flat
+ *        policy a careful operator would run, and the fair baseline.
  *  (c) perfect shared pool, a pure model: an operation is served while total usage fits the pool.
  *
  *   npx tsx bench/pool-efficiency.ts [--seeds 7,11,42] [--demands 1,2] [--brands 6] [--publish-lag-ms 1]
  *
  * Demand is counted in the units the trace would use if everything were served (projects and
  * prompt units, `texts × models`); `--demands` scales the texts per request so the prompt demand is
- * that multiple of the pool. Stranded units at the end: allocation no usage needs
- * (`total − roundUpToBlock(used + drafted)`, read from the simulator for JIT; carve − usage for the
- * carve; 0 for the perfect pool). Allocation calls: the resources reads and transfers in the
+ * that multiple of the pool. Stranded units at the end, one definition for every policy: allocation
+ * beyond the usage rounded up to a block (`total − roundUpToBlock(used + drafted)` per
+ * sub-workspace, read from the simulator for JIT, from the carve for the flat models; 0 for the
+ * perfect pool); "allocated unused" is `total − used − drafted` (stranded plus block rounding). Allocation calls: the resources reads and transfers in the
  * simulator's call log over the whole trace (top-ups, rebalancing, releases), per operation served.
  *
  * The replay compresses weeks into seconds, so every sibling would sit inside the 30 s publish-lag
@@ -232,20 +238,65 @@ function perfectPool(trace: PlannedOp[]): PolicyResult {
   return { served, promptUnits, stranded: none, unused: none, activeSubWorkspaces: brands.size };
 }
 
-function flatCarve(trace: PlannedOp[]): PolicyResult {
+type Units = { projects: number; prompts: number };
+const DIMENSIONS = ["projects", "prompts"] as const;
+
+/**
+ * How a flat policy carves the pool when a brand arrives: it may set every arrived brand's carve
+ * (a re-split). Carves are never raised by a write afterwards: no top-ups, that is what "flat" means.
+ */
+type CarvePolicy = (arrived: number[], carves: Map<number, Units>, usage: (brand: number) => Units) => void;
+
+/** A fixed slice per brand at arrival while the pool still holds it, all or nothing (one transfer). */
+function fixedSlice(slice: Units): CarvePolicy {
+  return (arrived, carves) => {
+    const brand = arrived.at(-1)!;
+    const carved = { projects: 0, prompts: 0 };
+    for (const [, carve] of carves) for (const d of DIMENSIONS) carved[d] += carve[d];
+    const granted = DIMENSIONS.every((d) => POOL[d] - carved[d] >= slice[d]);
+    carves.set(brand, granted ? { ...slice } : { projects: 0, prompts: 0 });
+  };
+}
+
+/**
+ * The pool split evenly over the brands that have arrived, in whole blocks, re-split at every
+ * arrival: each brand gets the same number of blocks, except that a re-split never takes a brand
+ * below its usage rounded up to a block (such a brand keeps that, and the rest is split evenly
+ * over the others). Blocks that do not divide evenly stay in the pool.
+ */
+const evenSplit: CarvePolicy = (arrived, carves, usage) => {
+  for (const d of DIMENSIONS) {
+    const blocks = POOL[d] / BLOCK[d];
+    const need = new Map(
+      arrived.map((brand) => [brand, roundUpToBlock(usage(brand)[d], BLOCK[d]) / BLOCK[d]]),
+    );
+    const kept = new Set<number>();
+    let share = 0;
+    for (;;) {
+      const others = arrived.filter((brand) => !kept.has(brand));
+      const left = blocks - [...kept].reduce((sum, brand) => sum + need.get(brand)!, 0);
+      share = others.length === 0 ? 0 : Math.floor(left / others.length);
+      const above = others.filter((brand) => need.get(brand)! > share);
+      if (above.length === 0) break;
+      for (const brand of above) kept.add(brand);
+    }
+    for (const brand of arrived) {
+      const carve = carves.get(brand) ?? { projects: 0, prompts: 0 };
+      carve[d] = (kept.has(brand) ? need.get(brand)! : share) * BLOCK[d];
+      carves.set(brand, carve);
+    }
+  }
+};
+
+function flatCarve(trace: PlannedOp[], policy: CarvePolicy): PolicyResult {
   const markets: Markets = new Map();
-  const carves = new Map<number, { projects: number; prompts: number }>();
-  const pool = { ...POOL };
+  const carves = new Map<number, Units>();
+  const arrived: number[] = [];
   let promptUnits = 0;
   const served = trace.map(({ op }) => {
     if (op.kind === "arrive") {
-      // Activation grants the carve when the pool still holds it; otherwise the brand gets nothing.
-      const granted = pool.projects >= CARVE.projects && pool.prompts >= CARVE.prompts;
-      carves.set(op.brand, granted ? { ...CARVE } : { projects: 0, prompts: 0 });
-      if (granted) {
-        pool.projects -= CARVE.projects;
-        pool.prompts -= CARVE.prompts;
-      }
+      arrived.push(op.brand);
+      policy(arrived, carves, (brand) => usageOf(markets, brand));
     }
     return applyModelOp(markets, op, (brand, need) => {
       const carve = carves.get(brand)!;
@@ -256,16 +307,21 @@ function flatCarve(trace: PlannedOp[]): PolicyResult {
       return fits;
     });
   });
+  // The same two measures as JIT's, per sub-workspace: stranded = allocation beyond the usage
+  // rounded up to a block; allocated unused = allocation − usage (stranded plus block rounding).
   const stranded = { projects: 0, prompts: 0 };
+  const unused = { projects: 0, prompts: 0 };
   let active = 0;
   for (const [brand, carve] of carves) {
     if (carve.projects === 0 && carve.prompts === 0) continue;
     active += 1;
     const used = usageOf(markets, brand);
-    stranded.projects += carve.projects - used.projects;
-    stranded.prompts += carve.prompts - used.prompts;
+    for (const d of DIMENSIONS) {
+      stranded[d] += Math.max(0, carve[d] - roundUpToBlock(used[d], BLOCK[d]));
+      unused[d] += carve[d] - used[d];
+    }
   }
-  return { served, promptUnits, stranded, unused: stranded, activeSubWorkspaces: active };
+  return { served, promptUnits, stranded, unused, activeSubWorkspaces: active };
 }
 
 /** JIT for real: every op through the API with the flag on, against the gold simulator. */
@@ -433,7 +489,8 @@ async function main() {
       const demand = demandOf(trace);
       const results: [string, PolicyResult][] = [];
       for (const [name, flags] of Object.entries(JIT_VARIANTS)) results.push([name, await jit(trace, flags)]);
-      results.push(["flat carve {1, 500} (model)", flatCarve(trace)]);
+      results.push(["flat: fixed slice {1, 500} (model)", flatCarve(trace, fixedSlice(CARVE))]);
+      results.push(["flat: even split, re-split (model)", flatCarve(trace, evenSplit)]);
       const perfect = perfectPool(trace);
       results.push(["perfect shared pool (model)", perfect]);
       const demandOps = trace.filter(({ units }) => units.projects > 0 || units.prompts > 0).length;

@@ -2,8 +2,11 @@
  * Soak (issue 14): mixed traffic for `--minutes` on 2 `serenity serve` + 2 `serenity worker`
  * processes and one `serenity simulator` (a metered parent of 200 projects / 20,000 prompts, 20 ms
  * latency) with a random one-shot fault every few seconds (500, 504, 504 after commit, a dropped
- * connection on a random write). Reports: 5xx of our own making (500s; upstream-caused 502 / 503 /
- * 504 are counted apart), orphans upstream at the end (after the workers' upstream reconciler, period
+ * connection on a random write). Reports every 5xx by the registry code in its body: 5xx of our own
+ * making (500s, no answer, or a 5xx without a known code), Serenity's own 503s in a column of their
+ * own (a busy brand or workspace, no upstream budget, the database away: refusals it chose), and
+ * the upstream-caused ones (an upstream or generator failure, a settle wait that ran out) apart;
+ * orphans upstream at the end (after the workers' upstream reconciler, period
  * 5 s / grace 10 s, has had its turn), p50 / p99 per route, RSS and file descriptors of each
  * process after warm-up and at the end.
  *
@@ -29,6 +32,7 @@ import { signDevToken } from "../src/auth/tokenVerifier.ts";
 import { freePort } from "../src/config/freePort.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { systemClock } from "../src/domain/clock.ts";
+import { ERROR_REGISTRY } from "../src/domain/errors.ts";
 import { createGatewayClient } from "../src/gateway/gatewayClient.ts";
 import { EventBus } from "../src/observability/events.ts";
 import { createLogger } from "../src/observability/logger.ts";
@@ -87,6 +91,39 @@ function sample(proc: Proc): { rssMb: number; fds: number } {
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/**
+ * The registry codes whose 5xx is caused upstream (the Semrush gateway or the prompt generator
+ * failed, or did not settle in time). Every other 5xx code is Serenity's own answer: its 503s
+ * (brandBusy, workspaceBusy, upstreamBusy, configurationError, databaseUnavailable) are counted
+ * apart from the 500s, and a 5xx with no known code counts as our own making.
+ */
+const UPSTREAM_CAUSED_CODES = new Set<string>([
+  "serenityUpstreamError",
+  "subworkspaceCreationFailed",
+  "generatorUnavailable",
+  "subworkspaceCreationTimeout",
+  "generationTimeout",
+]);
+
+type Attribution = "own" | "own503" | "upstream" | "none";
+
+/** Which column a response belongs to, by its status and the registry code in its body. */
+function attribute(status: number, text: string): { column: Attribution; code: string } {
+  if (status !== 0 && status < 500) return { column: "none", code: "" };
+  let code = "";
+  try {
+    const body = JSON.parse(text) as { error?: unknown };
+    if (typeof body.error === "string") code = body.error;
+  } catch {
+    // not JSON: no registry code
+  }
+  const known = (ERROR_REGISTRY as Record<string, { status: number }>)[code];
+  if (status === 0 || !known || known.status !== status) return { column: "own", code: code || `${status}` };
+  if (UPSTREAM_CAUSED_CODES.has(code)) return { column: "upstream", code };
+  if (status === 503) return { column: "own503", code };
+  return { column: "own", code };
 }
 
 const FAULT_PATHS = [
@@ -178,8 +215,11 @@ async function main() {
     const latencies = new Map<string, number[]>();
     const statuses = new Map<number, number>();
     const own5xx: string[] = [];
-    /** Upstream-caused 5xx (502 / 503 / 504): the route, the answer, and the fault injected last. */
+    /** Serenity's own 503s, by registry code. */
+    const own503 = new Map<string, number>();
+    /** Upstream-caused 5xx (by registry code): the route, the answer, and the fault injected last. */
     const upstream5xx: string[] = [];
+    const upstreamByCode = new Map<string, number>();
     let lastFault = "none yet";
     let requests = 0;
     const brands: string[] = [];
@@ -206,8 +246,11 @@ async function main() {
       latencies.set(key, [...(latencies.get(key) ?? []), performance.now() - started]);
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       requests += 1;
-      if (status === 500 || status === 0) own5xx.push(`${key} → ${status} ${text.slice(0, 200)}`);
-      else if (status >= 502 && status <= 504) {
+      const { column, code } = attribute(status, text);
+      if (column === "own") own5xx.push(`${key} → ${status} ${text.slice(0, 200)}`);
+      else if (column === "own503") own503.set(code, (own503.get(code) ?? 0) + 1);
+      else if (column === "upstream") {
+        upstreamByCode.set(code, (upstreamByCode.get(code) ?? 0) + 1);
         upstream5xx.push(`${key} → ${status} ${text.slice(0, 160)} (last fault: ${lastFault})`);
       }
       return { status, json: () => JSON.parse(text) as Record<string, unknown> };
@@ -322,7 +365,9 @@ async function main() {
     latencies.clear();
     statuses.clear();
     own5xx.length = 0;
+    own503.clear();
     upstream5xx.length = 0;
+    upstreamByCode.clear();
     requests = 0;
 
     const end = Date.now() + MINUTES * 60_000;
@@ -417,6 +462,8 @@ async function main() {
       statuses: Object.fromEntries([...statuses.entries()].sort((a, b) => a[0] - b[0])),
       own5xx: own5xx.length,
       own5xxSamples: own5xx.slice(0, 5),
+      own503: Object.fromEntries([...own503.entries()].sort()),
+      upstream5xx: Object.fromEntries([...upstreamByCode.entries()].sort()),
       upstream5xxSamples: upstream5xx.slice(0, 10),
       orphansAtDrain,
       orphansAtEnd,
@@ -426,7 +473,10 @@ async function main() {
     console.log(
       `soak: ${MINUTES} min, ${requests} requests, ${faults} one-shot faults, concurrency ${CONCURRENCY}`,
     );
-    console.log(`statuses: ${JSON.stringify(result.statuses)}; 5xx of our own making: ${own5xx.length}`);
+    console.log(`statuses: ${JSON.stringify(result.statuses)}`);
+    console.log(
+      `5xx of our own making: ${own5xx.length}; our own 503s: ${JSON.stringify(result.own503)}; upstream-caused 5xx: ${JSON.stringify(result.upstream5xx)}`,
+    );
     for (const sampleLine of result.own5xxSamples) console.log(`  ${sampleLine}`);
     for (const sampleLine of result.upstream5xxSamples) console.log(`  upstream-caused: ${sampleLine}`);
     console.log(`orphans after the drain: ${orphansAtDrain}; after the reconciler's turn: ${orphansAtEnd}`);

@@ -20,6 +20,7 @@ import type { AppDeps } from "./appDeps.ts";
 import { authenticationHook } from "./authentication.ts";
 import { consoleRoutes } from "./console/consoleRoutes.ts";
 import { mapError } from "./errorMapping.ts";
+import { registerIdempotency } from "./idempotency.ts";
 import { registerJsonBodyParser } from "./jsonBody.ts";
 import { openApiInfo } from "./openApiInfo.ts";
 import { requestIdFor } from "./requestId.ts";
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     withUpstreamPriority("interactive", clock.now().getTime(), INTERACTIVE_EDGE_BUDGET_MS, done);
   });
   app.addHook("preValidation", authenticationHook(deps.verifier));
+  registerIdempotency(app, deps.services.idempotency, clock);
   app.addHook("onResponse", async (request, reply) => {
     deps.events.emit("http.request", {
       method: request.method,

@@ -8,6 +8,7 @@ import type { Clock } from "../domain/clock.ts";
 import type { GenerationJobs } from "../generation/generationJobs.ts";
 import type { GenerationProducer } from "../generation/generationProducer.ts";
 import type { PromptPreviewService } from "../generation/promptPreviewService.ts";
+import type { IdempotencyService } from "../idempotency/idempotencyService.ts";
 import type { JobListing } from "../jobs/jobListing.ts";
 import type { JobService } from "../jobs/jobService.ts";
 import type { MarketService } from "../markets/marketService.ts";
@@ -43,6 +44,8 @@ export interface ApiServices {
   allocation: AllocationService;
   /** The org pool over time, recorded from every fresh pool read. */
   poolHistory: PoolHistory;
+  /** `Idempotency-Key` on creates: keys and their answers in PostgreSQL, across processes. */
+  idempotency: IdempotencyService;
   /** An org's jobs as a list and one job's lineage as a timeline (the console's Jobs page). */
   jobListing: JobListing;
   /** Generated prompts: the shared producer, the poll and reauth of generation jobs, operator settings. */

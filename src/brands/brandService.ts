@@ -49,17 +49,24 @@ export class BrandService {
   }
 }
 
-/** Inserts a brand (`pending`, flat until provisioned) for a caller that already checked tenancy. */
-export function insertNewBrand(
+/**
+ * Inserts a brand (`pending`, flat until provisioned) for a caller that already checked tenancy.
+ * A name the org already has (case-insensitively) is `brandExists`: a second brand of one name
+ * would get a second sub-workspace of one title, which adoption and the reconciler could not tell
+ * apart (docs/decisions/0022).
+ */
+export async function insertNewBrand(
   deps: { db: Db; clock: Clock },
   orgId: string,
   input: NewBrandInput,
 ): Promise<BrandRow> {
-  return insertBrand(deps.db, {
+  const inserted = await insertBrand(deps.db, {
     orgId,
     name: input.name,
     domain: input.domain ?? null,
     primaryUrl: input.primaryUrl ?? null,
     now: deps.clock.now(),
   });
+  if (inserted === "nameTaken") throw new ServiceError("brandExists");
+  return inserted;
 }

@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { registerAdmin } from "./commands/admin.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerMigrate } from "./commands/migrate.ts";
+import { registerReconcile } from "./commands/reconcile.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerSimulator } from "./commands/simulator.ts";
 import { registerStart } from "./commands/start.ts";
@@ -24,6 +25,7 @@ registerSimulator(program);
 registerWorker(program);
 registerSweep(program);
 registerAudit(program);
+registerReconcile(program);
 registerAdmin(program);
 
 await program.parseAsync(process.argv);

@@ -10,6 +10,7 @@ import {
 } from "./databaseDefaults.ts";
 import { durationMs, type FlagSource, InvalidDuration } from "./flags.ts";
 import { GENERATOR_ENV_SHAPE } from "./generatorEnv.ts";
+import { isProductionMode, productionRefusalLine, productionRefusals } from "./productionMode.ts";
 
 /**
  * Boot-time configuration: every variable of SPEC §6 that the process needs to start.
@@ -24,6 +25,8 @@ const positiveInt = z.coerce.number().int().positive();
 export const WORKER_POOL_RESERVE = 2;
 
 const envSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  SERENITY_ENV: z.string().optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   SERENITY_DATA_DIR: z.string().min(1).default("./.serenity"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -56,6 +59,9 @@ const envSchema = z.object({
 });
 
 export type RawEnv = z.infer<typeof envSchema>;
+
+/** The variables the boot schema validates (docs/configuration.md must list each one). */
+export const BOOT_SCHEMA_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 export interface Config {
   databaseUrl: string | undefined;
@@ -257,8 +263,10 @@ export class ConfigError extends Error {
   constructor(
     readonly variable: string,
     problem: string,
+    /** The whole line, when it is not "Invalid configuration: <variable> <problem>". */
+    line?: string,
   ) {
-    super(`Invalid configuration: ${variable} ${problem}`);
+    super(line ?? `Invalid configuration: ${variable} ${problem}`);
     this.name = "ConfigError";
   }
 }
@@ -285,6 +293,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(variable, `is invalid: ${issue?.message ?? "unreadable value"}`);
   }
   const raw = parsed.data;
+  if (isProductionMode(present)) {
+    const missing = productionRefusals(present);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        missing[0]!.split(" ")[0]!,
+        "is required in production",
+        productionRefusalLine(present, missing),
+      );
+    }
+  }
   requireHttpsUnlessLoopback("SEMRUSH_PROJECTS_BASE_URL", raw.SEMRUSH_PROJECTS_BASE_URL);
   requireHttpsUnlessLoopback("SEMRUSH_USERS_BASE_URL", raw.SEMRUSH_USERS_BASE_URL);
   if (raw.SEMRUSH_USERS_BASE_URL && !raw.SEMRUSH_PROJECTS_BASE_URL) {

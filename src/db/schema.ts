@@ -42,6 +42,12 @@ export const brands = pgTable(
       .notNull()
       .references(() => orgs.id),
     name: text("name").notNull(),
+    /**
+     * The name as the per-org uniqueness sees it: `lower(btrim(name))`, written by insertBrand. NULL only
+     * for brands that already shared a name when the rule came in (docs/decisions/0022): they are
+     * kept as they are, and a new brand cannot take that name again.
+     */
+    nameKey: text("name_key"),
     domain: text("domain"),
     primaryUrl: text("primary_url"),
     aliases: text("aliases")
@@ -62,6 +68,7 @@ export const brands = pgTable(
   },
   (table) => [
     index("brands_org_id_idx").on(table.orgId),
+    unique("brands_org_name_key_unique").on(table.orgId, table.nameKey),
     check("brands_provisioning_error_length", sql`char_length(${table.provisioningError}) <= 2000`),
   ],
 );
@@ -302,7 +309,7 @@ export const upstreamReconcileRuns = pgTable("upstream_reconcile_runs", {
 /**
  * Upstream things Serenity made that no record tracks, from the first pass that saw them: the
  * upstream gives no creation time, so the grace period runs from `first_seen_at`. A row goes away
- * once its thing is tracked, claimed, reclaimed or gone.
+ * once its thing is tracked, claimed, reclaimed, re-attached or gone.
  */
 export const upstreamOrphanSightings = pgTable(
   "upstream_orphan_sightings",
@@ -313,8 +320,44 @@ export const upstreamOrphanSightings = pgTable(
     workspaceId: text("workspace_id").notNull(),
     firstSeenAt: tz("first_seen_at").notNull(),
     lastSeenAt: tz("last_seen_at").notNull(),
+    /**
+     * Set when the reconciler found the thing holding prompts it could not re-attach: kept as it is,
+     * reported by `serenity audit`, deleted only by `serenity reconcile --delete <id>` (ADR 0016).
+     */
+    quarantinedAt: tz("quarantined_at"),
   },
   (table) => [primaryKey({ columns: [table.orgId, table.kind, table.upstreamId] })],
+);
+
+/**
+ * Idempotency keys of the API's creates (docs/decisions/0022): one row per (org, caller, route,
+ * key), holding the request's fingerprint and, once answered, the answer replayed to repeats. An
+ * `inProgress` row is its holder's until `locked_until` (the database's clock); repeats wait for
+ * it. A row stops counting at `expires_at` (24 h after the first request) and is purged.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    /** The route's org, or "" for a route that has none (creating an org). */
+    orgId: text("org_id").notNull(),
+    principal: text("principal").notNull(),
+    /** Method and route template, e.g. `POST /v2/orgs/:orgId/brands`. */
+    route: text("route").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the concrete path and the canonical body. */
+    fingerprint: text("fingerprint").notNull(),
+    state: text("state", { enum: ["inProgress", "done"] }).notNull(),
+    holder: uuid("holder").notNull(),
+    lockedUntil: tz("locked_until"),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    createdAt: tz("created_at").notNull(),
+    expiresAt: tz("expires_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.orgId, table.principal, table.route, table.key] }),
+    index("idempotency_keys_expires_idx").on(table.expiresAt),
+  ],
 );
 
 export const settings = pgTable("settings", {
@@ -391,6 +434,7 @@ export const schema = {
   resourceObservations,
   workerHeartbeats,
   settings,
+  idempotencyKeys,
   upstreamReconcileRuns,
   upstreamOrphanSightings,
   upstreamBudgetSlots,

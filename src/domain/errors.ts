@@ -37,6 +37,16 @@ export const ERROR_REGISTRY = {
     message: "The request conflicts with the current state upstream.",
     when: "generic upstream conflict",
   },
+  brandExists: {
+    status: 409,
+    message: "The organization already has a brand with this name.",
+    when: "a brand is created with a name the org already has (compared case-insensitively)",
+  },
+  idempotencyKeyInProgress: {
+    status: 409,
+    message: "A request with this Idempotency-Key is still in progress; retry shortly.",
+    when: "a repeat of a request with the same Idempotency-Key arrived while the first was still running, and it did not finish within the edge budget (Retry-After)",
+  },
   marketExists: {
     status: 409,
     message: "The market already exists for this brand.",
@@ -86,6 +96,11 @@ export const ERROR_REGISTRY = {
     status: 409,
     message: "The operation does not apply in the current state.",
     when: "the operation does not apply to the job or brand in its current state",
+  },
+  idempotencyKeyReused: {
+    status: 422,
+    message: "This Idempotency-Key was already used with a different request.",
+    when: "a request reuses an Idempotency-Key (within 24 h) with another body or path",
   },
   rateLimited: { status: 429, message: "Too many requests; retry later.", when: "our own rate limit" },
   allocationMisconfigured: {

@@ -19,6 +19,7 @@
  */
 
 import { DEACTIVATION_FLOOR, isEmptyTargets, planRelease, type WorkspaceResources } from "./allocation.ts";
+import { geoTargetIdFor } from "./geoTarget.ts";
 
 /** What Serenity's records say about an org's upstream things. */
 export interface UpstreamClaims {
@@ -90,6 +91,46 @@ export function projectNameBrand(claims: UpstreamClaims, name: string | undefine
       return brand.id;
   }
   return undefined;
+}
+
+/** The market slice an orphan project would track again (see reattachableSlice). */
+export interface MarketSlice {
+  brandId: string;
+  geoTargetId: number;
+  languageCode: string;
+  country: string;
+  workspaceId: string;
+}
+
+const PUBLISHED = new Set(["live", "live_with_unpublished_updates"]);
+
+/**
+ * The slice an orphan project can be re-attached to, or undefined (ADR 0016 addendum): a
+ * published project named `<brand name> <country> <language>` for the very brand it belongs to, in
+ * the workspace that brand writes into (its sub-workspace, or the parent for a flat brand). What a
+ * restore from an older backup leaves: the market's row is gone, its project and prompts are not.
+ * Whether the slice is free is the market table's to say (its unique slice constraint).
+ */
+export function reattachableSlice(
+  claims: UpstreamClaims,
+  parentWorkspaceId: string,
+  orphan: ProjectOrphan,
+): MarketSlice | undefined {
+  if (!PUBLISHED.has(orphan.publishStatus?.trim().toLowerCase() ?? "")) return undefined;
+  const brand = claims.brands.find((candidate) => candidate.id === orphan.brandId);
+  if (!brand || brand.status === "deleted") return undefined;
+  if (projectNameBrand(claims, orphan.name) !== brand.id) return undefined;
+  if ((brand.subWorkspaceId ?? parentWorkspaceId) !== orphan.workspaceId) return undefined;
+  const [country, languageCode] = orphan.name.slice(brand.name.length + 1).split(" ");
+  const geoTargetId = country ? geoTargetIdFor(country) : undefined;
+  if (!country || !languageCode || geoTargetId === undefined) return undefined;
+  return {
+    brandId: brand.id,
+    geoTargetId,
+    languageCode,
+    country: country.toUpperCase(),
+    workspaceId: orphan.workspaceId,
+  };
 }
 
 function brandClaimed(claims: UpstreamClaims, brandId: string): boolean {

@@ -54,6 +54,12 @@ export interface ServiceEvents {
     durationSeconds: number;
   };
   "gateway.quotaClassification": { matched: boolean };
+  /**
+   * The API process's periodic look at the upstream (src/runtime/upstreamHealth.ts): whether the
+   * gateway answered. A metric, never a readiness gate: an upstream outage must not take the API
+   * out of rotation (it still answers its cached reads and its 503s).
+   */
+  "gateway.health": { reachable: boolean };
   /** One wait for an upstream budget slot (docs/decisions/0019): granted, or the deadline came first. */
   "upstream.budgetWait": {
     group: EndpointGroup;
@@ -136,12 +142,15 @@ export interface ServiceEvents {
    */
   "upstream.reconcileRun": { orgId: string; outcome: "ran" | "skipped" | "noCredential" | "failed" };
   /** Orphans an org still has after a pass (seen minus reclaimed), for the gauge. */
-  "upstream.orphansSeen": { orgId: string; subWorkspaces: number; projects: number };
-  /** One orphan the reconciler reclaimed, or failed to (it tries again next pass). */
+  "upstream.orphansSeen": { orgId: string; subWorkspaces: number; projects: number; quarantined: number };
+  /**
+   * One orphan the reconciler reclaimed, re-attached to its market, quarantined (the first time: it
+   * holds prompts and is kept), or failed to act on (it tries again next pass).
+   */
   "upstream.orphanReclaimed": {
     orgId: string;
     kind: "subWorkspace" | "project";
-    outcome: "reclaimed" | "failed";
+    outcome: "reclaimed" | "reattached" | "quarantined" | "failed";
   };
   /**
    * One prompt-generator call (spec/generation.md §4): how long it took and how it ended — a

@@ -2,6 +2,7 @@ import type { AllocationService } from "../allocation/allocationService.ts";
 import type { PoolBrandView, PoolDimension } from "../allocation/poolView.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { listOrgs } from "../db/orgs/listOrgs.ts";
+import { listQuarantinedOrphans } from "../db/upstreamReconcile/listQuarantinedOrphans.ts";
 import {
   DIMENSIONS,
   type DimensionUsage,
@@ -39,12 +40,14 @@ export type PromptCounter = (bearer: string, workspaceId: string, projectId: str
 
 /**
  * An upstream thing Serenity made that no record tracks (ADR 0016), with the units it holds:
- * `orphan` (the reconciler reclaims it once its grace ends), `parked` (an empty sub-workspace at the
- * deactivation floor: what a deactivation or a reclaim leaves), `zombie` (never settled).
+ * `orphan` (the reconciler reclaims it once its grace ends), `quarantined` (it holds prompts the
+ * reconciler could not re-attach: kept until `serenity reconcile --delete <id>`), `parked` (an
+ * empty sub-workspace at the deactivation floor: what a deactivation or a reclaim leaves), `zombie`
+ * (never settled).
  */
 export interface AuditOrphan {
   kind: "subWorkspace" | "project";
-  state: "orphan" | "parked" | "zombie";
+  state: "orphan" | "quarantined" | "parked" | "zombie";
   id: string;
   workspaceId: string;
   /** The title (sub-workspace) or name (project) Serenity gave it. */
@@ -191,6 +194,11 @@ async function auditOrphans(
       orphansError: error instanceof ServiceError ? error.code : "unavailable",
     };
   }
+  const quarantined = new Set(
+    (await listQuarantinedOrphans(deps.db, { orgId: org.id })).map((row) => `${row.kind}:${row.upstreamId}`),
+  );
+  const stateOf = <S extends string>(kind: AuditOrphan["kind"], id: string, state: S) =>
+    state === "orphan" && quarantined.has(`${kind}:${id}`) ? "quarantined" : state;
   const orphans: AuditOrphan[] = [];
   for (const workspace of observation.subWorkspaces) {
     if (workspace.state !== "orphan" && workspace.state !== "parked" && workspace.state !== "zombie")
@@ -201,7 +209,7 @@ async function auditOrphans(
     }
     orphans.push({
       kind: "subWorkspace",
-      state: workspace.state,
+      state: stateOf("subWorkspace", workspace.id, workspace.state),
       id: workspace.id,
       workspaceId: workspace.id,
       name: workspace.title,
@@ -228,7 +236,7 @@ async function auditOrphans(
     orphanSum.prompts += prompts ?? 0;
     orphans.push({
       kind: "project",
-      state: "orphan",
+      state: stateOf("project", project.id, "orphan"),
       id: project.id,
       workspaceId: project.workspaceId,
       name: project.name,

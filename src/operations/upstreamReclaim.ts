@@ -2,15 +2,18 @@ import type { AllocationService } from "../allocation/allocationService.ts";
 import type { AllocationUpstream } from "../allocation/upstreamPort.ts";
 import { insertLedgerEntry } from "../db/allocation/insertLedgerEntry.ts";
 import type { Db } from "../db/database.ts";
+import { reattachMarket } from "../db/markets/reattachMarket.ts";
 import { dropStaleReservation } from "../db/upstreamReconcile/dropStaleReservation.ts";
+import { quarantineOrphan } from "../db/upstreamReconcile/quarantineOrphan.ts";
 import { readUpstreamClaims } from "../db/upstreamReconcile/readUpstreamClaims.ts";
-import type { OrphanSighting } from "../db/upstreamReconcile/recordOrphanSightings.ts";
+import type { OrphanKind, OrphanSighting } from "../db/upstreamReconcile/recordOrphanSightings.ts";
 import { DEACTIVATION_FLOOR, RELEASE_FLOOR, type Units } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import {
   abandonedReservations,
   projectOrphans,
+  reattachableSlice,
   staleRollbacks,
   subWorkspaceProvenance,
   type UpstreamClaims,
@@ -24,11 +27,18 @@ import { listAllProjects } from "./observeUpstream.ts";
 
 /**
  * The upstream reconciler's actions on one thing (ADR 0016), each run by the pass in
- * upstreamReconciler.ts: reclaim an orphan sub-workspace (every project deleted, units released to
- * the deactivation floor), delete an orphan project (its sub-workspace released to the release
- * floor), finish a failed rollback — each under the thing's brand lease, each after a second look
- * at the records, each step a ledger row with reason `reconcile`.
+ * upstreamReconciler.ts: re-attach an orphan project to the market slice it was made for (a row a
+ * restore took away), reclaim an orphan sub-workspace (its empty projects deleted, units released
+ * to the deactivation floor), delete an orphan project that holds no prompts (its sub-workspace
+ * released to the release floor), finish a failed rollback — each under the thing's brand lease,
+ * each after a second look at the records, each deletion a ledger row with reason `reconcile`.
+ * Customer data is never deleted on the reconciler's own judgement: a thing holding prompts that
+ * cannot be re-attached is quarantined (kept, reported by `serenity audit`, counted), and only
+ * `serenity reconcile --delete <id>` removes it.
  */
+
+/** What acting on one orphan came to; `false` = spared (tracked or claimed on the second look). */
+export type ReclaimOutcome = "reclaimed" | "reattached" | "quarantined" | false;
 
 /**
  * How long the reconciler waits for a brand's lease: not at all. A reconciler must never queue
@@ -55,6 +65,10 @@ export interface OrgReconcileReport {
   /** Orphans still inside their grace period (seen, left for a later pass). */
   waiting: number;
   reclaimed: { subWorkspaces: number; projects: number };
+  /** Orphan projects given back their market row (the slice was free): tracked again, kept. */
+  reattached: number;
+  /** Orphans holding prompts that could not be re-attached: kept, reported, left to an operator. */
+  quarantined: number;
   /** Failed rollbacks (kept `creating` reservations with a project) finished: project deleted, row dropped. */
   rollbacksRetried: number;
   /** Abandoned reservations (`creating`, no project id) dropped, so they claim nothing any more. */
@@ -181,7 +195,7 @@ export async function reclaimSubWorkspace(
   claims: UpstreamClaims,
   workspaceId: string,
   leasedBrand: string | null,
-): Promise<boolean> {
+): Promise<ReclaimOutcome> {
   const { org, bearer } = context;
   const family = await deps.gateway.users.getFamily(bearer, org.parentWorkspaceId);
   const child = family.find((workspace) => workspace.id === workspaceId);
@@ -196,20 +210,31 @@ export async function reclaimSubWorkspace(
   // Now explained as another brand's (renamed, re-pointed): not under our lease; the next pass.
   if (provenance.brandId !== leasedBrand) return false;
 
+  const kept: string[] = [];
   for (const project of await listAllProjects(deps.gateway, bearer, workspaceId)) {
+    if ((await promptsHeld(deps, bearer, workspaceId, project.id)) > 0) {
+      kept.push(project.id);
+      continue;
+    }
     await deleteProject(deps, context, provenance.brandId, workspaceId, project.id);
+  }
+  if (kept.length > 0) {
+    // Its units stay where they are too: they are what the kept projects use.
+    return quarantine(deps, context, "subWorkspace", workspaceId, { workspaceId, projectIds: kept });
   }
   await release(deps, context, provenance.brandId, workspaceId, DEACTIVATION_FLOOR);
   context.log.info(
     { workspaceId, brandId: provenance.brandId },
     "upstream reconciler: reclaimed an orphan sub-workspace",
   );
-  return true;
+  return "reclaimed";
 }
 
 /**
- * An orphan project in the parent or in a sub-workspace a brand tracks, looked at again: deleted,
- * its sub-workspace released to the release floor. `false` = spared.
+ * An orphan project in the parent or in a sub-workspace a brand tracks, looked at again: given its
+ * market row back when it is a published market project of that brand whose slice has no row
+ * (reattachableSlice); else deleted if it holds no prompts (a draft a failed create left), its
+ * sub-workspace released to the release floor; else quarantined. `false` = spared.
  */
 export async function reclaimProject(
   deps: UpstreamReconcilerDeps,
@@ -217,7 +242,7 @@ export async function reclaimProject(
   claims: UpstreamClaims,
   sighting: OrphanSighting,
   leasedBrand: string | null,
-): Promise<boolean> {
+): Promise<ReclaimOutcome> {
   const { org, bearer } = context;
   const { workspaceId, upstreamId } = sighting;
   const inParent = workspaceId === org.parentWorkspaceId;
@@ -234,13 +259,87 @@ export async function reclaimProject(
   if (!project) return false;
   const [orphan] = projectOrphans(claims, workspaceId, [project], owner);
   if (!orphan || orphan.brandId !== leasedBrand) return false;
+  const slice = reattachableSlice(claims, org.parentWorkspaceId, orphan);
+  if (slice && (await reattachMarket(deps.db, { ...slice, projectId: upstreamId, now: deps.clock.now() }))) {
+    context.log.warn(
+      { workspaceId, projectId: upstreamId, brandId: slice.brandId, geoTargetId: slice.geoTargetId },
+      "upstream reconciler: re-attached an untracked market project to its brand (a lost market row)",
+    );
+    return "reattached";
+  }
+  if ((await promptsHeld(deps, bearer, workspaceId, upstreamId)) > 0) {
+    return quarantine(deps, context, "project", upstreamId, { workspaceId, name: orphan.name });
+  }
   await deleteProject(deps, context, orphan.brandId, workspaceId, upstreamId);
   if (!inParent) await release(deps, context, owner, workspaceId, RELEASE_FLOOR);
   context.log.info(
     { workspaceId, projectId: upstreamId, name: orphan.name },
-    "upstream reconciler: deleted an orphan project",
+    "upstream reconciler: deleted an orphan project (it held no prompts)",
   );
+  return "reclaimed";
+}
+
+/**
+ * What an operator's delete of a quarantined thing does (src/operations/deleteQuarantined.ts): a
+ * project is deleted and its sub-workspace (not the parent) released to the release floor; a
+ * sub-workspace loses every project and is released to the deactivation floor.
+ */
+export async function deleteQuarantinedThing(
+  deps: UpstreamReconcilerDeps,
+  context: ReconcileContext,
+  brandId: string | null,
+  thing: { kind: OrphanKind; upstreamId: string; workspaceId: string },
+): Promise<true> {
+  if (thing.kind === "project") {
+    await deleteProject(deps, context, brandId, thing.workspaceId, thing.upstreamId);
+    if (thing.workspaceId !== context.org.parentWorkspaceId) {
+      await release(deps, context, brandId, thing.workspaceId, RELEASE_FLOOR);
+    }
+    return true;
+  }
+  for (const project of await listAllProjects(deps.gateway, context.bearer, thing.workspaceId)) {
+    await deleteProject(deps, context, brandId, thing.workspaceId, project.id);
+  }
+  await release(deps, context, brandId, thing.workspaceId, DEACTIVATION_FLOOR);
   return true;
+}
+
+/** How many prompts a project holds, drafts included (one page of one, its total). */
+async function promptsHeld(
+  deps: UpstreamReconcilerDeps,
+  bearer: string,
+  workspaceId: string,
+  projectId: string,
+): Promise<number> {
+  const page = await deps.gateway.projects.listPrompts(bearer, workspaceId, projectId, {
+    limit: 1,
+    draft: true,
+  });
+  return page.total;
+}
+
+/** Keeps an orphan that holds prompts: its sighting marked, counted and logged the first time. */
+async function quarantine(
+  deps: UpstreamReconcilerDeps,
+  context: ReconcileContext,
+  kind: OrphanKind,
+  upstreamId: string,
+  details: Record<string, unknown>,
+): Promise<"quarantined"> {
+  const newly = await quarantineOrphan(deps.db, {
+    orgId: context.org.id,
+    kind,
+    upstreamId,
+    now: deps.clock.now(),
+  });
+  if (newly) {
+    context.log.warn(
+      { kind, upstreamId, ...details },
+      "upstream reconciler: quarantined an orphan that holds prompts; kept until an operator runs serenity reconcile --delete",
+    );
+    deps.events.emit("upstream.orphanReclaimed", { orgId: context.org.id, kind, outcome: "quarantined" });
+  }
+  return "quarantined";
 }
 
 /** Deletes one project (already gone counts as done) and writes its ledger row. */

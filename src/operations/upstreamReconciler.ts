@@ -96,6 +96,8 @@ export class UpstreamReconciler {
       },
       waiting: 0,
       reclaimed: { subWorkspaces: 0, projects: 0 },
+      reattached: 0,
+      quarantined: 0,
       rollbacksRetried: 0,
       reservationsDropped: 0,
       spared: 0,
@@ -124,6 +126,24 @@ export class UpstreamReconciler {
         if (acted === "busy") continue;
         if (!acted) {
           report.spared += 1;
+          continue;
+        }
+        if (acted === "quarantined") {
+          report.quarantined += 1;
+          continue;
+        }
+        if (acted === "reattached") {
+          report.reattached += 1;
+          await forgetOrphanSighting(db, {
+            orgId: org.id,
+            kind: sighting.kind,
+            upstreamId: sighting.upstreamId,
+          });
+          this.deps.events.emit("upstream.orphanReclaimed", {
+            orgId: org.id,
+            kind: sighting.kind,
+            outcome: "reattached",
+          });
           continue;
         }
         report.reclaimed[sighting.kind === "subWorkspace" ? "subWorkspaces" : "projects"] += 1;
@@ -158,7 +178,8 @@ export class UpstreamReconciler {
     this.deps.events.emit("upstream.orphansSeen", {
       orgId: org.id,
       subWorkspaces: report.orphans.subWorkspaces - report.reclaimed.subWorkspaces,
-      projects: report.orphans.projects - report.reclaimed.projects,
+      projects: report.orphans.projects - report.reclaimed.projects - report.reattached,
+      quarantined: report.quarantined,
     });
     if (sightings.length > 0 || report.rollbacksRetried > 0 || report.reservationsDropped > 0) {
       log.info({ ...report }, "upstream reconciled");

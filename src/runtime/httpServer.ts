@@ -15,20 +15,19 @@ function committedMigrationCount(): number {
   return journal.entries.length;
 }
 
-export type ReadinessCheck = () => Promise<boolean>;
-
-/** Builds the API for a runtime; extra readiness checks (the gateway) join the database's. */
-export async function createApiApp(
-  runtime: Runtime,
-  extraChecks: Record<string, ReadinessCheck> = {},
-): Promise<App> {
+/**
+ * Builds the API for a runtime. Readiness is "this process can serve": the database answers and
+ * every committed migration is applied. The upstream is not part of it (an outage must not take
+ * every pod out of rotation); its health is the `serenity_gateway_reachable` gauge
+ * (src/runtime/upstreamHealth.ts).
+ */
+export async function createApiApp(runtime: Runtime): Promise<App> {
   const expectedMigrations = committedMigrationCount();
   const readiness = async (): Promise<ReadinessReport> => {
     const checks: Record<string, boolean> = {};
     checks.database = await pingDatabase(runtime.database.pool);
     checks.migrations =
       checks.database && (await migrationsApplied(runtime.database.pool, expectedMigrations));
-    for (const [name, check] of Object.entries(extraChecks)) checks[name] = await check().catch(() => false);
     return { ready: Object.values(checks).every(Boolean), checks };
   };
   return buildApp({

@@ -24,6 +24,7 @@ import { GenerationProducer } from "../generation/generationProducer.ts";
 import { GenerationReadiness } from "../generation/generationReadiness.ts";
 import { generationJobHandler } from "../generation/job/generationJobHandler.ts";
 import { PromptPreviewService } from "../generation/promptPreviewService.ts";
+import { IdempotencyService } from "../idempotency/idempotencyService.ts";
 import { JobListing } from "../jobs/jobListing.ts";
 import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
@@ -206,6 +207,7 @@ export function createServices(deps: ServiceDeps): Services {
     allocation,
     poolHistory,
     jobListing,
+    idempotency: new IdempotencyService({ db, logger: deps.logger }),
     generation: { producer: generationProducer, jobs: new GenerationJobs(jobs), settings },
     brandLease,
   };

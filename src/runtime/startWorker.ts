@@ -1,5 +1,6 @@
 import { PoolSampler } from "../allocation/poolSampler.ts";
 import { workerPoolRule } from "../config/env.ts";
+import { expiredKeysStep } from "../idempotency/expiredKeysStep.ts";
 import type { AnyJobHandler } from "../jobs/handler.ts";
 import { createPgBossQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
@@ -63,7 +64,11 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       // SERENITY_JOB_RECONCILE_INTERVAL_MS: stall recovery within the stall grace + this period.
       reconcileIntervalMs: options.reconcileIntervalMs ?? settings.jobReconcileIntervalMs,
       // Every process that runs jobs (worker, serve --with-worker, start) reconciles the same way.
-      reconcileSteps: [staleAttemptsStep({ events: runtime.events }), ...(options.reconcileSteps ?? [])],
+      reconcileSteps: [
+        staleAttemptsStep({ events: runtime.events }),
+        expiredKeysStep(),
+        ...(options.reconcileSteps ?? []),
+      ],
     },
   );
   await worker.start();

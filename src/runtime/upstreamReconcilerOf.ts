@@ -1,10 +1,15 @@
 import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
-import { UpstreamReconciler } from "../operations/upstreamReconciler.ts";
+import { UpstreamReconciler, type UpstreamReconcilerDeps } from "../operations/upstreamReconciler.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** The upstream reconciler over a runtime's database, gateway client and allocation (worker, audit). */
 export function upstreamReconcilerOf(runtime: Runtime): UpstreamReconciler {
-  return new UpstreamReconciler({
+  return new UpstreamReconciler(upstreamReconcilerDepsOf(runtime));
+}
+
+/** What the reconciler and the operator's reconcile actions run on, from a runtime. */
+export function upstreamReconcilerDepsOf(runtime: Runtime): UpstreamReconcilerDeps {
+  return {
     db: runtime.database.db,
     clock: runtime.clock,
     logger: runtime.logger,
@@ -13,7 +18,7 @@ export function upstreamReconcilerOf(runtime: Runtime): UpstreamReconciler {
     upstream: gatewayAllocationUpstream(runtime.gateway),
     allocation: runtime.services.allocation,
     brandLease: runtime.services.brandLease,
-  });
+  };
 }
 
 /** How many prompts a project holds, draft layer included: one page of one, its total. */

@@ -47,7 +47,9 @@ beforeAll(async () => {
     simulatorUrl: sim.url,
     env: { SERENITY_PUBLISH_LAG_MS: "1", SERENITY_ALLOCATION_LOCK_TIMEOUT_MS: "120000" },
   };
-  const inProcess = { ...common, env: { SERENITY_ALLOCATION_LOCK_MODE: "in-process" } };
+  // The negative control runs the same workload (the same lag window and lock wait) and changes
+  // only the lock mode.
+  const inProcess = { ...common, env: { ...common.env, SERENITY_ALLOCATION_LOCK_MODE: "in-process" } };
   // Start all four at once: booting (tsx, migrations check) dominates, and they share nothing but
   // the database and the simulator.
   [databaseLock, inProcessLock] = await Promise.all([

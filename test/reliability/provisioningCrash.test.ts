@@ -13,7 +13,7 @@ import {
 /**
  * Crash safety (SPEC §7, spec/provisioning.md §8): 20 brands provision asynchronously while a
  * real `serenity worker` process is SIGKILLed and restarted, 50 kills in all. Then a last worker
- * drains. Every brand must end `ready` or `failed`; no brand may have two workspaces, no
+ * drains. Every brand must end `ready`; no brand may have two workspaces, no
  * workspace two brands; every workspace we created under the parent is claimed (a brand's
  * pointer) or empty.
  *
@@ -169,23 +169,16 @@ describe("crash safety of asynchronous provisioning", () => {
       };
       console.info("crash run", JSON.stringify(summary));
 
-      // Every brand ready or failed.
+      // Every brand ends ready. The kills aim only at first deliveries (`heldFirstLeases`), so no
+      // job dies mid-work more than once by aim, and every handler allows at least five
+      // deliveries: crashes alone leave no job spent, so a brand that ends failed is a defect, not
+      // bad luck. A run in which every brand failed would otherwise still "converge".
       expect(rows).toHaveLength(BRANDS);
+      const notReady = rows.filter((row) => row.provisioningStatus !== "ready");
       expect(
-        statuses.every((status) => status === "ready" || status === "failed"),
-        `seed ${seed}`,
-      ).toBe(true);
-      // Crashes alone never fail an attempt, unless one of its jobs kept dying until its
-      // deliveries were spent (then the job is FAILED and the attempt went stale).
-      for (const row of rows.filter((brand) => brand.provisioningStatus === "failed")) {
-        const spent = await w.db.db.execute<{ n: number }>(
-          sql`select count(*)::int as n from ${jobs} where brand_id = ${row.id} and status = 'FAILED' and error->>'code' in ('JOB_FAILED', 'JOB_STALLED')`,
-        );
-        expect(
-          spent.rows[0]!.n,
-          `seed ${seed}: brand ${row.name} failed without a spent job`,
-        ).toBeGreaterThan(0);
-      }
+        notReady.map((row) => `${row.name}: ${row.provisioningStatus}`),
+        `seed ${seed}: every brand ends ready`,
+      ).toEqual([]);
       // The run did crash workers mid-work: most mid-work kills found the lease they aimed at
       // still held by the dead process (a handler was running when it died).
       expect(midWorkKills, `seed ${seed}`).toBeGreaterThan(KILLS / 2);

@@ -20,7 +20,8 @@ import type { WorkerProcess } from "../support/workerProcess.ts";
  *   delivery comes back for it.
  * - **A lost record**: a database restored from a backup taken before a brand's market was made,
  *   while upstream kept the market's project. The only record such a restore takes away here is
- *   the market row (its model cache goes with it), deleted as the restore would.
+ *   the market row (its model cache goes with it), deleted as the restore would. The reconciler
+ *   gives the row back (re-attach, ADR 0016 addendum): the project is customer data, never deleted.
  * - **A racing process's duplicate** (what finding 1's race left before the brand lease): an
  *   extra sub-workspace titled with a brand's name, given units and holding a project named as
  *   Serenity names a market's, made over HTTP through the real gateway client as a racing
@@ -64,7 +65,7 @@ describe("the upstream reconciler in a worker, in real time", () => {
     (await world.db.db.select().from(brands).where(eq(brands.id, brandId)))[0]!.subWorkspaceId!;
 
   it(
-    "reclaims a failed rollback, a project a restore forgot and a racing duplicate within its period",
+    "reclaims a failed rollback and a racing duplicate, and re-attaches a project a restore forgot, within its period",
     { timeout: 900_000 },
     async () => {
       const provisioner = world.spawnWorker();
@@ -152,7 +153,14 @@ describe("the upstream reconciler in a worker, in real time", () => {
       reconciling.child.kill("SIGTERM");
       await reconciling.exited;
 
-      // Each reclaim is on the ledger as `reconcile`: a project deleted in each of the three places.
+      // The lost market is tracked again, on the project it had, which is still upstream.
+      const back = await world.db.db
+        .select({ projectId: markets.projectId, status: markets.status })
+        .from(markets)
+        .where(eq(markets.brandId, restored.brandId));
+      expect(back).toEqual([{ projectId: forgotten[0]!.projectId, status: "ready" }]);
+
+      // Each reclaim is on the ledger as `reconcile`: a project deleted in the two other places.
       const ledger = await world.db.db
         .select()
         .from(allocationLedger)
@@ -161,12 +169,14 @@ describe("the upstream reconciler in a worker, in real time", () => {
         .filter((row) => row.outcome === "projectDeleted")
         .map((row) => row.subWorkspaceId);
       expect([...new Set(deletedIn)].sort()).toEqual(
-        [await subWorkspaceOf(rolledBack.brandId), restoredWorkspace, duplicate.id].sort(),
+        [await subWorkspaceOf(rolledBack.brandId), duplicate.id].sort(),
       );
+      expect(deletedIn).not.toContain(restoredWorkspace);
       // The duplicate was released too (a second `reconcile` row for it), and is parked now.
       expect(ledger.filter((row) => row.subWorkspaceId === duplicate.id).length).toBeGreaterThan(1);
       const dump = await world.sim.dump();
       expect(dump.projects.map((project) => String(project.id))).not.toContain(keptProjectId);
+      expect(dump.projects.map((project) => String(project.id))).toContain(forgotten[0]!.projectId);
 
       await expectInvariants(world.db, {
         orgId: world.orgId,

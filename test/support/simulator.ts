@@ -13,6 +13,14 @@ import { startSimulator } from "../../src/simulator/startSimulator.ts";
 export const UM = GATEWAY_PREFIXES.um;
 export const PE = GATEWAY_PREFIXES.pe;
 
+/**
+ * A fault `delayMs` that the test simulator never times out: the request waits, whatever the
+ * machine's load, until the test calls `release()`. Race tests hold a call with it instead of
+ * betting that a real-time delay outlasts what they do meanwhile. (A value the simulator accepts,
+ * one millisecond under its longest delay, and one no test asks for as a real wait.)
+ */
+export const HELD_UNTIL_RELEASED_MS = 599_999;
+
 export interface TestSimulator {
   /** The origin of both gateways, e.g. `http://127.0.0.1:41234`. */
   url: string;
@@ -42,6 +50,10 @@ export interface TestSimulator {
   }): Promise<string>;
   /** Any control route over real HTTP: `control("/faults", rule)` POSTs to `/__sim/faults`. */
   control<T = unknown>(path: string, body?: unknown, method?: string): Promise<T>;
+  /** How many requests wait on a `HELD_UNTIL_RELEASED_MS` delay right now. */
+  held(): number;
+  /** Lets every held request go on (each is then answered as its fault says). */
+  release(): void;
 }
 
 /**
@@ -49,7 +61,15 @@ export interface TestSimulator {
  * `/__sim` routes over real HTTP, exactly as another process would.
  */
 export async function startTestSimulator(options: SimulatorOptions = {}): Promise<TestSimulator> {
-  const started = await startSimulator({ ...options, controls: true });
+  const waiting: (() => void)[] = [];
+  const realSleep =
+    options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = (ms: number) =>
+    ms === HELD_UNTIL_RELEASED_MS ? new Promise<void>((resolve) => waiting.push(resolve)) : realSleep(ms);
+  const release = () => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  const started = await startSimulator({ ...options, sleep, controls: true });
   const { url } = started;
 
   async function control<T>(path: string, body?: unknown, method?: string): Promise<T> {
@@ -69,7 +89,10 @@ export async function startTestSimulator(options: SimulatorOptions = {}): Promis
     url,
     baseUrl: url,
     simulator: started.simulator,
-    close: started.close,
+    close: () => {
+      release();
+      return started.close();
+    },
     calls: () => control<Call[]>("/calls"),
     clearCalls: () => control<void>("/calls", undefined, "DELETE"),
     dump: () => control<SimulatorDump>("/dump"),
@@ -82,5 +105,7 @@ export async function startTestSimulator(options: SimulatorOptions = {}): Promis
     },
     addParent: async (parent = {}) => (await control<{ id: string }>("/parents", parent)).id,
     control,
+    held: () => waiting.length,
+    release,
   };
 }

@@ -5,6 +5,7 @@ import { activationView } from "../../brandLifecycle/activationView.ts";
 import { brandView } from "../../brands/brandView.ts";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
+import { idempotencyHeaders } from "../idempotency.ts";
 import {
   activateBrandBody,
   activationSchema,
@@ -24,14 +25,20 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
   typed.post(
     "/v2/orgs/:orgId/brands",
     {
+      config: { idempotent: true },
       schema: {
         tags: ["brands"],
         summary: "Create a brand (flat, or provisioned in its own sub-workspace with `semrushMarket`)",
         description:
           "With `semrushMarket` and `async: true`, the brand is stored `pending` and provisioned by a job (202): poll `…/serenity/jobs/{jobId}`.",
         params: orgParams,
+        headers: idempotencyHeaders,
         body: createBrandBody,
-        response: { 201: brandCreated, 202: brandAccepted, ...errorResponses(403, 404, 409, 502, 503, 504) },
+        response: {
+          201: brandCreated,
+          202: brandAccepted,
+          ...errorResponses(403, 404, 409, 422, 502, 503, 504),
+        },
       },
     },
     async (request, reply) => {
@@ -86,16 +93,18 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
   typed.post(
     "/v2/orgs/:orgId/brands/:brandId/serenity/activate",
     {
+      config: { idempotent: true },
       schema: {
         tags: ["brands"],
         summary:
           "Activate a brand: give it a sub-workspace if it has none, then create the requested markets",
         params: brandParams,
+        headers: idempotencyHeaders,
         body: activateBrandBody,
         response: {
           200: activationSchema,
           202: provisioningAccepted,
-          ...errorResponses(403, 404, 409, 502, 503, 504),
+          ...errorResponses(403, 404, 409, 422, 502, 503, 504),
         },
       },
     },

@@ -25,7 +25,8 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise
       config: { public: true },
       schema: {
         tags: ["operations"],
-        summary: "Database and gateway reachable, migrations applied",
+        summary:
+          "This process can serve: the database answers and every migration is applied (not the upstream)",
         security: [],
         response: {
           200: z.object({ status: z.literal("ready"), checks: z.record(z.string(), z.boolean()) }),

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { marketView } from "../../markets/marketView.ts";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
+import { idempotencyHeaders } from "../idempotency.ts";
 import { provisioningAccepted } from "../schemas/brands.ts";
 import { brandParams, errorResponses, noContent } from "../schemas/common.ts";
 import {
@@ -23,15 +24,17 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
   typed.post(
     MARKETS,
     {
+      config: { idempotent: true },
       schema: {
         tags: ["markets"],
         summary: "Create a market (one upstream project per country × language)",
         params: brandParams,
+        headers: idempotencyHeaders,
         body: createMarketBody,
         response: {
           201: createMarketResponse,
           202: provisioningAccepted,
-          ...errorResponses(403, 404, 409, 500, 502, 503),
+          ...errorResponses(403, 404, 409, 422, 500, 502, 503),
         },
       },
     },

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
+import { idempotencyHeaders } from "../idempotency.ts";
 import { errorResponses, orgParams } from "../schemas/common.ts";
 import { createOrgBody, orgList, orgSchema, updateOrgBody } from "../schemas/orgs.ts";
 import { orgView } from "../views/orgView.ts";
@@ -13,11 +14,13 @@ export async function orgRoutes(app: FastifyInstance, { services }: AppDeps): Pr
   typed.post(
     "/v2/orgs",
     {
+      config: { idempotent: true },
       schema: {
         tags: ["orgs"],
         summary: "Create an org (admin)",
+        headers: idempotencyHeaders,
         body: createOrgBody,
-        response: { 201: orgSchema, ...errorResponses(403, 409) },
+        response: { 201: orgSchema, ...errorResponses(403, 409, 422) },
       },
     },
     async (request, reply) => {

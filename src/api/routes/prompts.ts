@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
+import { idempotencyHeaders } from "../idempotency.ts";
 import { brandParams, errorResponses, noContent } from "../schemas/common.ts";
 import {
   bulkPromptsBody,
@@ -21,12 +22,18 @@ export async function promptRoutes(app: FastifyInstance, { services }: AppDeps):
   typed.post(
     PROMPTS,
     {
+      config: { idempotent: true },
       schema: {
         tags: ["prompts"],
         summary: "Create up to 500 prompts across a brand's markets (per-item results)",
         params: brandParams,
+        headers: idempotencyHeaders,
         body: bulkPromptsBody,
-        response: { 201: bulkPromptsResponse, 207: bulkPromptsResponse, ...errorResponses(404, 503) },
+        response: {
+          201: bulkPromptsResponse,
+          207: bulkPromptsResponse,
+          ...errorResponses(404, 409, 422, 503),
+        },
       },
     },
     async (request, reply) => {

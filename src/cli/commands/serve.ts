@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
 import { openRuntimeWithSimulator } from "../../runtime/runtimeWithSimulator.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
+import { startUpstreamHealth } from "../../runtime/upstreamHealth.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
 export function registerServe(program: Command): void {
@@ -15,7 +16,8 @@ export function registerServe(program: Command): void {
       const serving = await openRuntimeWithSimulator(config, logger).catch((error) => fail(logger, error));
       const { runtime } = serving;
       const worker = options.withWorker ? await startWorker(runtime) : undefined;
-      const app = await createApiApp(runtime, { gateway: () => runtime.gateway.reachable() });
+      const app = await createApiApp(runtime);
+      const stopUpstreamHealth = startUpstreamHealth(runtime);
       const url = await listen(app, config.port, config.host).catch(async (error) => {
         await worker?.stop();
         await serving.close();
@@ -28,6 +30,7 @@ export function registerServe(program: Command): void {
       onShutdown(
         logger,
         async () => {
+          stopUpstreamHealth();
           // Side by side, so their graces overlap inside SERENITY_SHUTDOWN_GRACE_MS instead of adding up.
           await Promise.all([app.close(), worker?.stop()]);
           await serving.close();

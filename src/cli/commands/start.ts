@@ -5,6 +5,7 @@ import { SEMRUSH_PUBLISHED_LIMITS } from "../../domain/endpointGroup.ts";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
 import { openRuntimeWithSimulator } from "../../runtime/runtimeWithSimulator.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
+import { startUpstreamHealth } from "../../runtime/upstreamHealth.ts";
 import { localAuthSecret } from "../../runtime/verifier.ts";
 import type { RateLimit } from "../../simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../simulator/seeds.ts";
@@ -96,7 +97,8 @@ export function registerStart(program: Command): void {
           }
         : undefined;
       const worker = await startWorker(runtime);
-      const app = await createApiApp(runtime, { gateway: () => runtime.gateway.reachable() });
+      const app = await createApiApp(runtime);
+      const stopUpstreamHealth = startUpstreamHealth(runtime);
       const url = await listen(app, config.port, config.host).catch(async (error) => {
         await worker.stop();
         await serving.close();
@@ -111,6 +113,7 @@ export function registerStart(program: Command): void {
       onShutdown(
         logger,
         async () => {
+          stopUpstreamHealth();
           // Side by side, so their graces overlap inside SERENITY_SHUTDOWN_GRACE_MS instead of adding up.
           await Promise.all([app.close(), worker.stop()]);
           await serving.close();

@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from "prom-client";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 import type { EventBus } from "../events.ts";
 
@@ -31,4 +31,11 @@ export function registerGatewayMetrics(registry: Registry, events: EventBus): vo
   events.on("gateway.quotaClassification", ({ matched }) =>
     quotaClassifications.inc({ matched: String(matched) }),
   );
+
+  const reachable = new Gauge({
+    name: "serenity_gateway_reachable",
+    help: "1 when the last periodic probe of the upstream gateway from this API process got an answer, else 0 (not part of /readyz).",
+    registers: [registry],
+  });
+  events.on("gateway.health", ({ reachable: answered }) => reachable.set(answered ? 1 : 0));
 }

@@ -18,14 +18,21 @@ export function registerUpstreamReconcileMetrics(registry: Registry, events: Eve
     labelNames: ["org", "kind"],
     registers: [registry],
   });
-  events.on("upstream.orphansSeen", ({ orgId, subWorkspaces, projects }) => {
+  const quarantined = new Gauge({
+    name: "serenity_upstream_orphans_quarantined",
+    help: "Orphans an org holds in quarantine after the last pass: they hold prompts the reconciler could not re-attach, and are kept until an operator deletes them (serenity reconcile --delete).",
+    labelNames: ["org"],
+    registers: [registry],
+  });
+  events.on("upstream.orphansSeen", ({ orgId, subWorkspaces, projects, quarantined: kept }) => {
     orphans.set({ org: orgId, kind: "subWorkspace" }, subWorkspaces);
     orphans.set({ org: orgId, kind: "project" }, projects);
+    quarantined.set({ org: orgId }, kept);
   });
 
   const reclaimed = new Counter({
     name: "serenity_upstream_orphans_reclaimed_total",
-    help: "Orphans the upstream reconciler reclaimed (or failed to), by kind and outcome.",
+    help: "Orphans the upstream reconciler acted on, by kind and outcome: reclaimed, reattached (market row given back), quarantined (kept: holds prompts), failed.",
     labelNames: ["kind", "outcome"],
     registers: [registry],
   });

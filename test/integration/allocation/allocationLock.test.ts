@@ -211,10 +211,26 @@ describe("database allocation lock", () => {
   });
 
   it("locks of different sub-workspaces are independent", async () => {
-    const { provider } = setup();
-    const a = await provider.acquire(`ws-${randomUUID()}`);
-    const b = await provider.acquire(`ws-${randomUUID()}`);
-    await Promise.all([a.release(), b.release()]);
+    const { provider, waits } = setup();
+    const [wsA, wsB] = [`ws-${randomUUID()}`, `ws-${randomUUID()}`];
+    const a = await provider.acquire(wsA);
+    // With A held and the clock standing still, B's lock is taken at once: a B that waited for A
+    // would poll on the (never advanced) clock and stay unsettled.
+    const b = track(provider.acquire(wsB));
+    await vi.waitFor(() => expect(b.settled).toBe(true), { timeout: 30_000 });
+    expect(b.error).toBeUndefined();
+    // Both sections are held at once, as the database and the leases show.
+    const [rowA, rowB] = [await lockRow(wsA), await lockRow(wsB)];
+    expect(rowA?.holder).toBeDefined();
+    expect(rowB?.holder).toBeDefined();
+    expect(rowA!.holder).not.toBe(rowB!.holder);
+    expect([a.held?.(), b.value!.held?.()]).toEqual([true, true]);
+    expect(waits).toEqual([
+      { waitSeconds: 0, acquired: true },
+      { waitSeconds: 0, acquired: true },
+    ]);
+    await Promise.all([a.release(), b.value!.release()]);
+    expect([await lockRow(wsA), await lockRow(wsB)]).toEqual([undefined, undefined]);
   });
 });
 

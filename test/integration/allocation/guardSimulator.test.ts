@@ -1,9 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
+import { AllocationService } from "../../../src/allocation/allocationService.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
 import { RELEASE_FLOOR } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
+import { OrgService } from "../../../src/orgs/orgService.ts";
 import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
@@ -327,5 +329,81 @@ describe("retryOnQuota (manual clock, never sleeping)", () => {
     clock.advance(3_000);
     await expect(written).rejects.toMatchObject({ kind: "conflict" });
     expect(quotaRetries).toEqual([{ callSite: "projectCreate", outcome: "abandoned" }]);
+  });
+});
+
+/**
+ * The cases guardRules.test.ts checks against the in-memory upstream model, here on the simulator
+ * over real HTTP with the real gateway client: the ledger row of a top-up, a read the token may
+ * not make, and the sweep's patient release.
+ */
+describe("the in-memory model's cases, on the simulator", () => {
+  it("records the top-up in the ledger", async () => {
+    const t = await world();
+    const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    expect(await t.guardFor(ws).ensure({ projects: 2 })).toMatchObject({ toppedUp: true });
+    const [entry] = await listLedgerEntries(db.db, t.orgId, { limit: 10 });
+    expect(entry).toMatchObject({
+      orgId: t.orgId,
+      subWorkspaceId: ws,
+      reason: "topUp",
+      before: { projects: 1, prompts: 100 },
+      after: { projects: 2, prompts: 100 },
+      outcome: "applied",
+      errorCode: null,
+    });
+    expect(entry?.requestId).toMatch(/^req-/);
+    expect(await t.totals(ws)).toEqual({ projects: 2, prompts: 100 });
+  });
+
+  it("a read the token may not make (403) → forbidden, nothing transferred", async () => {
+    const t = await world();
+    await t.clearCalls();
+    expect(await codeOf(t.guardFor("sub-unknown").ensure({ projects: 1 }))).toBe("forbidden");
+    const calls = await t.calls();
+    expect(calls).toEqual(["GET UM/v1/workspaces/sub-unknown/resources"]);
+  });
+
+  it("AllocationService.releaseSurplus (the sweep): retries not-ready with 1/2/3 s backoff, records reason sweep, ignores the kill switch", async () => {
+    const clock = new ManualClock();
+    const t = await world({ clock, env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
+    const service = new AllocationService({ ...t.deps, orgs: new OrgService({ db: db.db, clock }) });
+    const notReady = (times: number) =>
+      t.sim.control("/faults", {
+        match: { method: "POST", pathPattern: "/resources/transfer$" },
+        action: { status: 422, body: { message: "workspace not ready" } },
+        times,
+      });
+    const target = (subWorkspaceId: string) => ({
+      orgId: t.orgId,
+      brandId: null,
+      subWorkspaceId,
+      requestId: null,
+      bearer: TOKEN,
+    });
+
+    const settles = await t.newSubWorkspace({ projects: 3, prompts: 300 });
+    await notReady(2);
+    const released = service.releaseSurplus(target(settles), { floor: RELEASE_FLOOR, reason: "sweep" });
+    for (const wait of [1_000, 2_000]) {
+      await clock.untilSleeping();
+      clock.advance(wait);
+    }
+    expect(await released).toMatchObject({ outcome: "released", after: { projects: 1, prompts: 100 } });
+    expect(await t.totals(settles)).toEqual({ projects: 1, prompts: 100 });
+    const [entry] = await listLedgerEntries(db.db, t.orgId, { limit: 1 });
+    expect(entry).toMatchObject({ reason: "sweep", outcome: "applied" });
+
+    const zombie = await t.newSubWorkspace({ projects: 3, prompts: 300 });
+    await notReady(10);
+    await t.clearCalls();
+    const failed = service.releaseSurplus(target(zombie), { floor: RELEASE_FLOOR, reason: "sweep" });
+    for (const wait of [1_000, 2_000, 3_000]) {
+      await clock.untilSleeping();
+      clock.advance(wait);
+    }
+    expect(await failed).toMatchObject({ outcome: "error", errorCode: "workspaceBusy" });
+    expect((await t.calls()).filter((line) => line.endsWith("/resources/transfer"))).toHaveLength(4);
+    expect(await t.totals(zombie)).toEqual({ projects: 3, prompts: 300 });
   });
 });

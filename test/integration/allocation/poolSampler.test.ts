@@ -14,8 +14,8 @@ import { startWorker } from "../../../src/runtime/startWorker.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { LogCapture } from "../../support/logCapture.ts";
-import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { nextTurn, waitFor } from "../../support/wait.ts";
+import { HELD_UNTIL_RELEASED_MS, startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { nextTurn, track, waitFor } from "../../support/wait.ts";
 
 /**
  * The pool sampler (spec/allocation.md §8): every org with a pool and brands is read with the most
@@ -133,6 +133,19 @@ async function ageRecord(): Promise<void> {
   );
 }
 
+/** Resolves after `count` ticks of a `setInterval` of `everyMs`: as many periods as a loop on that cadence. */
+function timerTicks(everyMs: number, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+      if (ticks < count) return;
+      clearInterval(timer);
+      resolve();
+    }, everyMs);
+  });
+}
+
 describe("pool sampler", () => {
   let sampled: string;
   let withoutCredential: string;
@@ -213,7 +226,7 @@ describe("pool sampler", () => {
     expect(await gauge(sampled)).toEqual(await parentFreeRatio());
   });
 
-  it("startWorker runs it on a timer and stops it with the worker", async () => {
+  it("startWorker runs it on a timer; stopping the worker waits for the pass in flight, then no pass runs", async () => {
     const before = (await gauge(sampled)).projects;
     // One more parent project: the next pass must move the gauge.
     await client.projects.createProject(ADMIN_TOKEN, GOLD_PARENT_WORKSPACE_ID, {
@@ -227,22 +240,41 @@ describe("pool sampler", () => {
       languageId: 1,
     });
     await ageRecord();
+    const expected = (await parentFreeRatio()).projects;
+    expect(expected).toBeLessThan(before!);
+    // The timer's first pass reaches the simulator and waits there until the test releases it.
+    await sim.control("/faults", {
+      match: { method: "GET", pathPattern: "/resources$" },
+      action: { delayMs: HELD_UNTIL_RELEASED_MS },
+      times: 1,
+    });
     const worker = await startWorker(runtime, {
       poolSampleIntervalMs: 50,
       reconcileIntervalMs: 0,
+      upstreamReconcileIntervalMs: 0,
       listen: false,
     });
+    let stopping: ReturnType<typeof track<void>>;
     try {
-      const expected = (await parentFreeRatio()).projects;
-      expect(expected).toBeLessThan(before!);
       // Polling the timer's effect (its cadence is real time by design); the deadline guards a hang.
-      await waitFor(async () => (await gauge(sampled)).projects === expected, { what: "a sampled gauge" });
+      await waitFor(() => sim.held() === 1, { what: "a timer pass's read held by the simulator" });
     } finally {
-      await worker.stop();
+      stopping = track(worker.stop());
     }
+    // The stop waits for the pass in flight, which cannot end while its read is held.
+    await nextTurn();
+    expect(stopping.settled).toBe(false);
+    sim.release();
+    await waitFor(() => stopping.settled, { what: "the worker stopped" });
+    expect(stopping.error).toBeUndefined();
+    // That pass finished (its read released) and moved the gauge.
+    expect((await gauge(sampled)).projects).toBe(expected);
+
+    // Stopped: a pass would read now (the record is aged), yet none does for three of the
+    // sampler's periods, counted by a timer of the same kind and cadence.
+    await ageRecord();
     await sim.clearCalls();
-    // Three sampling periods with the sampler stopped: nothing may read upstream any more.
-    await nextTurn(150);
+    await timerTicks(50, 3);
     expect(await sim.calls()).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
+import { brands } from "../../../src/db/schema.ts";
 import { type ProvisioningWorld, useProvisioningWorld } from "../../support/provisioningWorld.ts";
 
 let w: ProvisioningWorld;
@@ -133,14 +134,34 @@ describe("create brand with semrushMarket (sync)", () => {
       semrushMarket: usEn,
     });
     expect(owner.status).toBe(201);
-    // A second brand of the same name: the first one's workspace is claimed (and has a project).
-    const second = await w.call("POST", brandsUrl(), {
-      name: claimedName,
+    // A second brand of the same name is refused now ...
+    const refused = await w.call("POST", brandsUrl(), {
+      name: claimedName.toUpperCase(),
       domain: "brand.example",
       semrushMarket: { market: "FR", languageCode: "fr" },
     });
-    expect(second.status).toBe(201);
-    expect(second.body.subWorkspaceId).not.toBe(owner.body.subWorkspaceId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe("brandExists");
+    // ... but one made before the rule (no name key, as the migration leaves such twins) still
+    // exists: activating it never adopts the first one's workspace (claimed, and with a project).
+    const [legacy] = await w.t.db.db
+      .insert(brands)
+      .values({
+        orgId: w.orgId,
+        name: claimedName,
+        domain: "brand.example",
+        status: "pending",
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .returning();
+    const second = await w.call("POST", `${brandsUrl()}/${legacy!.id}/serenity/activate`, {
+      markets: [{ market: "FR", languageCode: "fr" }],
+    });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    const activated = await w.call("GET", `${brandsUrl()}/${legacy!.id}`);
+    expect(activated.body.subWorkspaceId).not.toBeNull();
+    expect(activated.body.subWorkspaceId).not.toBe(owner.body.subWorkspaceId);
 
     // An unclaimed same-title workspace that holds a project is not adoptable either.
     const busyName = unique("Busy");

@@ -21,6 +21,36 @@ describe("configuration errors", () => {
   });
 });
 
+describe("production mode", () => {
+  it("`serve` under NODE_ENV=production with the development defaults is one line naming them all, exit 1", async () => {
+    const result = await runCli(["serve"], {
+      NODE_ENV: "production",
+      DATABASE_URL: undefined,
+      HOST: undefined,
+      SEMRUSH_PROJECTS_BASE_URL: undefined,
+      SEMRUSH_USERS_BASE_URL: undefined,
+      SERENITY_AUTH_SECRET: undefined,
+      SERENITY_AUTH_JWKS_URL: undefined,
+      SERENITY_CREDENTIAL_KEY: undefined,
+      PORT: "0",
+    });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    for (const variable of [
+      "DATABASE_URL",
+      "SEMRUSH_PROJECTS_BASE_URL",
+      "SERENITY_AUTH_SECRET",
+      "SERENITY_CREDENTIAL_KEY",
+      "HOST",
+    ]) {
+      expect(lines[0]).toContain(variable);
+    }
+    // It refused before starting anything: no embedded database, no simulator, no listener.
+    expect(result.stdout).toBe("");
+  });
+});
+
 describe("data directory errors", () => {
   const aFile = async () => {
     const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), "serenity-cli-")), "data");

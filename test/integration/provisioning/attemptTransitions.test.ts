@@ -10,7 +10,6 @@ import { clearSubWorkspacePointer } from "../../../src/db/brands/clearSubWorkspa
 import { failFreshBrandStart } from "../../../src/db/brands/failFreshBrandStart.ts";
 import { failProvisioningAttempt } from "../../../src/db/brands/failProvisioningAttempt.ts";
 import { findClaimedWorkspaces } from "../../../src/db/brands/findClaimedWorkspaces.ts";
-import { insertBrand } from "../../../src/db/brands/insertBrand.ts";
 import { markBrandPending } from "../../../src/db/brands/markBrandPending.ts";
 import { promoteProvisioningReady } from "../../../src/db/brands/promoteProvisioningReady.ts";
 import { recordProvisioningCandidate } from "../../../src/db/brands/recordProvisioningCandidate.ts";
@@ -18,6 +17,7 @@ import { recordProvisioningJobId } from "../../../src/db/brands/recordProvisioni
 import { recordSyncSubWorkspace } from "../../../src/db/brands/recordSyncSubWorkspace.ts";
 import { insertOrg } from "../../../src/db/orgs/insertOrg.ts";
 import { brands } from "../../../src/db/schema.ts";
+import { insertTestBrand } from "../../support/brandRows.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 
 let t: TestDatabase;
@@ -33,7 +33,7 @@ afterAll(() => t.destroy());
 
 let brand: BrandRow;
 beforeEach(async () => {
-  brand = await insertBrand(t.db, {
+  brand = await insertTestBrand(t.db, {
     orgId,
     name: `Brand ${randomUUID()}`,
     domain: null,
@@ -272,7 +272,13 @@ describe("T4 promote", () => {
   });
 
   it("answers superseded, not an exception, when another brand already points at the workspace", async () => {
-    const other = await insertBrand(t.db, { orgId, name: "Other", domain: null, primaryUrl: null, now: t0 });
+    const other = await insertTestBrand(t.db, {
+      orgId,
+      name: "Other",
+      domain: null,
+      primaryUrl: null,
+      now: t0,
+    });
     const shared = `ws-shared-${randomUUID()}`;
     const otherAttempt = await pendingWithCandidate(shared, other.id);
     expect(
@@ -287,7 +293,13 @@ describe("T4 promote", () => {
   });
 
   it("a unique violation inside a caller's transaction does not poison it", async () => {
-    const other = await insertBrand(t.db, { orgId, name: "Other2", domain: null, primaryUrl: null, now: t0 });
+    const other = await insertTestBrand(t.db, {
+      orgId,
+      name: "Other2",
+      domain: null,
+      primaryUrl: null,
+      now: t0,
+    });
     const shared = `ws-shared-${randomUUID()}`;
     await promoteProvisioningReady(t.db, {
       brandId: other.id,
@@ -305,7 +317,13 @@ describe("T4 promote", () => {
   });
 
   it("exactly one of two concurrent promotes of the same workspace wins", async () => {
-    const other = await insertBrand(t.db, { orgId, name: "Racer", domain: null, primaryUrl: null, now: t0 });
+    const other = await insertTestBrand(t.db, {
+      orgId,
+      name: "Racer",
+      domain: null,
+      primaryUrl: null,
+      now: t0,
+    });
     const shared = `ws-race-${randomUUID()}`;
     const a = await pendingWithCandidate(shared);
     const b = await pendingWithCandidate(shared, other.id);
@@ -436,7 +454,13 @@ describe("synchronous pointer write", () => {
       (await recordSyncSubWorkspace(t.db, { brandId: brand.id, subWorkspaceId: "ws-mine", now: at(2) }))
         .outcome,
     ).toBe("recorded");
-    const other = await insertBrand(t.db, { orgId, name: "Thief", domain: null, primaryUrl: null, now: t0 });
+    const other = await insertTestBrand(t.db, {
+      orgId,
+      name: "Thief",
+      domain: null,
+      primaryUrl: null,
+      now: t0,
+    });
     expect(
       await recordSyncSubWorkspace(t.db, { brandId: other.id, subWorkspaceId: "ws-mine", now: at(3) }),
     ).toEqual({
@@ -462,9 +486,9 @@ describe("deactivate helpers and claims", () => {
   });
 
   it("reports pointers and live candidates of other brands as claimed, not failed candidates or our own", async () => {
-    const a = await insertBrand(t.db, { orgId, name: "A", domain: null, primaryUrl: null, now: t0 });
-    const b = await insertBrand(t.db, { orgId, name: "B", domain: null, primaryUrl: null, now: t0 });
-    const c = await insertBrand(t.db, { orgId, name: "C", domain: null, primaryUrl: null, now: t0 });
+    const a = await insertTestBrand(t.db, { orgId, name: "A", domain: null, primaryUrl: null, now: t0 });
+    const b = await insertTestBrand(t.db, { orgId, name: "B", domain: null, primaryUrl: null, now: t0 });
+    const c = await insertTestBrand(t.db, { orgId, name: "C", domain: null, primaryUrl: null, now: t0 });
     const [pointer, live, dead, mine] = ["p", "l", "d", "m"].map((s) => `ws-claim-${s}-${randomUUID()}`) as [
       string,
       string,

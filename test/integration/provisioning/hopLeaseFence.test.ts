@@ -8,7 +8,7 @@ import {
   type AsyncProvisioningWorld,
   startAsyncProvisioningWorld,
 } from "../../support/asyncProvisioningWorld.ts";
-import { UM } from "../../support/simulator.ts";
+import { HELD_UNTIL_RELEASED_MS, UM } from "../../support/simulator.ts";
 import { waitFor } from "../../support/wait.ts";
 
 /**
@@ -16,7 +16,8 @@ import { waitFor } from "../../support/wait.ts";
  * of the lease while the hop may still be waiting on the gateway. The attempt id cannot tell two
  * deliveries of the same hop apart, so T4, T5 and the cleanup check the lease first, and the hop's
  * gateway calls carry the job's abort signal. Real API, worker, gateway client and simulator;
- * the ManualClock; the slow upstream is a simulator delay fault.
+ * the ManualClock; the slow upstream is a simulator delay fault that holds the status read until
+ * the test releases it, so the take-over always lands inside the read, however loaded the machine.
  */
 let w: AsyncProvisioningWorld;
 const finished: ServiceEvents["job.finished"][] = [];
@@ -32,6 +33,7 @@ const STATUS_PATH = `${UM}/v1/workspaces/[^/]+/status$`;
 const LEASE_TTL_MS = 5 * 60_000;
 
 beforeEach(async () => {
+  w.sim.release();
   await w.sim.control("/faults", undefined, "DELETE");
   await w.setSettings({ settleMode: "reads", settleReads: 0 });
   w.attempts.length = 0;
@@ -65,6 +67,15 @@ async function takeOver(jobId: string): Promise<string> {
   return thief;
 }
 
+/** The next status read waits in the simulator until `w.sim.release()`. */
+async function holdNextStatusRead(): Promise<void> {
+  await w.sim.control("/faults", {
+    match: { method: "GET", pathPattern: STATUS_PATH },
+    action: { delayMs: HELD_UNTIL_RELEASED_MS },
+    times: 1,
+  });
+}
+
 async function upstreamCallsFor(workspaceId: string): Promise<string[]> {
   return (await w.sim.calls())
     .map((call) => `${call.method} ${call.path}`)
@@ -74,16 +85,14 @@ async function upstreamCallsFor(workspaceId: string): Promise<string[]> {
 describe("a hop whose lease was taken over", () => {
   it("does not promote (T4) a workspace that turned ready while it waited on the status read", async () => {
     const { brandId, jobId } = await createAsync();
-    await w.sim.control("/faults", {
-      match: { method: "GET", pathPattern: STATUS_PATH },
-      action: { delayMs: 400 },
-      times: 1,
-    });
+    await holdNextStatusRead();
     const round = w.pollOnce();
-    // T2 recorded the candidate: the hop is now in its (slow) status read.
-    await waitFor(async () => (await w.brand(brandId)).provisioningCandidateWorkspaceId !== null);
+    // T2 recorded the candidate and the hop is now in its status read, which the simulator holds.
+    await waitFor(() => w.sim.held() === 1, { what: "the status read held" });
     const candidate = (await w.brand(brandId)).provisioningCandidateWorkspaceId!;
+    expect(candidate).not.toBeNull();
     const thief = await takeOver(jobId);
+    w.sim.release();
     await round;
 
     expect(await w.brand(brandId)).toMatchObject({
@@ -108,15 +117,13 @@ describe("a hop whose lease was taken over", () => {
     w.clock.advance(10 * 60_000); // past the settle budget: this hop would fail the attempt and clean up
     await w.sim.clearCalls();
     finished.length = 0;
-    await w.sim.control("/faults", {
-      match: { method: "GET", pathPattern: STATUS_PATH },
-      action: { delayMs: 400 },
-      times: 1,
-    });
+    await holdNextStatusRead();
     await w.makeDue();
     const round = w.pollOnce();
-    await waitFor(async () => (await w.job(second!.id)).leaseToken !== null);
+    await waitFor(() => w.sim.held() === 1, { what: "the status read held" });
+    expect((await w.job(second!.id)).leaseToken).not.toBeNull();
     const thief = await takeOver(second!.id);
+    w.sim.release();
     await round;
 
     expect(await w.brand(brandId)).toMatchObject({
@@ -134,18 +141,15 @@ describe("a hop whose lease was taken over", () => {
 describe("a hop past its timeout", () => {
   it("stops waiting on a slow status read at once: no promote, the lease released for a retry", async () => {
     const { brandId, jobId } = await createAsync();
-    await w.sim.control("/faults", {
-      match: { method: "GET", pathPattern: STATUS_PATH },
-      action: { delayMs: 600_000 },
-      times: 1,
-    });
+    await holdNextStatusRead();
     const round = w.pollOnce();
-    await waitFor(async () => (await w.brand(brandId)).provisioningCandidateWorkspaceId !== null);
-    // The status read reached the simulator, which holds it for ten minutes.
-    await waitFor(() => w.sim.simulator.faults.size === 0);
+    // The status read reached the simulator, which holds it until the test releases it.
+    await waitFor(() => w.sim.held() === 1, { what: "the status read held" });
+    expect((await w.brand(brandId)).provisioningCandidateWorkspaceId).not.toBeNull();
     w.clock.advance(4 * 60_000); // the handler timeout: the runner aborts the hop's signal
-    // Only the abort can end the round before the test's deadline (the upstream answers in 10 min).
+    // Only the abort can end the round: the upstream never answers while the read is held.
     await round;
+    expect(w.sim.held()).toBe(1);
     expect(await w.brand(brandId)).toMatchObject({ provisioningStatus: "pending", subWorkspaceId: null });
     expect(await w.job(jobId)).toMatchObject({ status: "IN_PROGRESS", leaseToken: null });
     expect(finished.map((event) => [event.outcome, event.code])).toEqual([["retried", "JOB_TIMEOUT"]]);

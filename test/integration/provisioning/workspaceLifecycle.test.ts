@@ -3,7 +3,6 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { beginProvisioningAttempt } from "../../../src/db/brands/beginProvisioningAttempt.ts";
-import { insertBrand } from "../../../src/db/brands/insertBrand.ts";
 import { recordProvisioningCandidate } from "../../../src/db/brands/recordProvisioningCandidate.ts";
 import { insertOrg } from "../../../src/db/orgs/insertOrg.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
@@ -13,6 +12,7 @@ import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID as PARENT } from "../../../src/simulator/seeds.ts";
 import { WorkspaceLifecycle } from "../../../src/subWorkspaces/workspaceLifecycle.ts";
+import { insertTestBrand } from "../../support/brandRows.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 import { pumping } from "../../support/provisioningWorld.ts";
@@ -52,7 +52,15 @@ beforeEach(async () => {
 });
 
 const newBrand = async () =>
-  (await insertBrand(db.db, { orgId, name: "B", domain: null, primaryUrl: null, now: clock.now() })).id;
+  (
+    await insertTestBrand(db.db, {
+      orgId,
+      name: `B ${randomUUID()}`,
+      domain: null,
+      primaryUrl: null,
+      now: clock.now(),
+    })
+  ).id;
 const title = (name: string) => `${name} ${randomUUID().slice(0, 8)}`;
 
 async function child(name: string, settled = true): Promise<string> {

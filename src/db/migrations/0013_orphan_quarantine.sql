@@ -1,0 +1,1 @@
+ALTER TABLE "upstream_orphan_sightings" ADD COLUMN "quarantined_at" timestamp with time zone;
