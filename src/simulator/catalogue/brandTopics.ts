@@ -1,4 +1,5 @@
 import { countryByCode, type TopicLanguage } from "./countries.ts";
+import { industryOfDomain, industryTopics } from "./industries/industries.ts";
 import { DE_TOPICS } from "./topicSeeds/de.ts";
 import { EN_TOPICS } from "./topicSeeds/en.ts";
 import { ES_TOPICS } from "./topicSeeds/es.ts";
@@ -59,22 +60,25 @@ export function topicLanguageFor(country: string): TopicLanguage {
 }
 
 /**
- * The deterministic `brand-topics` catalogue: the country picks the seed language, the domain picks
- * a stable subset (8 to all complete topics, plus every gap entry) in a stable order, and scales
- * each volume by 50 %–150 %.
+ * The deterministic `brand-topics` catalogue: the country picks the seed language; the domain picks
+ * its industry's catalogue (industries/industries.ts; the generic one for any other domain) and a
+ * stable subset of it (8 to all complete topics, plus every gap entry) in a stable order, and
+ * scales each volume by 50 %–150 %.
  */
 export function brandTopicsFor(domain: string, country: string): BrandTopic[] {
   const language = topicLanguageFor(country);
   const brand = brandNameFromDomain(domain);
   const key = `${domain.trim().toLowerCase()}|${country.trim().toLowerCase()}`;
-  const complete = SEEDS[language].filter((seed) => !isGap(seed));
-  const keep = Math.min(complete.length, 8 + (hash(key) % (complete.length - 7)));
+  const industry = industryOfDomain(domain);
+  const catalogue = industry === null ? SEEDS[language] : industryTopics(industry, language);
+  const complete = catalogue.filter((seed) => !isGap(seed));
+  const keep = Math.min(complete.length, 8 + (hash(key) % Math.max(1, complete.length - 7)));
   const ranked = (seeds: TopicSeed[]) =>
     seeds.map((seed, index) => ({ seed, rank: hash(`${key}|${seed.topic ?? `#${index}`}`) }));
   const kept = ranked(complete)
     .sort((a, b) => a.rank - b.rank)
     .slice(0, keep);
-  return [...kept, ...ranked(SEEDS[language].filter(isGap))]
+  return [...kept, ...ranked(catalogue.filter(isGap))]
     .sort((a, b) => a.rank - b.rank)
     .map(({ seed, rank }) => ({
       ...(seed.topic === undefined ? {} : { topic: seed.topic }),

@@ -111,7 +111,7 @@ export const EN_TOPICS: TopicSeed[] = [
   },
   // Gaps, as live catalogues have them: topics without example prompts, an empty and a missing text.
   { topic: "gift cards", volume: 880, prompts: [] },
-  { topic: "mobile app", volume: 1600, prompts: [] },
+  { topic: "mobile apps", volume: 1600, prompts: [] },
   { topic: "", volume: 2900, prompts: ["Where can I buy {brand} products?"] },
   { volume: 1000, prompts: ["Does {brand} have physical stores?"] },
 ];

@@ -29,7 +29,7 @@ export const NL_TOPICS: TopicSeed[] = [
     ],
   },
   {
-    topic: "aan de slag",
+    topic: "installatie en eerste gebruik",
     volume: 1900,
     prompts: [
       "Hoe begin ik met {brand}?",
@@ -93,7 +93,7 @@ export const NL_TOPICS: TopicSeed[] = [
   },
   // Gaps, as live catalogues have them: topics without example prompts, an empty and a missing text.
   { topic: "cadeaubonnen", volume: 480, prompts: [] },
-  { topic: "mobiele app", volume: 720, prompts: [] },
+  { topic: "mobiele apps", volume: 720, prompts: [] },
   { topic: "", volume: 1900, prompts: ["Waar kan ik producten van {brand} kopen?"] },
   { volume: 590, prompts: ["Heeft {brand} fysieke winkels?"] },
 ];
