@@ -356,6 +356,26 @@ describe("the in-memory model's cases, on the simulator", () => {
     expect(await t.totals(ws)).toEqual({ projects: 2, prompts: 100 });
   });
 
+  it("publish ({}) re-check: an over-committed sub-workspace is topped up to used + drafted", async () => {
+    const t = await world();
+    const ws = await t.newSubWorkspace({ projects: 2, prompts: 100 });
+    await t.createProject(ws);
+    await t.createProject(ws);
+    // An operator lowered the allocation below what is in use (e.g. a release from a stale read).
+    await t.sim.control("/quota", { workspaceId: ws, projects: 1 });
+    expect(await t.totals(ws)).toEqual({ projects: 1, prompts: 100 });
+    await t.clearCalls();
+    expect(await t.guardFor(ws).ensure({})).toEqual({
+      toppedUp: true,
+      newTotal: { projects: 2, prompts: 100 },
+    });
+    expect(await t.totals(ws)).toEqual({ projects: 2, prompts: 100 });
+    expect(await t.calls()).toEqual([
+      `GET UM/v1/workspaces/${ws}/resources`,
+      `POST UM/v2/workspaces/${ws}/resources/transfer`,
+    ]);
+  });
+
   it("a read the token may not make (403) → forbidden, nothing transferred", async () => {
     const t = await world();
     await t.clearCalls();
