@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { PostgresUpstreamBudget } from "../../../src/budget/postgresUpstreamBudget.ts";
-import type { EndpointGroup, UpstreamPriority } from "../../../src/domain/upstreamBudget.ts";
+import type { EndpointGroup, UpstreamPriority, UpstreamScope } from "../../../src/domain/upstreamBudget.ts";
 import { ADAPTIVE_INCREASE_EVERY_MS } from "../../../src/domain/upstreamBudget.ts";
 import { BudgetExhausted, type BudgetPermit } from "../../../src/gateway/budgetPort.ts";
 import { EventBus } from "../../../src/observability/events.ts";
@@ -86,6 +86,35 @@ async function waitersOfRank(rank: number): Promise<number> {
     sql`select count(*)::int as n from upstream_budget_waiters where priority = ${rank}`,
   );
   return Number((result.rows[0] as { n: number }).n);
+}
+
+/**
+ * One slot, several waiters: hands the slot on `waiters.length` times (release, then drive the
+ * clock until the next waiter is served) and answers the names in the order they were served.
+ */
+async function serveInTurn(
+  shared: PostgresUpstreamBudget,
+  waiters: readonly { name: string; scope: UpstreamScope }[],
+): Promise<string[]> {
+  const [first] = await takeMany(shared, 1);
+  const served: string[] = [];
+  const permits: BudgetPermit[] = [];
+  for (const { name, scope: waiterScope } of waiters) {
+    void shared.acquire(BEARER, "projects", waiterScope).then((permit) => {
+      served.push(name);
+      permits.push(permit);
+    });
+  }
+  let permit = first!;
+  for (let round = 1; round <= waiters.length; round += 1) {
+    await permit.release();
+    const waiting = waiters.length - round + 1;
+    // Every waiter's deadline sleeps, plus the head's poll.
+    await drive(clock, 3_000, 100, { sleepers: waiting + 1, done: () => served.length === round });
+    expect(served).toHaveLength(round);
+    permit = permits[round - 1]!;
+  }
+  return served;
 }
 
 describe("the slot budget", () => {
@@ -194,85 +223,52 @@ describe("priorities across processes", () => {
   });
 
   it("in one process, the most urgent waiter is served first", async () => {
-    const shared = budget({ slots: 1 });
-    const [first] = await takeMany(shared, 1);
-    const served: { priority: UpstreamPriority; permit: BudgetPermit }[] = [];
-    for (const priority of ["background", "job", "interactive"] as const) {
-      void shared
-        .acquire(BEARER, "projects", scope(priority))
-        .then((permit) => served.push({ priority, permit }));
-    }
-    let permit = first!;
-    for (let round = 1; round <= 3; round += 1) {
-      await permit.release();
-      const waiting = 3 - round + 1;
-      // Every waiter's deadline sleeps, plus the head's poll.
-      await drive(clock, 3_000, 100, { sleepers: waiting + 1, done: () => served.length === round });
-      expect(served).toHaveLength(round);
-      permit = served[round - 1]!.permit;
-    }
-    expect(served.map((entry) => entry.priority)).toEqual(["interactive", "job", "background"]);
+    const served = await serveInTurn(
+      budget({ slots: 1 }),
+      (["background", "job", "interactive"] as const).map((priority) => ({
+        name: priority,
+        scope: scope(priority),
+      })),
+    );
+    expect(served).toEqual(["interactive", "job", "background"]);
   });
 });
 
 describe("within one priority", () => {
   it("serves the waiter whose deadline comes first, not the first to arrive (the oldest request of a burst)", async () => {
-    const shared = budget({ slots: 1 });
-    const [first] = await takeMany(shared, 1);
-    const served: string[] = [];
-    const permits: BudgetPermit[] = [];
     // Arrival order: late deadline, then early deadline, then a middle one.
-    for (const [name, budgetMs] of [
-      ["late", 14_000],
-      ["early", 5_000],
-      ["middle", 9_000],
-    ] as const) {
-      void shared.acquire(BEARER, "projects", scope("interactive", budgetMs)).then((permit) => {
-        served.push(name);
-        permits.push(permit);
-      });
-    }
-    let permit = first!;
-    for (let round = 1; round <= 3; round += 1) {
-      await permit.release();
-      const waiting = 3 - round + 1;
-      await drive(clock, 3_000, 100, { sleepers: waiting + 1, done: () => served.length === round });
-      expect(served).toHaveLength(round);
-      permit = permits[round - 1]!;
-    }
+    const served = await serveInTurn(
+      budget({ slots: 1 }),
+      (
+        [
+          ["late", 14_000],
+          ["early", 5_000],
+          ["middle", 9_000],
+        ] as const
+      ).map(([name, budgetMs]) => ({ name, scope: scope("interactive", budgetMs) })),
+    );
     expect(served).toEqual(["early", "middle", "late"]);
   });
 });
 
 describe("oldest work first", () => {
   it("within a priority, serves the work that began first, whatever the deadlines and arrival", async () => {
-    const shared = budget({ slots: 1 });
-    const [first] = await takeMany(shared, 1);
-    const served: string[] = [];
-    const permits: BudgetPermit[] = [];
     const now = clock.now().getTime();
     // Job deliveries of three lineages: the newest arrives first and has the earliest deadline
     // (a later hop of one onboarding must not wait behind the first hops of every other one).
-    for (const [name, beganMsAgo, budgetMs] of [
-      ["newest", 0, 5_000],
-      ["oldest", 9_000, 14_000],
-      ["middle", 4_000, 9_000],
-    ] as const) {
-      void shared
-        .acquire(BEARER, "projects", { ...scope("job", budgetMs), since: now - beganMsAgo })
-        .then((permit) => {
-          served.push(name);
-          permits.push(permit);
-        });
-    }
-    let permit = first!;
-    for (let round = 1; round <= 3; round += 1) {
-      await permit.release();
-      const waiting = 3 - round + 1;
-      await drive(clock, 3_000, 100, { sleepers: waiting + 1, done: () => served.length === round });
-      expect(served).toHaveLength(round);
-      permit = permits[round - 1]!;
-    }
+    const served = await serveInTurn(
+      budget({ slots: 1 }),
+      (
+        [
+          ["newest", 0, 5_000],
+          ["oldest", 9_000, 14_000],
+          ["middle", 4_000, 9_000],
+        ] as const
+      ).map(([name, beganMsAgo, budgetMs]) => ({
+        name,
+        scope: { ...scope("job", budgetMs), since: now - beganMsAgo },
+      })),
+    );
     expect(served).toEqual(["oldest", "middle", "newest"]);
   });
 });
