@@ -75,7 +75,11 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     if (!ticket) return payload;
     request.idempotencyTicket = undefined;
     try {
-      await service.finish(ticket, reply.statusCode, parsedBody(payload));
+      // An answer that says when to come back (a 207 whose items met a spent upstream budget or
+      // a busy lease) is not the request's outcome: the key is freed, so the retry it asks for
+      // runs again instead of replaying the refusal. Items it did write come back as existing.
+      if (reply.getHeader("retry-after") !== undefined) await service.abandon(ticket);
+      else await service.finish(ticket, reply.statusCode, parsedBody(payload));
     } catch (error) {
       // The answer still goes out; the key stays in progress until its lease runs out.
       request.log.error({ err: error }, "could not store the answer of an idempotent request");

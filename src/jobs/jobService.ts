@@ -162,7 +162,7 @@ export class JobService {
           credentialId,
           now: this.#deps.clock.databaseTime?.(),
         });
-        if (row) await this.queue.enqueue(row.id, { db: tx });
+        if (row) await this.queue.enqueue(row.id, { db: tx, continuation: true });
         return row;
       });
     } catch (error) {

@@ -102,6 +102,7 @@ export class JobReconciler {
           await queue.enqueue(job.id, {
             db: tx,
             singletonKey: `reconcile:${job.id}:${job.attempts}:${minute}`,
+            continuation: true,
           });
           result.redelivered += 1;
           continue;

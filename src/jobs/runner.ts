@@ -230,6 +230,9 @@ export class JobRunner {
     leaseHeld: () => boolean,
   ): Promise<HandlerSettlement> {
     const { clock } = this.#deps;
+    // The lineage's age (its budget order) is read before the handler's timer starts, so a slow
+    // read cannot eat into the margin between the budget's deadline and the timeout.
+    const since = await this.#lineageStartedAt(record);
     const controller = new AbortController();
     const timers = new AbortController();
     this.#active.set(leaseToken, controller);
@@ -272,7 +275,6 @@ export class JobRunner {
       const budgetMs = Math.max(0, handler.timeoutMs - BUDGET_DEADLINE_MARGIN_MS);
       // Every upstream write of the handler is sent only while the delivery's lease is held.
       const fence = { held: leaseHeld, lost: () => new LeaseLostError(record.id) };
-      const since = await this.#lineageStartedAt(record);
       const settled = withUpstreamPriority(
         "job",
         clock.now().getTime(),
@@ -371,7 +373,12 @@ export class JobRunner {
         now: clock.databaseTime?.(),
         ...(options.refundAttempt ? { refundAttempt: true } : {}),
       });
-      if (row) await queue.enqueue(record.id, { delayMs, db: tx, continuation: true });
+      // A retry after a failure goes in as work under way; a delivery that only met a spent
+      // upstream budget does not: ahead of new work, a tenant's jobs waiting for its spent account
+      // would hold every handler and keep other tenants' new jobs from being fetched at all.
+      if (row) {
+        await queue.enqueue(record.id, { delayMs, db: tx, continuation: !options.refundAttempt });
+      }
       return row !== undefined;
     });
     return { kind: released ? ("retried" as const) : ("lease_lost" as const), code };

@@ -28,7 +28,10 @@ export interface JobWorld {
   job(jobId: string): Promise<JobRow>;
   /** Queue messages of a job that are still to be delivered (created or retry). */
   /** Undelivered messages of a job, with the delay each was sent with (start_after − created_on). */
-  pendingMessages(jobId: string): Promise<{ id: string; startAfter: Date; delayMs: number }[]>;
+  /** Queued messages of a job; `priority` 1 = fetched before new work (a continuation). */
+  pendingMessages(
+    jobId: string,
+  ): Promise<{ id: string; startAfter: Date; delayMs: number; priority: number }[]>;
   /** Moves every delayed message to "due now": the queue's notion of time passing (no sleeping). */
   makeDue(): Promise<void>;
   close(): Promise<void>;
@@ -85,13 +88,19 @@ export async function createJobWorld(
       return row;
     },
     async pendingMessages(jobId) {
-      const result = await db.db.execute<{ id: string; start_after: Date; delay_ms: string }>(
-        sql`select id, start_after, extract(epoch from (start_after - created_on)) * 1000 as delay_ms from pgboss.job where data->>'jobId' = ${jobId} and state < 'active' order by start_after`,
+      const result = await db.db.execute<{
+        id: string;
+        start_after: Date;
+        delay_ms: string;
+        priority: number;
+      }>(
+        sql`select id, start_after, extract(epoch from (start_after - created_on)) * 1000 as delay_ms, priority from pgboss.job where data->>'jobId' = ${jobId} and state < 'active' order by start_after`,
       );
       return result.rows.map((row) => ({
         id: row.id,
         startAfter: new Date(row.start_after),
         delayMs: Number(row.delay_ms),
+        priority: Number(row.priority),
       }));
     },
     async makeDue() {

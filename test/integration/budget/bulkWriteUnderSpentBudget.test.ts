@@ -19,7 +19,7 @@ import { track, waitFor } from "../../support/wait.ts";
  * edge budget (ADR 0019), end to end: the real app, the real gateway client over HTTP to the
  * simulator, the budget on PostgreSQL with time injected. No item is lost: each one answers 503
  * upstreamBusy (retryable) in a 207 with Retry-After, nothing is written upstream, and the same
- * request sent again once the budget frees writes every item.
+ * request sent again once the budget frees (same body, same Idempotency-Key) writes every item.
  */
 const WINDOW_MS = 1_100;
 /** The budget's longest pause between two looks at a full budget (its default). */
@@ -49,12 +49,17 @@ function budget(): PostgresUpstreamBudget {
   });
 }
 
-async function call(method: "GET" | "POST", url: string, body?: object) {
+async function call(
+  method: "GET" | "POST",
+  url: string,
+  body?: object,
+  headers: Record<string, string> = {},
+) {
   const answer = track(
     t.app.inject({
       method,
       url,
-      headers: { authorization: `Bearer ${token}` },
+      headers: { authorization: `Bearer ${token}`, ...headers },
       ...(body ? { payload: body } : {}),
     }),
   );
@@ -105,10 +110,14 @@ afterAll(async () => {
 });
 
 const texts = Array.from({ length: 5 }, (_, i) => `Which quill pen suits a beginner ${i + 1}?`);
+// Sent as a careful client would retry it: the same body under the same Idempotency-Key.
 const write = () =>
-  call("POST", `/v2/orgs/${orgId}/brands/${brandId}/serenity/prompts`, {
-    items: texts.map((text) => ({ text, geoTargetId: 2840, languageCode: "en" })),
-  });
+  call(
+    "POST",
+    `/v2/orgs/${orgId}/brands/${brandId}/serenity/prompts`,
+    { items: texts.map((text) => ({ text, geoTargetId: 2840, languageCode: "en" })) },
+    { "idempotency-key": "quill-prompts-1" },
+  );
 
 async function upstreamTexts(): Promise<string[]> {
   const dump = await sim.dump();
@@ -142,6 +151,8 @@ describe("a bulk write meets a spent prompt-tracking budget", () => {
 
     for (const permit of held) await permit.release();
     const retried = await write();
+    // The refusal said when to come back, so it was not kept as the key's answer: the retry ran.
+    expect(retried.headers["idempotent-replayed"]).toBeUndefined();
     expect(retried.statusCode).toBe(201);
     expect((retried.json().items as { status: number }[]).map((item) => item.status)).toEqual(
       texts.map(() => 201),

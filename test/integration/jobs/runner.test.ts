@@ -280,6 +280,9 @@ describe("the runner contract", () => {
         const pending = await h.pendingMessages(id);
         expect(pending).toHaveLength(1);
         expect(pending[0]!.delayMs).toBeGreaterThan(500);
+        // Not ahead of new work: a tenant's jobs waiting on its spent account must not keep
+        // other tenants' new jobs from being fetched.
+        expect(pending[0]!.priority).toBe(0);
       }
     }
     expect(await h.job(id)).toMatchObject({ status: "COMPLETED", result: { done: true } });
@@ -356,6 +359,7 @@ describe("the runner contract", () => {
     expect(hop2.metadata).toEqual({ case: "multi-hop", generated: ["a", "b"], hop: 2 });
     const [message] = await h.pendingMessages(secondId);
     expect(message!.delayMs).toBeGreaterThan(1_000);
+    expect(message!.priority).toBe(1); // a hand-off is work under way: fetched before new work
 
     await h.makeDue();
     await worker.drain();
