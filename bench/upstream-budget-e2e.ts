@@ -1,5 +1,5 @@
 /**
- * Issue 19's end-to-end benchmark: Serenity within Semrush's request limits, side by side in ONE
+ * The end-to-end budget benchmark: Serenity within Semrush's request limits, side by side in ONE
  * run, **unpaced** (every Serenity process with SERENITY_UPSTREAM_RATE_PER_SECOND=0 and
  * SERENITY_UPSTREAM_CONCURRENT=0: no budget) vs **paced** (the defaults, 10 / s and 10 in flight per
  * account and endpoint group, shared through PostgreSQL, docs/decisions/0019).
