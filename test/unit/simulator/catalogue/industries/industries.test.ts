@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { brandTopicsFor } from "../../../src/simulator/catalogue/brandTopics.ts";
-import { industryOfDomain } from "../../../src/simulator/catalogue/industries/industries.ts";
+import { brandTopicsFor } from "../../../../../src/simulator/catalogue/brandTopics.ts";
+import { industryOfDomain } from "../../../../../src/simulator/catalogue/industries/industries.ts";
 
 const COUNTRIES = ["us", "fr", "de", "es", "it", "pt", "nl"];
 
