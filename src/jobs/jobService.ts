@@ -162,7 +162,7 @@ export class JobService {
           credentialId,
           now: this.#deps.clock.databaseTime?.(),
         });
-        if (row) await this.queue.enqueue(row.id, { db: tx, continuation: true });
+        if (row) await this.queue.enqueue(row.id, { db: tx });
         return row;
       });
     } catch (error) {

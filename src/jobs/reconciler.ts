@@ -102,7 +102,6 @@ export class JobReconciler {
           await queue.enqueue(job.id, {
             db: tx,
             singletonKey: `reconcile:${job.id}:${job.attempts}:${minute}`,
-            continuation: true,
           });
           result.redelivered += 1;
           continue;
