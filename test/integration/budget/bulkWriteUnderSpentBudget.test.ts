@@ -3,12 +3,11 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { PostgresUpstreamBudget } from "../../../src/budget/postgresUpstreamBudget.ts";
+import type { PostgresUpstreamBudget } from "../../../src/budget/postgresUpstreamBudget.ts";
 import type { BudgetPermit } from "../../../src/gateway/budgetPort.ts";
-import { EventBus } from "../../../src/observability/events.ts";
-import { createLogger } from "../../../src/observability/logger.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { manualBudget } from "../../support/manualBudget.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
@@ -36,17 +35,7 @@ let brandId: string;
 const credentialKey = randomBytes(32);
 
 function budget(): PostgresUpstreamBudget {
-  return new PostgresUpstreamBudget({
-    db: db.db,
-    clock,
-    events: new EventBus(),
-    logger: createLogger({ level: "silent" }),
-    limits: { slots: 10, windowMs: WINDOW_MS, backgroundShare: 3 },
-    credentialKey,
-    leaseMs: 600_000,
-    databaseTime: () => clock.now(),
-    random: () => 0,
-  });
+  return manualBudget({ db: db.db, clock, credentialKey, windowMs: WINDOW_MS, leaseMs: 600_000 });
 }
 
 async function call(

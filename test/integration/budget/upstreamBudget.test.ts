@@ -3,13 +3,13 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { PostgresUpstreamBudget } from "../../../src/budget/postgresUpstreamBudget.ts";
+import type { PostgresUpstreamBudget } from "../../../src/budget/postgresUpstreamBudget.ts";
 import type { EndpointGroup, UpstreamPriority, UpstreamScope } from "../../../src/domain/upstreamBudget.ts";
 import { ADAPTIVE_INCREASE_EVERY_MS } from "../../../src/domain/upstreamBudget.ts";
 import { BudgetExhausted, type BudgetPermit } from "../../../src/gateway/budgetPort.ts";
 import { EventBus } from "../../../src/observability/events.ts";
-import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { manualBudget } from "../../support/manualBudget.ts";
 import { drive, ManualClock } from "../../support/manualClock.ts";
 import { track, waitFor } from "../../support/wait.ts";
 
@@ -42,20 +42,13 @@ beforeEach(async () => {
 });
 
 function budget(options: { slots?: number; backgroundShare?: number; events?: EventBus } = {}) {
-  return new PostgresUpstreamBudget({
+  return manualBudget({
     db: database.db,
     clock,
-    events: options.events ?? new EventBus(),
-    logger: createLogger({ level: "silent" }),
-    limits: {
-      slots: options.slots ?? 10,
-      windowMs: WINDOW_MS,
-      backgroundShare: options.backgroundShare ?? 3,
-    },
     credentialKey,
+    windowMs: WINDOW_MS,
     leaseMs: LEASE_MS,
-    databaseTime: () => clock.now(),
-    random: () => 0,
+    ...options,
   });
 }
 

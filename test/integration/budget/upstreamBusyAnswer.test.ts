@@ -3,11 +3,10 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { PostgresUpstreamBudget } from "../../../src/budget/postgresUpstreamBudget.ts";
+import type { PostgresUpstreamBudget } from "../../../src/budget/postgresUpstreamBudget.ts";
 import type { BudgetPermit } from "../../../src/gateway/budgetPort.ts";
-import { EventBus } from "../../../src/observability/events.ts";
-import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { manualBudget } from "../../support/manualBudget.ts";
 import { drive, ManualClock } from "../../support/manualClock.ts";
 import { PE, startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
@@ -29,17 +28,7 @@ let t: TestApp;
 let bearer: string;
 
 function budget(): PostgresUpstreamBudget {
-  return new PostgresUpstreamBudget({
-    db: db.db,
-    clock,
-    events: new EventBus(),
-    logger: createLogger({ level: "silent" }),
-    limits: { slots: 10, windowMs: 1_100, backgroundShare: 3 },
-    credentialKey,
-    leaseMs: 20_000,
-    databaseTime: () => clock.now(),
-    random: () => 0,
-  });
+  return manualBudget({ db: db.db, clock, credentialKey });
 }
 
 beforeAll(async () => {
