@@ -1,10 +1,14 @@
 // Checks that the committed migrations agree with src/db/schema.ts, as openapi.ts does for the
 // OpenAPI document: drizzle-kit's own consistency check of the migration folder, then a generate
 // into a scratch copy of it, which must write nothing. A schema change without its migration fails.
+// Then the expand/contract policy (docs/decisions/0032): every migration after the grandfathered
+// ones must be additive, or say on its first line that it is a contract step and why.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+
+import { classifyMigration, GRANDFATHERED_MIGRATIONS } from "../src/db/migrationPolicy.ts";
 
 const SCHEMA = "./src/db/schema.ts";
 const MIGRATIONS = "src/db/migrations";
@@ -58,3 +62,24 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 console.log(`${MIGRATIONS} is current with ${SCHEMA}`);
+
+const journal = JSON.parse(readFileSync(join(MIGRATIONS, "meta/_journal.json"), "utf8")) as {
+  entries: { tag: string }[];
+};
+const breaking: string[] = [];
+for (const { tag } of journal.entries) {
+  if (GRANDFATHERED_MIGRATIONS.includes(tag)) continue;
+  const verdict = classifyMigration(readFileSync(join(MIGRATIONS, `${tag}.sql`), "utf8"));
+  if (verdict.kind === "contract") console.log(`${tag}: a contract step (${verdict.reason})`);
+  if (verdict.kind === "breaking")
+    breaking.push(...verdict.violations.map((violation) => `${tag}: ${violation}`));
+}
+if (breaking.length > 0) {
+  fail(
+    "A migration is not additive, so the previous release could not run on it during a rolling deploy " +
+      "(docs/decisions/0032). Split it into an expand step now and a contract step in a later release, " +
+      "marked on its first line `-- contract-step: <why no older process needs it any more>`.",
+    breaking.join("\n"),
+  );
+}
+console.log(`every migration after ${GRANDFATHERED_MIGRATIONS.at(-1)} is additive or a marked contract step`);

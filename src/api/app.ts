@@ -25,6 +25,7 @@ import { registerJsonBodyParser } from "./jsonBody.ts";
 import { openApiInfo } from "./openApiInfo.ts";
 import { requestIdFor } from "./requestId.ts";
 import { retryAfterSecondsOf } from "./retryAfter.ts";
+import { reportUndeclared } from "./undeclaredErrors.ts";
 import { registerRoutes } from "./routes/index.ts";
 
 export type App = FastifyInstance;
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     const logContext = { err: error, code: mapped.code, status: mapped.status, details };
     if (mapped.status >= 500) request.log.error(logContext, "request failed");
     else request.log.info(logContext, "request rejected");
+    reportUndeclared(deps.events, request, mapped.status, mapped.code);
     // A busy lease or lock clears within seconds: say when to come back (docs/decisions/0015).
     const retryAfter = retryAfterSecondsOf(mapped.code);
     if (retryAfter !== undefined) void reply.header("retry-after", String(retryAfter));

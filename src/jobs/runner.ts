@@ -45,6 +45,12 @@ export class WorkerShutdown extends Error {
 /** A job that met an exhausted upstream budget runs again after this (the budget frees every second). */
 export const UPSTREAM_BUSY_DELAY_MS = 2_000;
 
+/**
+ * How long a delivery of a type this worker does not know waits before it is offered again (to
+ * any worker: the queue is shared, so a newer one takes it within a few rounds).
+ */
+export const UNKNOWN_TYPE_REDELIVERY_MS = 5_000;
+
 /** How long a handler may ignore its abort signal before the runner stops waiting for it. */
 const MAX_ABANDON_GRACE_MS = 5000;
 
@@ -116,13 +122,17 @@ export class JobRunner {
 
     const handler = registry.get(record.type);
     if (!handler) {
-      const failed = await this.#terminal(record, undefined, {
-        code: "UNKNOWN_JOB_TYPE",
-        message: registry.messageFor("UNKNOWN_JOB_TYPE")!,
-        retryable: false,
-      });
+      // A type this process does not know: a newer deployment's, met by an older worker during a
+      // rolling upgrade. Leave it as it is (no lease, no attempt, no error) and hand the delivery
+      // back a little later, for a worker that knows it. Re-sent before the ack: a crash between
+      // the two duplicates the delivery (harmless, the lease guards) rather than losing it.
+      await queue.enqueue(record.id, { delayMs: UNKNOWN_TYPE_REDELIVERY_MS });
       await queue.complete(message);
-      return this.#finished(record.type, failed ? "failed" : "lease_lost", "UNKNOWN_JOB_TYPE");
+      this.#deps.logger.warn(
+        { jobId: record.id, jobType: record.type },
+        "job type unknown to this worker; left for another",
+      );
+      return this.#finished(record.type, "unknown_type");
     }
 
     const leaseToken = randomUUID();

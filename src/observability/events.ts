@@ -12,7 +12,8 @@ export interface ServiceEvents {
   /** How one delivery ended (spec/operations.md §3 `serenity_jobs_total` outcomes). */
   "job.finished": {
     type: string;
-    outcome: "completed" | "failed" | "retried" | "requeued" | "dropped_duplicate" | "lease_lost";
+    outcome:
+      "completed" | "failed" | "retried" | "requeued" | "dropped_duplicate" | "lease_lost" | "unknown_type";
     code?: string;
     durationSeconds?: number;
   };
@@ -44,6 +45,8 @@ export interface ServiceEvents {
     budgetSeconds: number;
   };
   "http.request": { method: string; route: string; status: number; durationSeconds: number };
+  /** A route answered an error code its OpenAPI declaration does not list (the list fell behind). */
+  "http.undeclaredErrorCode": { method: string; route: string; status: number; code: string };
   "gateway.request": {
     gateway: "um" | "pe";
     /** Semrush's endpoint group of the call (spec/gateway.md §7). */

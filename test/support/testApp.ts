@@ -143,6 +143,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     options.http,
   );
   await app.ready();
+  // Every suite on this app holds the routes' declared error codes (docs/openapi.json): an answer
+  // with a code its route does not declare fails the suite at close.
+  const undeclared: string[] = [];
+  events.on("http.undeclaredErrorCode", ({ method, route, status, code }) =>
+    undeclared.push(`${method} ${route} answered ${status} ${code}`),
+  );
   return {
     app,
     db,
@@ -161,6 +167,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await services.allocation.poolViewRefreshesSettled();
       await gateway?.close();
       if (!options.db) await db.destroy();
+      if (undeclared.length > 0) {
+        throw new Error(
+          `Error codes the routes do not declare (add them to the route's errorResponses): ${[...new Set(undeclared)].join("; ")}`,
+        );
+      }
     },
   };
 }

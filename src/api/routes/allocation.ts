@@ -4,7 +4,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { ledgerPageSchema, ledgerQuery, poolViewSchema } from "../schemas/allocation.ts";
-import { errorResponses, orgParams } from "../schemas/common.ts";
+import { orgParams } from "../schemas/common.ts";
+import { UPSTREAM_READ, errorResponses } from "../schemas/routeErrors.ts";
 import { ledgerPageView, poolViewView } from "../views/allocationView.ts";
 
 export async function allocationRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
@@ -17,7 +18,7 @@ export async function allocationRoutes(app: FastifyInstance, { services }: AppDe
         tags: ["allocation"],
         summary: "The org's AI pool and every brand's allocation, usage, free and stranded units",
         params: orgParams,
-        response: { 200: poolViewSchema, ...errorResponses(403, 404, 502, 503) },
+        response: { 200: poolViewSchema, ...errorResponses("forbidden", "notFound", UPSTREAM_READ) },
       },
     },
     async (request) =>
@@ -32,7 +33,7 @@ export async function allocationRoutes(app: FastifyInstance, { services }: AppDe
         summary: "The org's allocation transfer history, newest first",
         params: orgParams,
         querystring: ledgerQuery,
-        response: { 200: ledgerPageSchema, ...errorResponses(403, 404) },
+        response: { 200: ledgerPageSchema, ...errorResponses("forbidden", "notFound") },
       },
     },
     async (request) =>

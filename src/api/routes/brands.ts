@@ -17,7 +17,16 @@ import {
   deactivationSchema,
   provisioningAccepted,
 } from "../schemas/brands.ts";
-import { brandParams, errorResponses, orgParams } from "../schemas/common.ts";
+import { brandParams, orgParams } from "../schemas/common.ts";
+import {
+  ALLOCATION,
+  BRAND_LEASE,
+  IDEMPOTENT,
+  PROVISIONING,
+  UPSTREAM_WRITE,
+  WITH_BODY,
+  errorResponses,
+} from "../schemas/routeErrors.ts";
 
 export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -37,7 +46,18 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
         response: {
           201: brandCreated,
           202: brandAccepted,
-          ...errorResponses(403, 404, 409, 422, 502, 503, 504),
+          ...errorResponses(
+            "forbidden",
+            "notFound",
+            "brandExists",
+            "marketExists",
+            IDEMPOTENT,
+            PROVISIONING,
+            UPSTREAM_WRITE,
+            ALLOCATION,
+            BRAND_LEASE,
+            WITH_BODY,
+          ),
         },
       },
     },
@@ -66,7 +86,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
         tags: ["brands"],
         summary: "List an org's brands",
         params: orgParams,
-        response: { 200: brandList, ...errorResponses(404) },
+        response: { 200: brandList, ...errorResponses("notFound") },
       },
     },
     async (request) => ({
@@ -81,7 +101,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
         tags: ["brands"],
         summary: "Get a brand",
         params: brandParams,
-        response: { 200: brandSchema, ...errorResponses(404) },
+        response: { 200: brandSchema, ...errorResponses("notFound") },
       },
     },
     async (request) =>
@@ -104,7 +124,18 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
         response: {
           200: activationSchema,
           202: provisioningAccepted,
-          ...errorResponses(403, 404, 409, 422, 502, 503, 504),
+          ...errorResponses(
+            "forbidden",
+            "notFound",
+            "invalidState",
+            "marketExists",
+            IDEMPOTENT,
+            PROVISIONING,
+            UPSTREAM_WRITE,
+            ALLOCATION,
+            BRAND_LEASE,
+            WITH_BODY,
+          ),
         },
       },
     },
@@ -132,7 +163,19 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
         summary:
           "Deactivate a brand: cancel provisioning, empty and release its sub-workspace, back to pending",
         params: brandParams,
-        response: { 200: deactivationSchema, ...errorResponses(403, 404, 409, 502, 503) },
+        response: {
+          200: deactivationSchema,
+          ...errorResponses(
+            "forbidden",
+            "notFound",
+            "workspaceMisconfigured",
+            "workspaceBusy",
+            "semrushProvisioningInProgress",
+            UPSTREAM_WRITE,
+            BRAND_LEASE,
+            WITH_BODY,
+          ),
+        },
       },
     },
     async (request) =>

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { languageCatalogue, modelCatalogue } from "../schemas/catalogues.ts";
-import { errorResponses } from "../schemas/common.ts";
+import { UPSTREAM_READ, errorResponses } from "../schemas/routeErrors.ts";
 
 export async function catalogueRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -15,7 +15,7 @@ export async function catalogueRoutes(app: FastifyInstance, { services }: AppDep
       schema: {
         tags: ["catalogues"],
         summary: "The upstream AI model catalogue",
-        response: { 200: modelCatalogue, ...errorResponses(403, 502, 503) },
+        response: { 200: modelCatalogue, ...errorResponses(UPSTREAM_READ) },
       },
     },
     async (request) => ({ items: await services.catalogues.models(principalOf(request).bearer) }),
@@ -27,7 +27,7 @@ export async function catalogueRoutes(app: FastifyInstance, { services }: AppDep
       schema: {
         tags: ["catalogues"],
         summary: "The languages a market can use, with their ISO codes",
-        response: { 200: languageCatalogue, ...errorResponses(403, 502, 503) },
+        response: { 200: languageCatalogue, ...errorResponses(UPSTREAM_READ) },
       },
     },
     async (request) =>

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { errorResponses } from "../schemas/common.ts";
+import { WITH_BODY, errorResponses } from "../schemas/routeErrors.ts";
 import { generationJobAccepted, generationJobSchema } from "../schemas/generationJobs.ts";
 import { jobParams } from "../schemas/jobs.ts";
 import { jobView } from "../views/jobView.ts";
@@ -23,7 +23,7 @@ export async function generationJobRoutes(app: FastifyInstance, { services }: Ap
         description:
           "Only generation jobs answer here: a job of another type is 404, like one of another brand.",
         params: jobParams,
-        response: { 200: generationJobSchema, ...errorResponses(404) },
+        response: { 200: generationJobSchema, ...errorResponses("notFound") },
       },
     },
     async (request) => {
@@ -42,7 +42,10 @@ export async function generationJobRoutes(app: FastifyInstance, { services }: Ap
         description:
           "Only the user who started it (else 403), only when it FAILED with NEEDS_REAUTH (else 409 invalidState): seals the caller's bearer, then resumes the same job from its checkpoints (no second generation).",
         params: jobParams,
-        response: { 202: generationJobAccepted, ...errorResponses(403, 404, 409) },
+        response: {
+          202: generationJobAccepted,
+          ...errorResponses("forbidden", "notFound", "invalidState", WITH_BODY),
+        },
       },
     },
     async (request, reply) => {

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { errorResponses, orgParams } from "../schemas/common.ts";
+import { orgParams } from "../schemas/common.ts";
+import { errorResponses } from "../schemas/routeErrors.ts";
 import { jobListPageSchema, jobListQuery, jobTimelineSchema, orgJobParams } from "../schemas/jobList.ts";
 import { jobListPageView, jobTimelineView } from "../views/jobListView.ts";
 
@@ -21,7 +22,7 @@ export async function jobListRoutes(app: FastifyInstance, { services }: AppDeps)
           "One item per job a client was given (requeue and chain successors are its hops); `status` is what its poll reports. Filter by status, public type or brand; page with `cursor`.",
         params: orgParams,
         querystring: jobListQuery,
-        response: { 200: jobListPageSchema, ...errorResponses(404) },
+        response: { 200: jobListPageSchema, ...errorResponses("notFound") },
       },
     },
     async (request) =>
@@ -39,7 +40,7 @@ export async function jobListRoutes(app: FastifyInstance, { services }: AppDeps)
         description:
           "The job (as in the list) and each of its hops, oldest first: how it came to be (start, requeue or chain), when, and its outcome. `jobId` may name the job or any of its hops.",
         params: orgJobParams,
-        response: { 200: jobTimelineSchema, ...errorResponses(404) },
+        response: { 200: jobTimelineSchema, ...errorResponses("notFound") },
       },
     },
     async (request) => {

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { errorResponses } from "../schemas/common.ts";
+import { WITH_BODY, errorResponses } from "../schemas/routeErrors.ts";
 import { jobAccepted, jobParams, jobSchema } from "../schemas/jobs.ts";
 import { jobView } from "../views/jobView.ts";
 
@@ -20,7 +20,7 @@ export async function jobRoutes(app: FastifyInstance, { services }: AppDeps): Pr
         description:
           "For provisioning jobs, follows requeues and chains (at most 10 hops) and reports the effective last hop; IN_PROGRESS until the whole chain is done.",
         params: jobParams,
-        response: { 200: jobSchema, ...errorResponses(404) },
+        response: { 200: jobSchema, ...errorResponses("notFound") },
       },
     },
     async (request) => {
@@ -38,7 +38,7 @@ export async function jobRoutes(app: FastifyInstance, { services }: AppDeps): Pr
         description:
           "Only the user who started the job, only when it FAILED with NEEDS_REAUTH: seals the caller's bearer as the job's new credential and re-enqueues the same job id.",
         params: jobParams,
-        response: { 202: jobAccepted, ...errorResponses(403, 404, 409) },
+        response: { 202: jobAccepted, ...errorResponses("forbidden", "notFound", "invalidState", WITH_BODY) },
       },
     },
     async (request, reply) => {

@@ -6,7 +6,16 @@ import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { idempotencyHeaders } from "../idempotency.ts";
 import { provisioningAccepted } from "../schemas/brands.ts";
-import { brandParams, errorResponses, noContent } from "../schemas/common.ts";
+import { brandParams, noContent } from "../schemas/common.ts";
+import {
+  ALLOCATION,
+  BRAND_LEASE,
+  IDEMPOTENT,
+  UPSTREAM_READ,
+  UPSTREAM_WRITE,
+  WITH_BODY,
+  errorResponses,
+} from "../schemas/routeErrors.ts";
 import {
   createMarketBody,
   createMarketResponse,
@@ -34,7 +43,19 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
         response: {
           201: createMarketResponse,
           202: provisioningAccepted,
-          ...errorResponses(403, 404, 409, 422, 500, 502, 503),
+          ...errorResponses(
+            "forbidden",
+            "notFound",
+            "marketExists",
+            "invalidState",
+            "semrushProvisioningIncomplete",
+            "semrushProvisioningInProgress",
+            IDEMPOTENT,
+            UPSTREAM_WRITE,
+            ALLOCATION,
+            BRAND_LEASE,
+            WITH_BODY,
+          ),
         },
       },
     },
@@ -63,7 +84,7 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
         tags: ["markets"],
         summary: "List a brand's markets with their upstream state",
         params: brandParams,
-        response: { 200: marketList, ...errorResponses(403, 404, 502, 503) },
+        response: { 200: marketList, ...errorResponses("forbidden", "notFound", UPSTREAM_READ) },
       },
     },
     async (request) => {
@@ -82,7 +103,19 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
         tags: ["markets"],
         summary: "Delete a market and its upstream project",
         params: marketParams,
-        response: { 204: noContent, ...errorResponses(403, 404, 409, 502, 503) },
+        response: {
+          204: noContent,
+          ...errorResponses(
+            "forbidden",
+            "notFound",
+            "invalidState",
+            "semrushProvisioningIncomplete",
+            "workspaceMisconfigured",
+            UPSTREAM_WRITE,
+            BRAND_LEASE,
+            WITH_BODY,
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -102,7 +135,20 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
         summary: "Replace the AI models a market tracks",
         params: marketParams,
         body: replaceModelsBody,
-        response: { 200: marketSchema, ...errorResponses(403, 404, 409, 500, 502, 503) },
+        response: {
+          200: marketSchema,
+          ...errorResponses(
+            "forbidden",
+            "notFound",
+            "invalidState",
+            "semrushProvisioningIncomplete",
+            "workspaceMisconfigured",
+            "allocationMisconfigured",
+            UPSTREAM_WRITE,
+            BRAND_LEASE,
+            WITH_BODY,
+          ),
+        },
       },
     },
     async (request) => {

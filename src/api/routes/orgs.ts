@@ -4,7 +4,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { idempotencyHeaders } from "../idempotency.ts";
-import { errorResponses, orgParams } from "../schemas/common.ts";
+import { orgParams } from "../schemas/common.ts";
+import { IDEMPOTENT, WITH_BODY, errorResponses } from "../schemas/routeErrors.ts";
 import { createOrgBody, orgList, orgSchema, updateOrgBody } from "../schemas/orgs.ts";
 import { orgView } from "../views/orgView.ts";
 
@@ -20,7 +21,10 @@ export async function orgRoutes(app: FastifyInstance, { services }: AppDeps): Pr
         summary: "Create an org (admin)",
         headers: idempotencyHeaders,
         body: createOrgBody,
-        response: { 201: orgSchema, ...errorResponses(403, 409, 422) },
+        response: {
+          201: orgSchema,
+          ...errorResponses("forbidden", "parentWorkspaceInUse", IDEMPOTENT, WITH_BODY),
+        },
       },
     },
     async (request, reply) => {
@@ -48,7 +52,7 @@ export async function orgRoutes(app: FastifyInstance, { services }: AppDeps): Pr
         tags: ["orgs"],
         summary: "Get an org",
         params: orgParams,
-        response: { 200: orgSchema, ...errorResponses(404) },
+        response: { 200: orgSchema, ...errorResponses("notFound") },
       },
     },
     async (request) => orgView(await services.orgs.getAccessible(principalOf(request), request.params.orgId)),
@@ -62,7 +66,10 @@ export async function orgRoutes(app: FastifyInstance, { services }: AppDeps): Pr
         summary: "Update an org (admin)",
         params: orgParams,
         body: updateOrgBody,
-        response: { 200: orgSchema, ...errorResponses(403, 404, 409) },
+        response: {
+          200: orgSchema,
+          ...errorResponses("forbidden", "notFound", "parentWorkspaceInUse", WITH_BODY),
+        },
       },
     },
     async (request) =>

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { errorResponses, orgParams } from "../schemas/common.ts";
+import { orgParams } from "../schemas/common.ts";
+import { errorResponses } from "../schemas/routeErrors.ts";
 import { poolHistoryQuery, poolHistorySchema, poolSummariesSchema } from "../schemas/poolHistory.ts";
 import { poolHistoryView, poolSummariesView } from "../views/poolHistoryView.ts";
 
@@ -19,7 +20,7 @@ export async function poolHistoryRoutes(app: FastifyInstance, { services }: AppD
         summary: "The org's pool over time",
         params: orgParams,
         querystring: poolHistoryQuery,
-        response: { 200: poolHistorySchema, ...errorResponses(404) },
+        response: { 200: poolHistorySchema, ...errorResponses("notFound") },
       },
     },
     async (request) =>

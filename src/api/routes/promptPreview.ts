@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { errorResponses } from "../schemas/common.ts";
+import { UPSTREAM_READ, WITH_BODY, errorResponses } from "../schemas/routeErrors.ts";
 import { marketParams } from "../schemas/markets.ts";
 import { promptPreviewBody, promptPreviewSchema } from "../schemas/promptPreview.ts";
 
@@ -23,7 +23,16 @@ export async function promptPreviewRoutes(app: FastifyInstance, { services }: Ap
         body: promptPreviewBody,
         response: {
           200: promptPreviewSchema,
-          ...errorResponses(403, 404, 409, 502, 503, 504),
+          ...errorResponses(
+            "forbidden",
+            "notFound",
+            "semrushProvisioningIncomplete",
+            "workspaceMisconfigured",
+            "generatorUnavailable",
+            "generationTimeout",
+            UPSTREAM_READ,
+            WITH_BODY,
+          ),
         },
       },
     },

@@ -4,7 +4,15 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { idempotencyHeaders } from "../idempotency.ts";
-import { brandParams, errorResponses, noContent } from "../schemas/common.ts";
+import { brandParams, noContent } from "../schemas/common.ts";
+import {
+  BRAND_LEASE,
+  IDEMPOTENT,
+  UPSTREAM_READ,
+  UPSTREAM_WRITE,
+  WITH_BODY,
+  errorResponses,
+} from "../schemas/routeErrors.ts";
 import {
   bulkPromptsBody,
   bulkPromptsResponse,
@@ -32,7 +40,14 @@ export async function promptRoutes(app: FastifyInstance, { services }: AppDeps):
         response: {
           201: bulkPromptsResponse,
           207: bulkPromptsResponse,
-          ...errorResponses(404, 409, 422, 503),
+          ...errorResponses(
+            "notFound",
+            "semrushProvisioningIncomplete",
+            "workspaceMisconfigured",
+            IDEMPOTENT,
+            BRAND_LEASE,
+            WITH_BODY,
+          ),
         },
       },
     },
@@ -61,7 +76,16 @@ export async function promptRoutes(app: FastifyInstance, { services }: AppDeps):
         summary: "List a market's prompts (published only unless includeDrafts=true)",
         params: brandParams,
         querystring: promptListQuery,
-        response: { 200: promptList, ...errorResponses(403, 404, 502, 503) },
+        response: {
+          200: promptList,
+          ...errorResponses(
+            "forbidden",
+            "notFound",
+            "semrushProvisioningIncomplete",
+            "workspaceMisconfigured",
+            UPSTREAM_READ,
+          ),
+        },
       },
     },
     async (request) => {
@@ -78,7 +102,18 @@ export async function promptRoutes(app: FastifyInstance, { services }: AppDeps):
         summary: "Delete prompts of a market by id",
         params: brandParams,
         body: deletePromptsBody,
-        response: { 204: noContent, ...errorResponses(403, 404, 409, 502, 503) },
+        response: {
+          204: noContent,
+          ...errorResponses(
+            "forbidden",
+            "notFound",
+            "semrushProvisioningIncomplete",
+            "workspaceMisconfigured",
+            UPSTREAM_WRITE,
+            BRAND_LEASE,
+            WITH_BODY,
+          ),
+        },
       },
     },
     async (request, reply) => {

@@ -18,11 +18,6 @@ export const uuidParam = uuid.transform((id) => id.toLowerCase());
 export const orgParams = z.object({ orgId: uuidParam });
 export const brandParams = z.object({ orgId: uuidParam, brandId: uuidParam });
 
-/** Error responses a route documents; the handler never builds them itself. */
-export function errorResponses(...statuses: number[]): Record<number, typeof errorEnvelope> {
-  return Object.fromEntries([400, 401, ...statuses].map((status) => [status, errorEnvelope]));
-}
-
 export const isoTimestamp = z.string().meta({ format: "date-time" });
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -6,7 +6,7 @@ import type { EventBus } from "../events.ts";
 export function registerJobMetrics(registry: Registry, events: EventBus): void {
   const total = new Counter({
     name: "serenity_jobs_total",
-    help: "Job deliveries by internal type and outcome (completed, failed, retried, requeued, dropped_duplicate, lease_lost).",
+    help: "Job deliveries by internal type and outcome (completed, failed, retried, requeued, dropped_duplicate, lease_lost, unknown_type).",
     labelNames: ["type", "outcome"],
     registers: [registry],
   });

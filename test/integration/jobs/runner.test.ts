@@ -14,6 +14,9 @@ import { serviceErrorForGateway } from "../../../src/gateway/registryErrors.ts";
 import { currentUpstreamScope } from "../../../src/gateway/upstreamScope.ts";
 import { defineJobHandler, type JobContext } from "../../../src/jobs/handler.ts";
 import { JobError } from "../../../src/jobs/jobError.ts";
+import { JobRegistry } from "../../../src/jobs/registry.ts";
+import { UNKNOWN_TYPE_REDELIVERY_MS } from "../../../src/jobs/runner.ts";
+import { JobWorker } from "../../../src/jobs/worker.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { createJobWorld, deferred, type JobWorld } from "../../support/jobWorld.ts";
 
@@ -80,6 +83,19 @@ async function submit(
   });
   if (options.enqueue ?? true) await h.queue.enqueue(id);
   return id;
+}
+
+/** What a worker of another deployment needs: the world's, with its own registry given over it. */
+function workerDeps() {
+  return {
+    db: db.db,
+    clock: h.clock,
+    logger: h.logger,
+    events: h.events,
+    registry: h.registry,
+    queue: { ...h.queue, stop: async () => {} },
+    credentials: h.credentials,
+  };
 }
 
 function outcomesOf(type: string) {
@@ -197,18 +213,51 @@ describe("the runner contract", () => {
     expect(runs).toBe(1);
   });
 
-  it("fails an unknown stored type with UNKNOWN_JOB_TYPE without running anything", async () => {
-    const id = await submit({ case: "none" }, { type: "no-such-type", token: "opaque-token-unknown" });
-    await h.worker().drain();
-    const row = await h.job(id);
-    expect(row.status).toBe("FAILED");
-    expect(row.error).toEqual({
-      code: "UNKNOWN_JOB_TYPE",
-      message: "This kind of job is not supported by the workers.",
-      retryable: false,
+  it("leaves a type it does not know untouched and hands it back to the queue for a worker that knows it", async () => {
+    // A rolling upgrade: a newer deployment submitted a type this (older) worker has no handler for.
+    const id = await submit({ case: "newer" }, { type: "newer-type", token: "opaque-token-newer" });
+    const before = await h.job(id);
+    expect(await h.worker().drain()).toBe(1);
+    expect(outcomesOf("newer-type")).toEqual(["unknown_type"]);
+    // Nothing about the record moved: no lease, no attempt, no error, the credential still sealed.
+    const after = await h.job(id);
+    expect(after).toMatchObject({ status: "IN_PROGRESS", attempts: 0, leaseToken: null, error: null });
+    expect(after.updatedAt).toEqual(before.updatedAt);
+    expect((await findCredential(db.db, after.credentialId!))?.sealed).not.toBeNull();
+    // The delivery went back to the queue a little later, so the old worker does not spin on it.
+    const pending = await h.pendingMessages(id);
+    expect(pending).toHaveLength(1);
+    expect(pending[0]!.delayMs).toBeGreaterThan(UNKNOWN_TYPE_REDELIVERY_MS / 2);
+    expect(await h.worker().drain()).toBe(0);
+
+    // A newer worker on the same queue knows the type and runs it, with the job's credential.
+    const newer = new JobRegistry().registerHandler(
+      defineJobHandler({
+        type: "newer-type",
+        publicType: "newerJob",
+        timeoutMs: 5_000,
+        leaseTtlMs: 10_000,
+        maxAttempts: 2,
+        async handle(ctx) {
+          return { ran: true, tokenLength: (await ctx.credential()).length };
+        },
+      }),
+    );
+    await h.makeDue();
+    const newerWorker = new JobWorker(
+      { ...workerDeps(), registry: newer },
+      { listen: false, reconcileIntervalMs: 0 },
+    );
+    try {
+      expect(await newerWorker.drain()).toBe(1);
+    } finally {
+      await newerWorker.stop();
+    }
+    expect(await h.job(id)).toMatchObject({
+      status: "COMPLETED",
+      attempts: 1,
+      result: { ran: true, tokenLength: "opaque-token-newer".length },
     });
-    expect(row.attempts).toBe(0);
-    expect((await findCredential(db.db, row.credentialId!))?.sealed).toBeNull();
   });
 
   it("a retryable error releases the lease and redelivers with backoff; the next delivery succeeds", async () => {
