@@ -14,6 +14,7 @@ export const JOB_ERROR_MESSAGES: Record<string, string> = {
   JOB_STALLED: "The job stopped making progress and was abandoned.",
   JOB_TIMEOUT: "The job did not finish in time.",
   INVALID_JOB_METADATA: "The job was stored with invalid parameters.",
+  // Only on records failed by earlier versions: a worker now leaves an unknown type to another.
   UNKNOWN_JOB_TYPE: "This kind of job is not supported by the workers.",
   NEEDS_REAUTH: "Your sign-in expired before the job could finish; sign in again and resume it.",
 };
