@@ -9,7 +9,8 @@ import {
 } from "../../../../src/api/schemas/routeErrors.ts";
 
 function enumOf(schema: z.ZodType): string[] {
-  return (z.toJSONSchema(schema) as { properties: { error: { enum: string[] } } }).properties.error.enum;
+  return (z.toJSONSchema(schema) as unknown as { properties: { error: { enum: string[] } } }).properties.error
+    .enum;
 }
 
 describe("errorResponses", () => {
