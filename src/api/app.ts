@@ -25,8 +25,8 @@ import { registerJsonBodyParser } from "./jsonBody.ts";
 import { openApiInfo } from "./openApiInfo.ts";
 import { requestIdFor } from "./requestId.ts";
 import { retryAfterSecondsOf } from "./retryAfter.ts";
-import { reportUndeclared } from "./undeclaredErrors.ts";
 import { registerRoutes } from "./routes/index.ts";
+import { reportUndeclared } from "./undeclaredErrors.ts";
 
 export type App = FastifyInstance;
 

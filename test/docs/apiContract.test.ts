@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { RETRY_AFTER_CODES } from "../../src/api/retryAfter.ts";
 import { isErrorCode } from "../../src/domain/errors.ts";
 import { GENERATION_JOB_MESSAGES } from "../../src/generation/job/generationJobErrors.ts";
-import { DEFAULT_JOB_RETENTION_MS } from "../../src/jobs/reconciler.ts";
 import { JOB_ERROR_MESSAGES } from "../../src/jobs/jobErrorMessages.ts";
+import { DEFAULT_JOB_RETENTION_MS } from "../../src/jobs/reconciler.ts";
 import { PROVISIONING_JOB_ERROR_MESSAGES } from "../../src/subWorkspaces/provisioningJobErrors.ts";
 
 /**

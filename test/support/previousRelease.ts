@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import fs from "node:fs/promises";
 import { readFileSync } from "node:fs";
+import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 

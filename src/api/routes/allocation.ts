@@ -5,7 +5,7 @@ import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { ledgerPageSchema, ledgerQuery, poolViewSchema } from "../schemas/allocation.ts";
 import { orgParams } from "../schemas/common.ts";
-import { UPSTREAM_READ, errorResponses } from "../schemas/routeErrors.ts";
+import { errorResponses, UPSTREAM_READ } from "../schemas/routeErrors.ts";
 import { ledgerPageView, poolViewView } from "../views/allocationView.ts";
 
 export async function allocationRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {

@@ -21,11 +21,11 @@ import { brandParams, orgParams } from "../schemas/common.ts";
 import {
   ALLOCATION,
   BRAND_LEASE,
+  errorResponses,
   IDEMPOTENT,
   PROVISIONING,
   UPSTREAM_WRITE,
   WITH_BODY,
-  errorResponses,
 } from "../schemas/routeErrors.ts";
 
 export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { languageCatalogue, modelCatalogue } from "../schemas/catalogues.ts";
-import { UPSTREAM_READ, errorResponses } from "../schemas/routeErrors.ts";
+import { errorResponses, UPSTREAM_READ } from "../schemas/routeErrors.ts";
 
 export async function catalogueRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();

@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { WITH_BODY, errorResponses } from "../schemas/routeErrors.ts";
 import { generationJobAccepted, generationJobSchema } from "../schemas/generationJobs.ts";
 import { jobParams } from "../schemas/jobs.ts";
+import { errorResponses, WITH_BODY } from "../schemas/routeErrors.ts";
 import { jobView } from "../views/jobView.ts";
 
 const GENERATION_JOBS = "/v2/orgs/:orgId/brands/:brandId/serenity/markets/generation/jobs/:jobId";

@@ -4,8 +4,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { orgParams } from "../schemas/common.ts";
-import { errorResponses } from "../schemas/routeErrors.ts";
 import { jobListPageSchema, jobListQuery, jobTimelineSchema, orgJobParams } from "../schemas/jobList.ts";
+import { errorResponses } from "../schemas/routeErrors.ts";
 import { jobListPageView, jobTimelineView } from "../views/jobListView.ts";
 
 /** An org's jobs and one job's requeue/chain lineage (the console's Jobs page). */

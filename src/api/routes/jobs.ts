@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { WITH_BODY, errorResponses } from "../schemas/routeErrors.ts";
 import { jobAccepted, jobParams, jobSchema } from "../schemas/jobs.ts";
+import { errorResponses, WITH_BODY } from "../schemas/routeErrors.ts";
 import { jobView } from "../views/jobView.ts";
 
 /** Generic job polling and re-authentication (spec/api.md §3 "Jobs"). */

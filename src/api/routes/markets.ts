@@ -8,15 +8,6 @@ import { idempotencyHeaders } from "../idempotency.ts";
 import { provisioningAccepted } from "../schemas/brands.ts";
 import { brandParams, noContent } from "../schemas/common.ts";
 import {
-  ALLOCATION,
-  BRAND_LEASE,
-  IDEMPOTENT,
-  UPSTREAM_READ,
-  UPSTREAM_WRITE,
-  WITH_BODY,
-  errorResponses,
-} from "../schemas/routeErrors.ts";
-import {
   createMarketBody,
   createMarketResponse,
   marketList,
@@ -24,6 +15,15 @@ import {
   marketSchema,
   replaceModelsBody,
 } from "../schemas/markets.ts";
+import {
+  ALLOCATION,
+  BRAND_LEASE,
+  errorResponses,
+  IDEMPOTENT,
+  UPSTREAM_READ,
+  UPSTREAM_WRITE,
+  WITH_BODY,
+} from "../schemas/routeErrors.ts";
 
 const MARKETS = "/v2/orgs/:orgId/brands/:brandId/serenity/markets";
 

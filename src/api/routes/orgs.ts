@@ -5,8 +5,8 @@ import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { idempotencyHeaders } from "../idempotency.ts";
 import { orgParams } from "../schemas/common.ts";
-import { IDEMPOTENT, WITH_BODY, errorResponses } from "../schemas/routeErrors.ts";
 import { createOrgBody, orgList, orgSchema, updateOrgBody } from "../schemas/orgs.ts";
+import { errorResponses, IDEMPOTENT, WITH_BODY } from "../schemas/routeErrors.ts";
 import { orgView } from "../views/orgView.ts";
 
 export async function orgRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {

@@ -4,8 +4,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { orgParams } from "../schemas/common.ts";
-import { errorResponses } from "../schemas/routeErrors.ts";
 import { poolHistoryQuery, poolHistorySchema, poolSummariesSchema } from "../schemas/poolHistory.ts";
+import { errorResponses } from "../schemas/routeErrors.ts";
 import { poolHistoryView, poolSummariesView } from "../views/poolHistoryView.ts";
 
 /** The pool over time (recorded samples: no upstream call on these routes). */

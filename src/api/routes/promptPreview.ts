@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
-import { UPSTREAM_READ, WITH_BODY, errorResponses } from "../schemas/routeErrors.ts";
 import { marketParams } from "../schemas/markets.ts";
 import { promptPreviewBody, promptPreviewSchema } from "../schemas/promptPreview.ts";
+import { errorResponses, UPSTREAM_READ, WITH_BODY } from "../schemas/routeErrors.ts";
 
 /** Generated prompts for a market, for review before anything is written (spec/generation.md §8). */
 export async function promptPreviewRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {

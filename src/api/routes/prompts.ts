@@ -6,20 +6,20 @@ import { principalOf } from "../authentication.ts";
 import { idempotencyHeaders } from "../idempotency.ts";
 import { brandParams, noContent } from "../schemas/common.ts";
 import {
-  BRAND_LEASE,
-  IDEMPOTENT,
-  UPSTREAM_READ,
-  UPSTREAM_WRITE,
-  WITH_BODY,
-  errorResponses,
-} from "../schemas/routeErrors.ts";
-import {
   bulkPromptsBody,
   bulkPromptsResponse,
   deletePromptsBody,
   promptList,
   promptListQuery,
 } from "../schemas/prompts.ts";
+import {
+  BRAND_LEASE,
+  errorResponses,
+  IDEMPOTENT,
+  UPSTREAM_READ,
+  UPSTREAM_WRITE,
+  WITH_BODY,
+} from "../schemas/routeErrors.ts";
 import { bulkPromptsView } from "../views/bulkPromptsView.ts";
 
 const PROMPTS = "/v2/orgs/:orgId/brands/:brandId/serenity/prompts";

@@ -92,4 +92,26 @@ describe("brands in flat mode", () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: "invalidRequest", message: "async must be a boolean" });
   });
+
+  it("a repeated deactivate answers as the first did (the README's safe-to-retry table)", async () => {
+    const brand = (
+      await t.app.inject({
+        method: "POST",
+        url: `/v2/orgs/${orgA}/brands`,
+        headers: auth(userA),
+        payload: { name: "Twice deactivated" },
+      })
+    ).json().id as string;
+    const deactivate = () =>
+      t.app.inject({
+        method: "POST",
+        url: `/v2/orgs/${orgA}/brands/${brand}/serenity/deactivate`,
+        headers: auth(userA),
+      });
+    const first = await deactivate();
+    const second = await deactivate();
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json()).toEqual(first.json());
+  });
 });

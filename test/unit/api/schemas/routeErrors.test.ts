@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
 import {
-  EVERY_ROUTE,
   errorResponses,
+  EVERY_ROUTE,
   isDeclaredError,
   UPSTREAM_READ,
 } from "../../../../src/api/schemas/routeErrors.ts";
