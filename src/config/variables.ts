@@ -332,6 +332,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "pino level",
   },
   {
+    names: ["LOG_FORMAT"],
+    default: "unset → `pretty` for `serenity start` on a terminal, else `json`",
+    unit: "",
+    read: "boot",
+    meaning:
+      "`json` (one JSON object per line, for a log pipeline) or `pretty` (human-readable lines, coloured only on a terminal); overrides the choice by command for every command",
+  },
+  {
     names: ["SERENITY_DRS_URL"],
     default: "unset",
     unit: "",
