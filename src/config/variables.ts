@@ -333,11 +333,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     names: ["LOG_FORMAT"],
-    default: "unset → `pretty` for `serenity start` on a terminal, else `json`",
+    default: "unset → by command",
     unit: "",
     read: "boot",
     meaning:
-      "`json` (one JSON object per line, for a log pipeline) or `pretty` (human-readable lines, coloured only on a terminal); overrides the choice by command for every command",
+      "`json` (JSON lines) or `pretty` (human-readable lines, coloured only on a terminal); unset: `pretty` for `serenity start` on a terminal, else `json` (`serve`, `worker`, a file or a pipe)",
   },
   {
     names: ["SERENITY_DRS_URL"],
