@@ -1,5 +1,7 @@
+import { createRequire } from "node:module";
+
 import pino, { type Logger, type LoggerOptions } from "pino";
-import pinoPretty from "pino-pretty";
+import type { PinoPretty } from "pino-pretty";
 
 import type { LogFormatChoice } from "./logFormat.ts";
 
@@ -52,10 +54,12 @@ function errorWithoutQueryParams(error: Error): Record<string, unknown> {
 /**
  * Human-readable lines for a person at a terminal: time, level, message, then the fields on the
  * same line. Written synchronously, as pino's own destination is, so the last lines before an exit
- * are not lost. Redaction and serializers run before, exactly as for JSON.
+ * are not lost. Redaction and serializers run before, exactly as for JSON. Loaded only when asked
+ * for: `serve`, `worker` and every JSON command start without it.
  */
 function prettyStream(colour: boolean, destination: number | pino.DestinationStream): pino.DestinationStream {
-  return pinoPretty({
+  const { build } = createRequire(import.meta.url)("pino-pretty") as { build: typeof PinoPretty };
+  return build({
     colorize: colour,
     translateTime: "SYS:HH:MM:ss.l",
     ignore: "pid,hostname,service",
