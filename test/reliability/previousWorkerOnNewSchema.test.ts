@@ -49,7 +49,7 @@ function startPreviousWorker(root: string, env: Record<string, string>): Promise
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`the previous worker did not start:\n${workerOutput}`)),
-      45_000,
+      80_000,
     );
     const look = (chunk: Buffer) => {
       workerOutput += chunk.toString("utf8");
@@ -91,7 +91,7 @@ beforeAll(async () => {
     }),
     startPreviousWorker(previous.root, { ...shared, SERENITY_DATA_DIR: dataDir }),
   ]);
-}, 90_000);
+}, 120_000);
 
 afterAll(async () => {
   if (worker && worker.exitCode === null) {
