@@ -1,4 +1,4 @@
-import { open, seal,type SealBinding } from "./sealing.ts";
+import { open, seal, type SealBinding } from "./sealing.ts";
 
 /**
  * The credential keyring (docs/decisions/0031): the current key seals, and every key — the current
