@@ -27,6 +27,9 @@ const base64Key = z.string().refine(isBase64Key, "must be 32 bytes, base64-encod
 
 const positiveInt = z.coerce.number().int().positive();
 
+/** Where `serenity worker` answers its probes and `/metrics` unless SERENITY_WORKER_PORT says otherwise. */
+export const DEFAULT_WORKER_PORT = 8081;
+
 /** The pool-size rule (see workerPoolRule): connections a worker keeps beyond its handlers. */
 export const WORKER_POOL_RESERVE = 2;
 
@@ -61,6 +64,9 @@ const envSchema = z.object({
   SERENITY_DB_POOL_SIZE: positiveInt.default(DEFAULT_POOL_SIZE),
   SERENITY_DB_NESTED_ACQUIRE: z.enum(["throw", "warn"]).default("throw"),
   SERENITY_WORKER_CONCURRENCY: positiveInt.default(10),
+  SERENITY_WORKER_PORT: z
+    .union([z.literal("off"), z.coerce.number().int().min(0).max(65535)])
+    .default(DEFAULT_WORKER_PORT),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // A secret: Config.upstreamToken, redacted from logs (src/observability/logger.ts).
   SERENITY_UPSTREAM_TOKEN: z.string().optional(),
@@ -181,6 +187,11 @@ export interface WorkerSettings {
   jobReconcileIntervalMs: number;
   /** SERENITY_WORKER_CONCURRENCY (default 10): job handlers running at once per process. */
   concurrency: number;
+  /**
+   * SERENITY_WORKER_PORT (default 8081; `off` = none; 0 = any free port): where `serenity worker`
+   * answers /healthz, /readyz and /metrics, on HOST. Only that command opens it.
+   */
+  probePort: number | undefined;
 }
 
 /**
@@ -277,6 +288,7 @@ function workerSettings(env: FlagSource, raw: RawEnv): WorkerSettings {
       DEFAULT_JOB_RECONCILE_INTERVAL_MS,
     ),
     concurrency: raw.SERENITY_WORKER_CONCURRENCY,
+    probePort: raw.SERENITY_WORKER_PORT === "off" ? undefined : raw.SERENITY_WORKER_PORT,
   };
 }
 

@@ -334,6 +334,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       "job handlers running at once in a process that runs jobs (`serenity worker --concurrency` wins)",
   },
   {
+    names: ["SERENITY_WORKER_PORT"],
+    default: "8081",
+    unit: "",
+    read: "boot",
+    meaning:
+      "where `serenity worker` answers `/healthz`, `/readyz` (database and migrations, not Semrush) and `/metrics`, on HOST; `off` opens no port, 0 any free one (the log line names it); several workers on one host need one port each",
+  },
+  {
     names: ["SERENITY_SHUTDOWN_GRACE_MS"],
     default: "20 000",
     unit: "ms",
