@@ -55,7 +55,7 @@ describe("upstream health in the console", () => {
     expect(await page.textContent("[data-upstream]")).toContain("Semrush does not answer");
     const note = page.locator(".upstream-note");
     expect(await note.getAttribute("role")).toBe("status");
-    expect(await note.textContent()).toContain("changes that need Semrush fail");
+    expect(await note.textContent()).toContain("changes that need Semrush fail (serenityUpstreamError)");
     expect(problems).toEqual([]);
   });
 

@@ -31,7 +31,7 @@ export function useUpstreamHealth(enabled) {
       state === "unreachable"
         ? html`<p class="note note-error upstream-note" role="status">
             Semrush does not answer (since ${formatTime(health?.since ?? null)}). Pages show what Serenity
-            last learned; changes that need Semrush fail with "upstream unavailable" until it answers again.
+            last learned; changes that need Semrush fail (serenityUpstreamError) until it answers again.
           </p>`
         : null,
   };
