@@ -83,7 +83,8 @@ interface Proc {
 
 function spawnSerenity(name: string, argv: string[], env: Record<string, string>): Proc {
   const child = spawn(process.execPath, [BIN, ...argv], {
-    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    // Several workers on one host: any free probe port each (the default 8081 would clash).
+    env: { ...process.env, LOG_LEVEL: "warn", SERENITY_WORKER_PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const log = createWriteStream(path.join(LOG_DIR, `${name}.log`));

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from "../vendor/hooks.js";
 import { onSessionEnded } from "./api.js";
 import { usePageTitle } from "./components/common.js";
+import { useUpstreamHealth } from "./components/upstreamHealth.js";
 import { html } from "./html.js";
 import { BrandPage } from "./pages/brand.js";
 import { JobPage } from "./pages/job.js";
@@ -92,6 +93,7 @@ export function App() {
     main.current?.focus();
   }, [pathname, token]);
 
+  const upstream = useUpstreamHealth(Boolean(token));
   const who = describeToken(token);
   const route = matchRoute(pathname, ROUTES);
   const orgId = route?.params.orgId;
@@ -119,6 +121,7 @@ export function App() {
               }
             </nav>
             <div class="who">
+              ${upstream.indicator}
               ${who ? html`<span>${who.sub}${who.admin ? " (admin)" : ""}</span>` : null}
               <button type="button" onClick=${signOut}>Sign out</button>
             </div>`
@@ -126,6 +129,7 @@ export function App() {
       }
     </header>
     <main id="main" ref=${main} tabindex="-1">
+      ${token ? upstream.note : null}
       ${
         token
           ? route

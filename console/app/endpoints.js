@@ -18,6 +18,7 @@ import { api } from "./api.js";
 /** @typedef {import("./types.js").JobTimeline} JobTimeline */
 /** @typedef {import("./types.js").PromptPreview} PromptPreview */
 /** @typedef {import("./types.js").PromptGenerationHandle} PromptGenerationHandle */
+/** @typedef {import("./types.js").UpstreamHealth} UpstreamHealth */
 
 const part = encodeURIComponent;
 const org = (/** @type {string} */ orgId) => `/v2/orgs/${part(orgId)}`;
@@ -30,6 +31,8 @@ export const listOrgs = () => api("/v2/orgs");
 export const getOrg = (orgId) => api(org(orgId));
 /** @returns {Promise<PoolSummaries>} */
 export const listPoolSummaries = () => api("/v2/serenity/pool-summaries");
+/** @returns {Promise<UpstreamHealth>} */
+export const getUpstreamHealth = () => api("/v2/serenity/upstream-health");
 
 /** @param {string} orgId @returns {Promise<PoolView>} */
 export const getPoolView = (orgId) => api(`${org(orgId)}/serenity/resources`);

@@ -16,6 +16,7 @@ import type { orgList, orgSchema } from "../../src/api/schemas/orgs.ts";
 import type { poolHistorySchema, poolSummariesSchema } from "../../src/api/schemas/poolHistory.ts";
 import type { promptPreviewSchema } from "../../src/api/schemas/promptPreview.ts";
 import type { bulkPromptsResponse, promptList } from "../../src/api/schemas/prompts.ts";
+import type { upstreamHealthSchema } from "../../src/api/schemas/upstreamHealth.ts";
 
 export type ErrorEnvelope = z.output<typeof errorEnvelope>;
 export type Org = z.output<typeof orgSchema>;
@@ -36,6 +37,7 @@ export type LedgerEntry = LedgerPage["items"][number];
 export type PoolHistory = z.output<typeof poolHistorySchema>;
 export type PoolSample = PoolHistory["items"][number];
 export type PoolSummaries = z.output<typeof poolSummariesSchema>;
+export type UpstreamHealth = z.output<typeof upstreamHealthSchema>;
 export type Job = z.output<typeof jobSchema>;
 export type JobSummary = z.output<typeof jobSummarySchema>;
 export type JobListPage = z.output<typeof jobListPageSchema>;

@@ -38,25 +38,48 @@ function toPrincipal(payload: JWTPayload, bearer: string): Principal | undefined
   return { sub: payload.sub, orgIds: orgs, isAdmin: payload.role === "admin", bearer };
 }
 
-export function hs256Verifier(secret: string): TokenVerifier {
-  const key = new TextEncoder().encode(secret);
+/**
+ * HS256 with the current secret, and during a rotation also with the previous one (ADR 0031):
+ * tokens signed before the switch keep verifying until the previous secret is removed; new tokens
+ * are only ever signed with the current one (signDevToken).
+ */
+export function hs256Verifier(secret: string, previous: readonly string[] = []): TokenVerifier {
+  const keys = [secret, ...previous].map((value) => new TextEncoder().encode(value));
   return {
     async verify(bearer) {
-      try {
-        const { payload } = await jwtVerify(bearer, key, {
-          algorithms: ["HS256"],
-          requiredClaims: REQUIRED_CLAIMS,
-        });
-        return toPrincipal(payload, bearer);
-      } catch {
-        return undefined;
+      for (const key of keys) {
+        try {
+          const { payload } = await jwtVerify(bearer, key, {
+            algorithms: ["HS256"],
+            requiredClaims: REQUIRED_CLAIMS,
+          });
+          return toPrincipal(payload, bearer);
+        } catch {
+          // the next secret, if any
+        }
       }
+      return undefined;
     },
   };
 }
 
+/** A JWKS answer is kept this long before it is fetched again. */
+export const JWKS_CACHE_MAX_AGE_MS = 10 * 60 * 1000;
+
+/** At most one refetch per this long, however many tokens name a kid the set lacks. */
+export const JWKS_REFETCH_COOLDOWN_MS = 30 * 1000;
+
+/**
+ * Verifies against a remote key set, picking the key by the token's `kid` (ADR 0031): a rotation
+ * publishes the new key beside the old one, and a token naming a kid the cached set lacks makes the
+ * set be fetched again — at most once per JWKS_REFETCH_COOLDOWN_MS, so tokens with made-up kids
+ * cannot make us hammer the issuer.
+ */
 export function jwksVerifier(options: { jwksUrl: string; issuer: string; audience: string }): TokenVerifier {
-  const keys = createRemoteJWKSet(new URL(options.jwksUrl));
+  const keys = createRemoteJWKSet(new URL(options.jwksUrl), {
+    cacheMaxAge: JWKS_CACHE_MAX_AGE_MS,
+    cooldownDuration: JWKS_REFETCH_COOLDOWN_MS,
+  });
   return {
     async verify(bearer) {
       try {

@@ -27,7 +27,10 @@ export interface PostgresUpstreamBudgetOptions {
   events: EventBus;
   logger: Logger;
   limits: BudgetLimits;
-  /** The credential sealing key (or its promise): the account hash is keyed with a key derived from it. */
+  /**
+   * The budget key (or its promise; runtime: resolveBudgetKey, SERENITY_BUDGET_KEY else the current
+   * credential key): the account hash is keyed with a key derived from it.
+   */
   credentialKey: Buffer | Promise<Buffer>;
   /** How long a slot stays held if its holder dies: the call timeout plus a margin. */
   leaseMs: number;

@@ -2,6 +2,7 @@ import { Command } from "commander";
 
 import { registerAdmin } from "./commands/admin.ts";
 import { registerAudit } from "./commands/audit.ts";
+import { registerCredentials } from "./commands/credentials.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerReconcile } from "./commands/reconcile.ts";
 import { registerServe } from "./commands/serve.ts";
@@ -27,5 +28,6 @@ registerSweep(program);
 registerAudit(program);
 registerReconcile(program);
 registerAdmin(program);
+registerCredentials(program);
 
 await program.parseAsync(process.argv);

@@ -19,7 +19,16 @@ import { isProductionMode, productionRefusalLine, productionRefusals } from "./p
 
 const httpOrigin = z.url({ protocol: /^https?$/ }).transform((value) => new URL(value).origin);
 
+function isBase64Key(value: string): boolean {
+  return Buffer.from(value, "base64").length === 32;
+}
+
+const base64Key = z.string().refine(isBase64Key, "must be 32 bytes, base64-encoded");
+
 const positiveInt = z.coerce.number().int().positive();
+
+/** Where `serenity worker` answers its probes and `/metrics` unless SERENITY_WORKER_PORT says otherwise. */
+export const DEFAULT_WORKER_PORT = 8081;
 
 /** The pool-size rule (see workerPoolRule): connections a worker keeps beyond its handlers. */
 export const WORKER_POOL_RESERVE = 2;
@@ -37,15 +46,27 @@ const envSchema = z.object({
   SERENITY_AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
   SERENITY_AUTH_ISSUER: z.string().min(1).optional(),
   SERENITY_AUTH_AUDIENCE: z.string().min(1).optional(),
-  SERENITY_CREDENTIAL_KEY: z
+  SERENITY_AUTH_SECRET_PREVIOUS: z.string().min(16, "must be at least 16 characters").optional(),
+  SERENITY_CREDENTIAL_KEY: base64Key.optional(),
+  SERENITY_CREDENTIAL_KEY_PREVIOUS: z
     .string()
-    .refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes, base64-encoded")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((key) => key.trim())
+        .filter((key) => key.length > 0),
+    )
+    .refine((keys) => keys.every(isBase64Key), "must be 32-byte keys, base64-encoded, separated by commas")
     .optional(),
+  SERENITY_BUDGET_KEY: base64Key.optional(),
   SERENITY_SIMULATOR_CONTROLS: z.enum(["true", "false"]).default("false"),
   SERENITY_SYNC_SETTLE_BUDGET_MS: positiveInt.default(10_000),
   SERENITY_DB_POOL_SIZE: positiveInt.default(DEFAULT_POOL_SIZE),
   SERENITY_DB_NESTED_ACQUIRE: z.enum(["throw", "warn"]).default("throw"),
   SERENITY_WORKER_CONCURRENCY: positiveInt.default(10),
+  SERENITY_WORKER_PORT: z
+    .union([z.literal("off"), z.coerce.number().int().min(0).max(65535)])
+    .default(DEFAULT_WORKER_PORT),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   // A secret: Config.upstreamToken, redacted from logs (src/observability/logger.ts).
@@ -72,11 +93,17 @@ export interface Config {
   gateway: { projectsBaseUrl: string; usersBaseUrl: string } | undefined;
   auth: {
     secret: string | undefined;
+    /** SERENITY_AUTH_SECRET_PREVIOUS: still verifies during a rotation; never signs. */
+    previousSecret: string | undefined;
     jwksUrl: string | undefined;
     issuer: string | undefined;
     audience: string | undefined;
   };
   credentialKey: string | undefined;
+  /** SERENITY_CREDENTIAL_KEY_PREVIOUS: keys that still unseal, never seal (docs/decisions/0031). */
+  previousCredentialKeys: readonly string[];
+  /** SERENITY_BUDGET_KEY: what the budget's account hash derives from (else the current credential key). */
+  budgetKey: string | undefined;
   simulatorControls: boolean;
   syncSettleBudgetMs: number;
   logLevel: RawEnv["LOG_LEVEL"];
@@ -163,6 +190,11 @@ export interface WorkerSettings {
   jobReconcileIntervalMs: number;
   /** SERENITY_WORKER_CONCURRENCY (default 10): job handlers running at once per process. */
   concurrency: number;
+  /**
+   * SERENITY_WORKER_PORT (default 8081; `off` = none; 0 = any free port): where `serenity worker`
+   * answers /healthz, /readyz and /metrics, on HOST. Only that command opens it.
+   */
+  probePort: number | undefined;
 }
 
 /**
@@ -259,6 +291,7 @@ function workerSettings(env: FlagSource, raw: RawEnv): WorkerSettings {
       DEFAULT_JOB_RECONCILE_INTERVAL_MS,
     ),
     concurrency: raw.SERENITY_WORKER_CONCURRENCY,
+    probePort: raw.SERENITY_WORKER_PORT === "off" ? undefined : raw.SERENITY_WORKER_PORT,
   };
 }
 
@@ -281,6 +314,28 @@ function requireHttpsUnlessLoopback(variable: string, origin: string | undefined
   const url = new URL(origin);
   if (url.protocol !== "https:" && !LOOPBACK_HOSTS.has(url.hostname)) {
     throw new ConfigError(variable, "must use https (plain http is accepted only on loopback)");
+  }
+}
+
+/**
+ * A previous value only makes sense beside an explicit current one, and a credential-key rotation
+ * needs the budget key pinned, or old and new processes would hash one bearer to two budget
+ * accounts (docs/decisions/0031).
+ */
+function requireRotationPartners(raw: RawEnv): void {
+  if (raw.SERENITY_AUTH_SECRET_PREVIOUS && !raw.SERENITY_AUTH_SECRET) {
+    throw new ConfigError("SERENITY_AUTH_SECRET", "is required with SERENITY_AUTH_SECRET_PREVIOUS");
+  }
+  if (raw.SERENITY_CREDENTIAL_KEY_PREVIOUS?.length) {
+    if (!raw.SERENITY_CREDENTIAL_KEY) {
+      throw new ConfigError("SERENITY_CREDENTIAL_KEY", "is required with SERENITY_CREDENTIAL_KEY_PREVIOUS");
+    }
+    if (!raw.SERENITY_BUDGET_KEY) {
+      throw new ConfigError(
+        "SERENITY_BUDGET_KEY",
+        "is required with SERENITY_CREDENTIAL_KEY_PREVIOUS (set it to the credential key the budget used before the rotation)",
+      );
+    }
   }
 }
 
@@ -317,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "and SERENITY_AUTH_AUDIENCE are required with SERENITY_AUTH_JWKS_URL",
     );
   }
+  requireRotationPartners(raw);
   const projectsBaseUrl = raw.SEMRUSH_PROJECTS_BASE_URL;
   return {
     databaseUrl: raw.DATABASE_URL,
@@ -328,11 +384,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     auth: {
       secret: raw.SERENITY_AUTH_SECRET,
+      previousSecret: raw.SERENITY_AUTH_SECRET_PREVIOUS,
       jwksUrl: raw.SERENITY_AUTH_JWKS_URL,
       issuer: raw.SERENITY_AUTH_ISSUER,
       audience: raw.SERENITY_AUTH_AUDIENCE,
     },
     credentialKey: raw.SERENITY_CREDENTIAL_KEY,
+    previousCredentialKeys: raw.SERENITY_CREDENTIAL_KEY_PREVIOUS ?? [],
+    budgetKey: raw.SERENITY_BUDGET_KEY,
     simulatorControls: raw.SERENITY_SIMULATOR_CONTROLS === "true",
     syncSettleBudgetMs: raw.SERENITY_SYNC_SETTLE_BUDGET_MS,
     logLevel: raw.LOG_LEVEL,

@@ -62,6 +62,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "HS256 secret for local tokens",
   },
   {
+    names: ["SERENITY_AUTH_SECRET_PREVIOUS"],
+    default: "unset",
+    unit: "",
+    read: "boot",
+    meaning:
+      "during a rotation of SERENITY_AUTH_SECRET: the secret before it, which still verifies tokens (never signs); needs SERENITY_AUTH_SECRET; remove it once the longest token signed with it has expired (docs/runbooks/key-rotation.md)",
+  },
+  {
     names: ["SERENITY_AUTH_JWKS_URL", "SERENITY_AUTH_ISSUER", "SERENITY_AUTH_AUDIENCE"],
     default: "unset",
     unit: "",
@@ -74,6 +82,22 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     unit: "",
     read: "boot",
     meaning: "32-byte key (base64) sealing stored upstream credentials",
+  },
+  {
+    names: ["SERENITY_CREDENTIAL_KEY_PREVIOUS"],
+    default: "unset",
+    unit: "",
+    read: "boot",
+    meaning:
+      "during a rotation of SERENITY_CREDENTIAL_KEY: other 32-byte keys (base64, comma-separated) that still unseal credentials, never seal; needs SERENITY_CREDENTIAL_KEY and SERENITY_BUDGET_KEY; `serenity credentials reseal` moves everything to the current key, then they can go (docs/runbooks/key-rotation.md)",
+  },
+  {
+    names: ["SERENITY_BUDGET_KEY"],
+    default: "unset → the current SERENITY_CREDENTIAL_KEY",
+    unit: "",
+    read: "boot",
+    meaning:
+      "32-byte key (base64) the upstream budget's account hash derives from; pin it to the credential key in use before rotating that key, so a rotation never splits a bearer's budget",
   },
   {
     names: ["SERENITY_CREDENTIAL_TTL"],
@@ -308,6 +332,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     read: "boot",
     meaning:
       "job handlers running at once in a process that runs jobs (`serenity worker --concurrency` wins)",
+  },
+  {
+    names: ["SERENITY_WORKER_PORT"],
+    default: "8081",
+    unit: "",
+    read: "boot",
+    meaning:
+      "where `serenity worker` answers `/healthz`, `/readyz` (database and migrations, not Semrush) and `/metrics`, on HOST; `off` opens no port, 0 any free one (the log line names it); several workers on one host need one port each",
   },
   {
     names: ["SERENITY_SHUTDOWN_GRACE_MS"],

@@ -7,7 +7,7 @@ import { invalidateCredential } from "../db/credentials/invalidateCredential.ts"
 import type { Db, DbExecutor } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { Logger } from "../observability/logger.ts";
-import { open, seal } from "./sealing.ts";
+import { type CredentialKeyring, keyringOf, openWithKeyring, sealUnderCurrent } from "./keyring.ts";
 import { credentialExpiry, credentialTtlMs } from "./tokenExpiry.ts";
 
 /** The only audience we seal for: the upstream gateway. */
@@ -22,8 +22,11 @@ export interface CredentialStoreDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  /** The 32-byte sealing key, or a promise of it (loaded from the data dir on first use). */
-  key: Buffer | Promise<Buffer>;
+  /**
+   * The keyring (current key seals, previous keys unseal), a lone 32-byte key, or a promise of
+   * either (loaded from the data dir on first use).
+   */
+  key: Buffer | CredentialKeyring | Promise<Buffer | CredentialKeyring>;
   env?: Record<string, string | undefined>;
 }
 
@@ -39,11 +42,16 @@ export class CredentialStore {
     this.#deps = deps;
   }
 
+  /** The keyring this store seals and unseals with. */
+  async keyring(): Promise<CredentialKeyring> {
+    return keyringOf(await this.#deps.key);
+  }
+
   async seal(ownerSub: string, token: string, options: { db?: DbExecutor } = {}): Promise<string> {
-    const key = await this.#deps.key;
+    const ring = await this.keyring();
     const now = this.#deps.clock.now();
     const credentialId = randomUUID();
-    const sealed = seal(key, { credentialId, ownerSub, audience: UPSTREAM_AUDIENCE }, token);
+    const sealed = sealUnderCurrent(ring, { credentialId, ownerSub, audience: UPSTREAM_AUDIENCE }, token);
     await insertCredential(options.db ?? this.#deps.db, {
       id: credentialId,
       ownerSub,
@@ -64,17 +72,18 @@ export class CredentialStore {
       return { status: "NEEDS_REAUTH", reason: "expired" };
     }
     if (row.audience !== UPSTREAM_AUDIENCE) return { status: "NEEDS_REAUTH", reason: "unreadable" };
-    const token = open(
-      await this.#deps.key,
+    const opened = openWithKeyring(
+      await this.keyring(),
       { credentialId: row.id, ownerSub: row.ownerSub, audience: row.audience },
       row.sealed,
     );
-    if (token === undefined) {
-      // Tampered bytes or a rotated key: the user must sign in again; operators need to know.
+    if (opened === undefined) {
+      // Tampered bytes, or a key no longer in the ring: the user must sign in again; operators
+      // need to know.
       this.#deps.logger.warn({ credentialId }, "stored credential failed its integrity check");
       return { status: "NEEDS_REAUTH", reason: "unreadable" };
     }
-    return { status: "ok", token };
+    return { status: "ok", token: opened.token };
   }
 
   /** Deletes the sealed bytes (idempotent). */

@@ -75,6 +75,11 @@ export class JobWorker {
     for (const { name, step } of options.reconcileSteps ?? []) this.reconciler.addStep(name, step);
   }
 
+  /** True from start until a stop begins (the worker's readiness probe reports it). */
+  get running(): boolean {
+    return this.#running;
+  }
+
   get inFlight(): number {
     return this.#inFlight.size;
   }

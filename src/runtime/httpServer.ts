@@ -1,19 +1,7 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-
 import { type App, buildApp } from "../api/app.ts";
-import type { ReadinessReport } from "../api/appDeps.ts";
-import { MIGRATIONS_FOLDER, migrationsApplied } from "../db/migrate.ts";
-import { pingDatabase } from "../db/pingDatabase.ts";
+import { databaseReadiness } from "./readiness.ts";
 import type { Runtime } from "./runtime.ts";
 import { createVerifier } from "./verifier.ts";
-
-function committedMigrationCount(): number {
-  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
-    entries: unknown[];
-  };
-  return journal.entries.length;
-}
 
 /**
  * Builds the API for a runtime. Readiness is "this process can serve": the database answers and
@@ -22,14 +10,7 @@ function committedMigrationCount(): number {
  * (src/runtime/upstreamHealth.ts).
  */
 export async function createApiApp(runtime: Runtime): Promise<App> {
-  const expectedMigrations = committedMigrationCount();
-  const readiness = async (): Promise<ReadinessReport> => {
-    const checks: Record<string, boolean> = {};
-    checks.database = await pingDatabase(runtime.database.pool);
-    checks.migrations =
-      checks.database && (await migrationsApplied(runtime.database.pool, expectedMigrations));
-    return { ready: Object.values(checks).every(Boolean), checks };
-  };
+  const readiness = databaseReadiness(runtime);
   return buildApp({
     logger: runtime.logger,
     clock: runtime.clock,

@@ -1,7 +1,7 @@
 import { budgetLimitsOf } from "../budget/budgetSettings.ts";
 import { PostgresUpstreamBudget } from "../budget/postgresUpstreamBudget.ts";
 import type { Config } from "../config/env.ts";
-import { resolveCredentialKey } from "../credentials/credentialKey.ts";
+import { resolveBudgetKey, resolveCredentialKeyring } from "../credentials/credentialKey.ts";
 import { type Database, openDatabase } from "../db/database.ts";
 import { runMigrations } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../domain/clock.ts";
@@ -76,8 +76,11 @@ export async function openRuntime(
     const clock = options.clock ?? systemClock;
     const metrics = createMetrics(events, { defaultMetrics: true, pool: database.stats });
     const origins = options.gateway ?? config.gateway;
-    const credentialKey = resolveCredentialKey(config);
+    const credentialKey = resolveCredentialKeyring(config);
     credentialKey.catch(() => {}); // surfaces on first use (seal/exchange), not as an unhandled rejection
+    // Not the credential key itself: a rotation must leave every bearer on its budget account.
+    const budgetKey = resolveBudgetKey(config, credentialKey);
+    budgetKey.catch(() => {});
     // One budget per (account, endpoint group) shared through this database (ADR 0019); none at
     // all when the limits are 0, so an unlimited deployment pays no round trip per call.
     const limits = budgetLimitsOf(config.upstreamBudget);
@@ -88,7 +91,7 @@ export async function openRuntime(
           events,
           logger: logger.child({ component: "upstreamBudget" }),
           limits,
-          credentialKey,
+          credentialKey: budgetKey,
           leaseMs: DEFAULT_GATEWAY_TIMEOUT_MS + UPSTREAM_LEASE_MARGIN_MS,
         })
       : undefined;

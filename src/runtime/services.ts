@@ -14,6 +14,7 @@ import { CatalogueService } from "../catalogues/catalogueService.ts";
 import type { FlagSource } from "../config/flags.ts";
 import { ephemeralCredentialKey } from "../credentials/credentialKey.ts";
 import { CredentialStore } from "../credentials/credentialStore.ts";
+import type { CredentialKeyring } from "../credentials/keyring.ts";
 import type { Db } from "../db/database.ts";
 import { type Clock, systemClock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
@@ -53,8 +54,11 @@ export interface ServiceDeps {
   clock: Clock;
   events: EventBus;
   logger: Logger;
-  /** The credential sealing key (runtime: resolveCredentialKey(config)); tests get a per-process key. */
-  credentialKey?: Buffer | Promise<Buffer>;
+  /**
+   * The credential keyring (runtime: resolveCredentialKeyring(config)), or a lone key; tests get a
+   * per-process key.
+   */
+  credentialKey?: Buffer | CredentialKeyring | Promise<Buffer | CredentialKeyring>;
   /** The job queue; defaults to pg-boss (schema `pgboss`) over `db`'s pool, without maintenance. */
   jobQueue?: JobQueue;
   /** The upstream gateway client; without one every upstream call fails `configurationError`. */

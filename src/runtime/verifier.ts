@@ -10,5 +10,6 @@ export async function localAuthSecret(config: Config): Promise<string> {
 export async function createVerifier(config: Config): Promise<TokenVerifier> {
   const { jwksUrl, issuer, audience } = config.auth;
   if (jwksUrl && issuer && audience) return jwksVerifier({ jwksUrl, issuer, audience });
-  return hs256Verifier(await localAuthSecret(config));
+  const previous = config.auth.previousSecret ? [config.auth.previousSecret] : [];
+  return hs256Verifier(await localAuthSecret(config), previous);
 }

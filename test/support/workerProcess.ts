@@ -18,7 +18,8 @@ export function spawnWorker(
   const args = [SERENITY_BIN, "worker", "--shutdown-grace-ms", "2000"];
   if (options.concurrency) args.push("--concurrency", String(options.concurrency));
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, LOG_LEVEL: "info", ...env },
+    // Any free probe port: several workers run side by side (the default 8081 would clash).
+    env: { ...process.env, LOG_LEVEL: "info", SERENITY_WORKER_PORT: "0", ...env },
     stdio: ["ignore", "pipe", "ignore"],
   });
   let started = false;

@@ -13,6 +13,7 @@ import { orgRoutes } from "./orgs.ts";
 import { poolHistoryRoutes } from "./poolHistory.ts";
 import { promptPreviewRoutes } from "./promptPreview.ts";
 import { promptRoutes } from "./prompts.ts";
+import { upstreamHealthRoutes } from "./upstreamHealth.ts";
 
 /** Every route module, in one list: add a line here for a new one. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -28,4 +29,5 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await allocationRoutes(app, deps);
   await poolHistoryRoutes(app, deps);
   await jobListRoutes(app, deps);
+  await upstreamHealthRoutes(app, deps);
 }

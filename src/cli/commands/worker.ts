@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 
 import { openRuntime } from "../../runtime/runtime.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
+import { startWorkerProbes, type WorkerProbes } from "../../runtime/workerProbes.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
 function positiveInteger(value: string): number {
@@ -35,10 +36,25 @@ export function registerWorker(program: Command): void {
         await runtime.close();
         return fail(logger, error);
       });
+      // Its own port for Kubernetes probes and scraping (SERENITY_WORKER_PORT; `off` = none).
+      const probePort = config.worker.probePort;
+      let probes: WorkerProbes | undefined;
+      if (probePort !== undefined) {
+        probes = await startWorkerProbes(runtime, worker, { port: probePort, host: config.host }).catch(
+          async (error) => {
+            await worker.stop();
+            await runtime.close();
+            return fail(logger, error);
+          },
+        );
+        logger.info({ url: probes.url }, `worker probes at ${probes.url} (/healthz, /readyz, /metrics)`);
+      }
       onShutdown(
         logger,
         async () => {
+          // Stopping first turns /readyz to 503 while running jobs finish; the port closes last.
           await worker.stop();
+          await probes?.close();
           await runtime.close();
         },
         {

@@ -45,6 +45,7 @@ describe("the worker's settings (read once at boot, src/runtime/startWorker.ts r
       upstreamReconcile: { intervalMs: 300_000, graceMs: 600_000 },
       jobReconcileIntervalMs: 60_000,
       concurrency: 10,
+      probePort: 8081,
     });
     expect(config.upstreamToken).toBeUndefined();
   });

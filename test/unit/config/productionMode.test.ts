@@ -110,6 +110,31 @@ describe("production mode", () => {
     });
   }
 
+  it("still requires the current values while previous ones are given for a rotation", () => {
+    const previousOnly = refusal({
+      ...COMPLETE,
+      SERENITY_CREDENTIAL_KEY: undefined,
+      SERENITY_CREDENTIAL_KEY_PREVIOUS: Buffer.alloc(32, 8).toString("base64"),
+      SERENITY_BUDGET_KEY: Buffer.alloc(32, 8).toString("base64"),
+    });
+    expect(previousOnly).toMatch(/^Production mode .*SERENITY_CREDENTIAL_KEY \(shared/);
+    const previousSecretOnly = refusal({
+      ...COMPLETE,
+      SERENITY_AUTH_JWKS_URL: undefined,
+      SERENITY_AUTH_ISSUER: undefined,
+      SERENITY_AUTH_AUDIENCE: undefined,
+      SERENITY_AUTH_SECRET_PREVIOUS: "the-secret-before-the-rotation",
+    });
+    expect(previousSecretOnly).toMatch(/^Production mode .*SERENITY_AUTH_SECRET/);
+    expect(
+      refusal({
+        ...COMPLETE,
+        SERENITY_CREDENTIAL_KEY_PREVIOUS: Buffer.alloc(32, 8).toString("base64"),
+        SERENITY_BUDGET_KEY: Buffer.alloc(32, 8).toString("base64"),
+      }),
+    ).toBe("started");
+  });
+
   it("outside production mode the development defaults still apply", () => {
     expect(refusal({})).toBe("started");
     expect(refusal({ NODE_ENV: "development" })).toBe("started");

@@ -1,0 +1,77 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+import type { JobWorker } from "../jobs/worker.ts";
+import { databaseReadiness } from "./readiness.ts";
+import type { Runtime } from "./runtime.ts";
+
+/** The probe server of a `serenity worker`: where it listens, and how to close it. */
+export interface WorkerProbes {
+  url: string;
+  close(): Promise<void>;
+}
+
+function sendJson(response: http.ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  response.end(JSON.stringify(body));
+}
+
+/**
+ * `serenity worker`'s own port (SERENITY_WORKER_PORT, on HOST): the same three routes as the API,
+ * without a token — `/healthz` (the process answers), `/readyz` (database and migrations, and the
+ * worker has not begun stopping; never the upstream) and `/metrics` (this process's registry: its
+ * jobs, its pool, its upstream calls). Anything else is 404; only GET and HEAD are served.
+ */
+export async function startWorkerProbes(
+  runtime: Runtime,
+  worker: Pick<JobWorker, "running">,
+  listenOn: { port: number; host: string },
+): Promise<WorkerProbes> {
+  const readiness = databaseReadiness(runtime);
+  const route = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
+    const path = new URL(request.url ?? "/", "http://worker").pathname;
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return sendJson(response, 405, { status: "method not allowed" });
+    }
+    if (path === "/healthz") return sendJson(response, 200, { status: "ok" });
+    if (path === "/readyz") {
+      const report = await readiness();
+      const checks = { ...report.checks, worker: worker.running };
+      const ready = report.ready && worker.running;
+      return sendJson(response, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks });
+    }
+    if (path === "/metrics") {
+      const body = await runtime.metrics.registry.metrics();
+      response.writeHead(200, { "content-type": runtime.metrics.registry.contentType });
+      response.end(body);
+      return;
+    }
+    sendJson(response, 404, { status: "not found" });
+  };
+  const server = http.createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
+      runtime.logger.error({ err: error }, "worker probe failed");
+      if (!response.headersSent) sendJson(response, 500, { status: "error" });
+      else response.end();
+    });
+  });
+  // A probe connection must never hold the process open at shutdown.
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(listenOn.port, listenOn.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = listenOn.host.includes(":") ? `[${listenOn.host}]` : listenOn.host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
