@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import { systemClock } from "../../domain/clock.ts";
 import type { AppDeps } from "../appDeps.ts";
-import { errorResponses } from "../schemas/common.ts";
+import { errorResponses } from "../schemas/routeErrors.ts";
 import { upstreamHealthSchema } from "../schemas/upstreamHealth.ts";
 
 interface Observed {
