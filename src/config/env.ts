@@ -42,6 +42,8 @@ const envSchema = z.object({
     .refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes, base64-encoded")
     .optional(),
   SERENITY_SIMULATOR_CONTROLS: z.enum(["true", "false"]).default("false"),
+  // Which catalogue the built-in simulator's brand-topics serves; parsed by the simulator at start.
+  SERENITY_SIMULATOR_INDUSTRY: z.string().optional(),
   SERENITY_SYNC_SETTLE_BUDGET_MS: positiveInt.default(10_000),
   SERENITY_DB_POOL_SIZE: positiveInt.default(DEFAULT_POOL_SIZE),
   SERENITY_DB_NESTED_ACQUIRE: z.enum(["throw", "warn"]).default("throw"),
@@ -77,6 +79,8 @@ export interface Config {
   };
   credentialKey: string | undefined;
   simulatorControls: boolean;
+  /** `SERENITY_SIMULATOR_INDUSTRY` as given (the built-in simulator parses it), or undefined. */
+  simulatorIndustry: string | undefined;
   syncSettleBudgetMs: number;
   logLevel: RawEnv["LOG_LEVEL"];
   /**
@@ -331,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     credentialKey: raw.SERENITY_CREDENTIAL_KEY,
     simulatorControls: raw.SERENITY_SIMULATOR_CONTROLS === "true",
+    simulatorIndustry: raw.SERENITY_SIMULATOR_INDUSTRY?.trim() || undefined,
     syncSettleBudgetMs: raw.SERENITY_SYNC_SETTLE_BUDGET_MS,
     logLevel: raw.LOG_LEVEL,
     upstreamToken: raw.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
