@@ -41,7 +41,7 @@ export const BANKING_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
       volume: 6600,
       prompts: [
         "Which checking account has no monthly maintenance fee?",
-        "How do I open a {brand} checking account online?",
+        "How do I open a checking account with {brand} online?",
       ],
     },
     {

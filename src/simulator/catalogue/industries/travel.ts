@@ -47,7 +47,7 @@ export const TRAVEL_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
       volume: 2900,
       prompts: [
         "Which travel sites make it easy to change a booking online?",
-        "Can I pay for a {brand} trip in installments?",
+        "Can I pay for my {brand} trip in installments?",
       ],
     },
     {
@@ -79,7 +79,7 @@ export const TRAVEL_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     { topic: "travel insurance", kind: "product", volume: 1900, prompts: [] },
     { topic: "", volume: 2400, prompts: ["Does {brand} have a travel agency near me?"] },
-    { volume: 880, prompts: ["Can I cancel a {brand} trip free of charge?"] },
+    { volume: 880, prompts: ["Can I cancel my {brand} trip free of charge?"] },
   ],
   fr: [
     {
