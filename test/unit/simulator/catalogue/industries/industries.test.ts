@@ -7,9 +7,9 @@ import {
 } from "../../../../../src/generation/validation/languageValidator.ts";
 import { brandTopicsFor, topicLanguageFor } from "../../../../../src/simulator/catalogue/brandTopics.ts";
 import {
+  INDUSTRIES,
   industryFor,
   industryOfDomain,
-  INDUSTRIES,
   industryTopics,
   parseIndustryMap,
 } from "../../../../../src/simulator/catalogue/industries/industries.ts";
