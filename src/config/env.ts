@@ -60,6 +60,8 @@ const envSchema = z.object({
     .optional(),
   SERENITY_BUDGET_KEY: base64Key.optional(),
   SERENITY_SIMULATOR_CONTROLS: z.enum(["true", "false"]).default("false"),
+  // Which catalogue the built-in simulator's brand-topics serves; parsed by the simulator at start.
+  SERENITY_SIMULATOR_INDUSTRY: z.string().optional(),
   SERENITY_SYNC_SETTLE_BUDGET_MS: positiveInt.default(10_000),
   SERENITY_DB_POOL_SIZE: positiveInt.default(DEFAULT_POOL_SIZE),
   SERENITY_DB_NESTED_ACQUIRE: z.enum(["throw", "warn"]).default("throw"),
@@ -105,6 +107,8 @@ export interface Config {
   /** SERENITY_BUDGET_KEY: what the budget's account hash derives from (else the current credential key). */
   budgetKey: string | undefined;
   simulatorControls: boolean;
+  /** `SERENITY_SIMULATOR_INDUSTRY` as given (the built-in simulator parses it), or undefined. */
+  simulatorIndustry: string | undefined;
   syncSettleBudgetMs: number;
   logLevel: RawEnv["LOG_LEVEL"];
   /** LOG_FORMAT: unset = by command and terminal (src/observability/logFormat.ts). */
@@ -393,6 +397,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previousCredentialKeys: raw.SERENITY_CREDENTIAL_KEY_PREVIOUS ?? [],
     budgetKey: raw.SERENITY_BUDGET_KEY,
     simulatorControls: raw.SERENITY_SIMULATOR_CONTROLS === "true",
+    simulatorIndustry: raw.SERENITY_SIMULATOR_INDUSTRY?.trim() || undefined,
     syncSettleBudgetMs: raw.SERENITY_SYNC_SETTLE_BUDGET_MS,
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,

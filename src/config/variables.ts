@@ -357,6 +357,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "enable the `/__sim` control routes of the in-process simulator",
   },
   {
+    names: ["SERENITY_SIMULATOR_INDUSTRY"],
+    default: "unset → read from the domain",
+    unit: "",
+    read: "boot",
+    meaning:
+      "which `brand-topics` catalogue the in-process simulator serves: `skin-care`, `running-shoes`, `software`, `banking`, `travel` or `generic` for every domain, or per domain (`lumiere.example=travel,*=generic`); unset, a domain naming an industry (`swiftrun.example`) gets its catalogue and any other the generic one. The simulator's `industries` setting, also under `/__sim/settings`",
+  },
+  {
     names: ["LOG_LEVEL"],
     default: "`info`",
     unit: "",

@@ -3,8 +3,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 import { ensureDataDirectory } from "../config/dataDirectory.ts";
-import type { Config } from "../config/env.ts";
+import { type Config, ConfigError } from "../config/env.ts";
 import type { Logger } from "../observability/logger.ts";
+import { type IndustryMap, parseIndustryMap } from "../simulator/catalogue/industries/industries.ts";
 import type { SimulatorSettings, SimulatorSnapshot } from "../simulator/createSimulator.ts";
 import { startSimulator } from "../simulator/startSimulator.ts";
 import { resolveGatewayOrigins } from "./gatewayOrigins.ts";
@@ -37,6 +38,15 @@ async function loadSimulatorState(file: string, logger: Logger): Promise<Simulat
   }
 }
 
+/** `SERENITY_SIMULATOR_INDUSTRY` as the simulator's `industries` setting; a bad value fails the start. */
+export function simulatorIndustries(config: Pick<Config, "simulatorIndustry">): IndustryMap {
+  try {
+    return parseIndustryMap(config.simulatorIndustry ?? "");
+  } catch (error) {
+    throw new ConfigError("SERENITY_SIMULATOR_INDUSTRY", (error as Error).message);
+  }
+}
+
 export interface SimulatorChoices {
   /** Settings of the built-in simulator when it runs (e.g. `start`'s request limits). */
   simulatorSettings?: Partial<SimulatorSettings>;
@@ -47,7 +57,7 @@ export async function openRuntimeWithSimulator(
   logger: Logger,
   choices: SimulatorChoices = {},
 ): Promise<RuntimeWithSimulator> {
-  const settings = choices.simulatorSettings ?? {};
+  const settings = { industries: simulatorIndustries(config), ...choices.simulatorSettings };
   const stateFile = path.join(config.dataDir, SIMULATOR_STATE_FILE);
   let simulatorUrl: string | undefined;
   let saveState: () => Promise<void> = async () => {};

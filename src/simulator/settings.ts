@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { INDUSTRIES, type IndustryMap } from "./catalogue/industries/industries.ts";
 import type { RateLimit } from "./http/requestLimiter.ts";
 
 /**
@@ -35,6 +36,11 @@ export interface SimulatorSettings {
    * dimension (the default: tests where the limit is not the subject keep it off).
    */
   rateLimit: RateLimit;
+  /**
+   * Which `brand-topics` catalogue a domain gets: by exact domain, `*` for all others; a domain
+   * under neither is read from its words (catalogue/industries/industries.ts). Empty by default.
+   */
+  industries: IndustryMap;
 }
 
 /** The limits switched off. */
@@ -53,6 +59,7 @@ export const DEFAULT_SETTINGS: SimulatorSettings = {
   publishReads: 0,
   deletingReads: 0,
   rateLimit: UNLIMITED,
+  industries: {},
 };
 
 const count = z.number().int().min(0).max(1_000_000);
@@ -78,6 +85,7 @@ export const settingsPatchSchema = z
     publishReads: count,
     deletingReads: count,
     rateLimit,
+    industries: z.record(z.string().trim().toLowerCase().min(1), z.enum([...INDUSTRIES, "generic"])),
   })
   .partial()
   .strict();

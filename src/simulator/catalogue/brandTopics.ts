@@ -1,5 +1,5 @@
 import { countryByCode, type TopicLanguage } from "./countries.ts";
-import { industryOfDomain, industryTopics } from "./industries/industries.ts";
+import { industryFor, type IndustryMap, industryTopics } from "./industries/industries.ts";
 import { DE_TOPICS } from "./topicSeeds/de.ts";
 import { EN_TOPICS } from "./topicSeeds/en.ts";
 import { ES_TOPICS } from "./topicSeeds/es.ts";
@@ -61,15 +61,16 @@ export function topicLanguageFor(country: string): TopicLanguage {
 
 /**
  * The deterministic `brand-topics` catalogue: the country picks the seed language; the domain picks
- * its industry's catalogue (industries/industries.ts; the generic one for any other domain) and a
+ * its industry's catalogue (the simulator's `industries` setting, else the domain's words; the
+ * generic one for any other domain, industries/industries.ts) and a
  * stable subset of it (8 to all complete topics, plus every gap entry) in a stable order, and
  * scales each volume by 50 %–150 %.
  */
-export function brandTopicsFor(domain: string, country: string): BrandTopic[] {
+export function brandTopicsFor(domain: string, country: string, industries: IndustryMap = {}): BrandTopic[] {
   const language = topicLanguageFor(country);
   const brand = brandNameFromDomain(domain);
   const key = `${domain.trim().toLowerCase()}|${country.trim().toLowerCase()}`;
-  const industry = industryOfDomain(domain);
+  const industry = industryFor(domain, industries);
   const catalogue = industry === null ? SEEDS[language] : industryTopics(industry, language);
   const complete = catalogue.filter((seed) => !isGap(seed));
   const keep = Math.min(complete.length, 8 + (hash(key) % Math.max(1, complete.length - 7)));

@@ -93,6 +93,24 @@ describe("catalogues", () => {
     expect(all(await topics("acme.nl", "nl"))).toMatch(/\b(Hoe|Wat|Welke)\b/);
   });
 
+  it("brand-topics serves the catalogue the domain names, or the one the industries setting picks", async () => {
+    const names = async (domain: string) => (await topics(domain, "us")).map((entry) => entry.topic ?? "");
+    expect(await names("swiftrun.example")).toContain("road running shoes");
+    expect(await names("northwind.example")).not.toContain("cruises");
+    await sim.control("/settings", { industries: { "northwind.example": "travel", "*": "generic" } });
+    try {
+      expect(await names("northwind.example")).toContain("cruises");
+      expect(await names("swiftrun.example")).not.toContain("road running shoes");
+      const refused = await call(sim, "POST", "/__sim/settings", {
+        body: { industries: { "*": "fashion" } },
+      });
+      expect(refused.status).toBe(400);
+    } finally {
+      await sim.control("/settings", { industries: {} });
+    }
+    expect(await names("northwind.example")).not.toContain("cruises");
+  });
+
   it("brand-topics requires domain and country", async () => {
     const missing = await call(sim, "GET", `${PE}/v1/workspaces/${GOLD}/brand-topics?domain=acme.com`);
     expect(missing.status).toBe(400);

@@ -6,7 +6,6 @@ import {
   CONCERN,
   FACETS,
   GOODS,
-  GOODS_AND_COMMERCE,
   GOODS_AND_CONCERNS,
   PRODUCT,
   templatesFrom,
@@ -14,11 +13,7 @@ import {
 
 export const DE_TEMPLATES = templatesFrom([
   ["comparative", ANY_SUBJECT, "Welchen Marken vertrauen die Leute beim Thema {topic} am meisten?"],
-  [
-    "solution",
-    GOODS_AND_COMMERCE,
-    "Welche Marken bieten beim Thema {topic} das beste Preis-Leistungs-Verhältnis?",
-  ],
+  ["solution", PRODUCT, "Welche Marken bieten beim Thema {topic} das beste Preis-Leistungs-Verhältnis?"],
   ["task", GOODS, "Wie treffe ich beim Thema {topic} die richtige Entscheidung?"],
   ["comparative", FACETS, "Wie schneiden die wichtigsten Marken beim Thema {topic} im Vergleich ab?"],
   ["informational", ANY_SUBJECT, "Was sollte man zum Thema {topic} wissen, bevor man sich entscheidet?"],

@@ -6,7 +6,6 @@ import {
   CONCERN,
   FACETS,
   GOODS,
-  GOODS_AND_COMMERCE,
   GOODS_AND_CONCERNS,
   PRODUCT,
   templatesFrom,
@@ -14,7 +13,7 @@ import {
 
 export const EN_TEMPLATES = templatesFrom([
   ["comparative", ANY_SUBJECT, "When it comes to {topic}, which brands do people trust the most?"],
-  ["solution", GOODS_AND_COMMERCE, "Which brands offer the best value for money when it comes to {topic}?"],
+  ["solution", PRODUCT, "Which brands offer the best value for money when it comes to {topic}?"],
   ["task", GOODS, "How do I make the right choice when it comes to {topic}?"],
   ["comparative", FACETS, "How do the leading brands compare on {topic}?"],
   ["informational", ANY_SUBJECT, "What should I know about {topic} before making a decision?"],

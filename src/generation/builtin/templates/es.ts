@@ -6,7 +6,6 @@ import {
   CONCERN,
   FACETS,
   GOODS,
-  GOODS_AND_COMMERCE,
   GOODS_AND_CONCERNS,
   PRODUCT,
   templatesFrom,
@@ -14,11 +13,7 @@ import {
 
 export const ES_TEMPLATES = templatesFrom([
   ["comparative", ANY_SUBJECT, "En materia de {topic}, ¿qué marcas inspiran más confianza?"],
-  [
-    "solution",
-    GOODS_AND_COMMERCE,
-    "¿Qué marcas ofrecen la mejor relación calidad-precio en materia de {topic}?",
-  ],
+  ["solution", PRODUCT, "¿Qué marcas ofrecen la mejor relación calidad-precio en materia de {topic}?"],
   ["task", GOODS, "¿Cómo acierto al elegir en materia de {topic}?"],
   ["comparative", FACETS, "¿Cómo se comparan las principales marcas en materia de {topic}?"],
   ["informational", ANY_SUBJECT, "¿Qué conviene saber en materia de {topic} antes de decidirse?"],

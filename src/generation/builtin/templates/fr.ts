@@ -6,7 +6,6 @@ import {
   CONCERN,
   FACETS,
   GOODS,
-  GOODS_AND_COMMERCE,
   GOODS_AND_CONCERNS,
   PRODUCT,
   templatesFrom,
@@ -14,11 +13,7 @@ import {
 
 export const FR_TEMPLATES = templatesFrom([
   ["comparative", ANY_SUBJECT, "En matière de {topic}, quelles marques inspirent le plus confiance ?"],
-  [
-    "solution",
-    GOODS_AND_COMMERCE,
-    "Quelles marques offrent le meilleur rapport qualité-prix en matière de {topic} ?",
-  ],
+  ["solution", PRODUCT, "Quelles marques offrent le meilleur rapport qualité-prix en matière de {topic} ?"],
   ["task", GOODS, "Comment faire le bon choix en matière de {topic} ?"],
   ["comparative", FACETS, "Comment se comparent les principales marques en matière de {topic} ?"],
   ["informational", ANY_SUBJECT, "Que faut-il savoir en matière de {topic} avant de se décider ?"],

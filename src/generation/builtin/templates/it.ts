@@ -6,7 +6,6 @@ import {
   CONCERN,
   FACETS,
   GOODS,
-  GOODS_AND_COMMERCE,
   GOODS_AND_CONCERNS,
   PRODUCT,
   templatesFrom,
@@ -14,11 +13,7 @@ import {
 
 export const IT_TEMPLATES = templatesFrom([
   ["comparative", ANY_SUBJECT, "In fatto di {topic}, di quali marchi ci si fida di più?"],
-  [
-    "solution",
-    GOODS_AND_COMMERCE,
-    "Quali marchi offrono il miglior rapporto qualità-prezzo in fatto di {topic}?",
-  ],
+  ["solution", PRODUCT, "Quali marchi offrono il miglior rapporto qualità-prezzo in fatto di {topic}?"],
   ["task", GOODS, "Come faccio la scelta giusta in fatto di {topic}?"],
   ["comparative", FACETS, "Come si confrontano i principali marchi in fatto di {topic}?"],
   ["informational", ANY_SUBJECT, "Cosa bisogna sapere in fatto di {topic} prima di decidere?"],

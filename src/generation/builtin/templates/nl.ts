@@ -6,7 +6,6 @@ import {
   CONCERN,
   FACETS,
   GOODS,
-  GOODS_AND_COMMERCE,
   GOODS_AND_CONCERNS,
   PRODUCT,
   templatesFrom,
@@ -14,11 +13,7 @@ import {
 
 export const NL_TEMPLATES = templatesFrom([
   ["comparative", ANY_SUBJECT, "Welke merken vertrouwen mensen het meest op het gebied van {topic}?"],
-  [
-    "solution",
-    GOODS_AND_COMMERCE,
-    "Welke merken bieden de beste prijs-kwaliteitverhouding op het gebied van {topic}?",
-  ],
+  ["solution", PRODUCT, "Welke merken bieden de beste prijs-kwaliteitverhouding op het gebied van {topic}?"],
   ["task", GOODS, "Hoe maak ik de juiste keuze op het gebied van {topic}?"],
   ["comparative", FACETS, "Hoe verhouden de belangrijkste merken zich op het gebied van {topic}?"],
   [

@@ -26,7 +26,6 @@ export function templatesFrom(rows: readonly TemplateRow[]): readonly PromptTemp
 /** Shorthands for the kinds lists of the language files. */
 export const ANY_SUBJECT: readonly TopicKind[] = ["product", "feature", "concern", "commerce"];
 export const GOODS: readonly TopicKind[] = ["product", "feature"];
-export const GOODS_AND_COMMERCE: readonly TopicKind[] = ["product", "feature", "commerce"];
 export const GOODS_AND_CONCERNS: readonly TopicKind[] = ["product", "feature", "concern"];
 export const FACETS: readonly TopicKind[] = ["feature", "concern", "commerce"];
 export const PRODUCT: readonly TopicKind[] = ["product"];

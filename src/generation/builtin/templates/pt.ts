@@ -6,7 +6,6 @@ import {
   CONCERN,
   FACETS,
   GOODS,
-  GOODS_AND_COMMERCE,
   GOODS_AND_CONCERNS,
   PRODUCT,
   templatesFrom,
@@ -14,11 +13,7 @@ import {
 
 export const PT_TEMPLATES = templatesFrom([
   ["comparative", ANY_SUBJECT, "Em termos de {topic}, em que marcas as pessoas mais confiam?"],
-  [
-    "solution",
-    GOODS_AND_COMMERCE,
-    "Que marcas oferecem a melhor relação qualidade-preço em termos de {topic}?",
-  ],
+  ["solution", PRODUCT, "Que marcas oferecem a melhor relação qualidade-preço em termos de {topic}?"],
   ["task", GOODS, "Como faço a escolha certa em termos de {topic}?"],
   ["comparative", FACETS, "Como se comparam as principais marcas em termos de {topic}?"],
   ["informational", ANY_SUBJECT, "O que é preciso saber em termos de {topic} antes de decidir?"],

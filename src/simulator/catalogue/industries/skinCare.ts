@@ -9,6 +9,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
   en: [
     {
       topic: "moisturizers",
+      kind: "product",
       volume: 14800,
       prompts: [
         "Which moisturizer works best for dry skin in winter?",
@@ -17,6 +18,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "vitamin c serums",
+      kind: "product",
       volume: 9900,
       prompts: [
         "Which vitamin C serum works best on dark spots?",
@@ -25,6 +27,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "sunscreens",
+      kind: "product",
       volume: 12100,
       prompts: [
         "What is the best sunscreen to wear under makeup every day?",
@@ -33,6 +36,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "sensitive skin",
+      kind: "concern",
       volume: 6600,
       prompts: [
         "Which skin care brands are safe for sensitive skin?",
@@ -41,6 +45,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "anti-aging creams",
+      kind: "product",
       volume: 8100,
       prompts: [
         "Which anti-aging cream actually reduces wrinkles?",
@@ -49,6 +54,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "ingredients",
+      kind: "feature",
       volume: 3600,
       prompts: [
         "Are {brand} products free of parabens and fragrance?",
@@ -57,24 +63,27 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "prices and offers",
+      kind: "commerce",
       volume: 5400,
       prompts: ["Is {brand} skin care worth the price?", "Where can I buy {brand} at a discount?"],
     },
     {
       topic: "alternatives",
+      kind: "comparison",
       volume: 4400,
       prompts: [
         "What are cheaper alternatives to {brand} skin care?",
         "Which brands are similar to {brand}?",
       ],
     },
-    { topic: "gift sets", volume: 1300, prompts: [] },
+    { topic: "gift sets", kind: "commerce", volume: 1300, prompts: [] },
     { topic: "", volume: 2900, prompts: ["Where can I buy {brand} products?"] },
     { volume: 1000, prompts: ["Does {brand} have physical stores?"] },
   ],
   fr: [
     {
       topic: "crèmes hydratantes",
+      kind: "product",
       volume: 12100,
       prompts: [
         "Quelle crème hydratante choisir pour une peau sèche en hiver ?",
@@ -83,6 +92,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "sérums à la vitamine C",
+      kind: "product",
       volume: 6600,
       prompts: [
         "Quel sérum à la vitamine C est le plus efficace contre les taches ?",
@@ -91,6 +101,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "crèmes solaires",
+      kind: "product",
       volume: 9900,
       prompts: [
         "Quelle crème solaire porter tous les jours sous le maquillage ?",
@@ -99,6 +110,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "peaux sensibles",
+      kind: "concern",
       volume: 5400,
       prompts: [
         "Quelles marques de soin conviennent aux peaux sensibles ?",
@@ -107,11 +119,13 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "soins anti-âge",
+      kind: "product",
       volume: 8100,
       prompts: ["Quel soin anti-âge réduit vraiment les rides ?", "À quel âge commencer un soin anti-âge ?"],
     },
     {
       topic: "ingrédients",
+      kind: "feature",
       volume: 2900,
       prompts: [
         "Les produits {brand} sont-ils sans parabènes ni parfum ?",
@@ -120,24 +134,27 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "prix et promotions",
+      kind: "commerce",
       volume: 4400,
       prompts: ["Les soins {brand} valent-ils leur prix ?", "Où acheter {brand} moins cher ?"],
     },
     {
       topic: "alternatives",
+      kind: "comparison",
       volume: 3600,
       prompts: [
         "Quelles sont les alternatives moins chères à {brand} ?",
         "Quelles marques ressemblent à {brand} ?",
       ],
     },
-    { topic: "coffrets cadeaux", volume: 1000, prompts: [] },
+    { topic: "coffrets cadeaux", kind: "commerce", volume: 1000, prompts: [] },
     { topic: "", volume: 2400, prompts: ["Où acheter les produits {brand} ?"] },
     { volume: 880, prompts: ["{brand} a-t-il des boutiques physiques ?"] },
   ],
   de: [
     {
       topic: "Feuchtigkeitscremes",
+      kind: "product",
       volume: 12100,
       prompts: [
         "Welche Feuchtigkeitscreme hilft im Winter am besten bei trockener Haut?",
@@ -146,6 +163,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "Vitamin-C-Seren",
+      kind: "product",
       volume: 5400,
       prompts: [
         "Welches Vitamin-C-Serum wirkt am besten gegen Pigmentflecken?",
@@ -154,6 +172,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "Sonnencremes",
+      kind: "product",
       volume: 9900,
       prompts: [
         "Welche Sonnencreme eignet sich täglich unter dem Make-up?",
@@ -162,6 +181,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "empfindliche Haut",
+      kind: "concern",
       volume: 6600,
       prompts: [
         "Welche Pflegemarken sind für empfindliche Haut geeignet?",
@@ -170,6 +190,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "Anti-Aging-Cremes",
+      kind: "product",
       volume: 8100,
       prompts: [
         "Welche Anti-Aging-Creme reduziert Falten wirklich?",
@@ -178,6 +199,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "Inhaltsstoffe",
+      kind: "feature",
       volume: 2900,
       prompts: [
         "Sind die Produkte von {brand} frei von Parabenen und Duftstoffen?",
@@ -186,24 +208,27 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "Preise und Angebote",
+      kind: "commerce",
       volume: 4400,
       prompts: ["Ist die Pflege von {brand} ihren Preis wert?", "Wo kann ich {brand} günstiger kaufen?"],
     },
     {
       topic: "Alternativen",
+      kind: "comparison",
       volume: 3600,
       prompts: [
         "Welche günstigeren Alternativen zu {brand} gibt es?",
         "Welche Marken sind mit {brand} vergleichbar?",
       ],
     },
-    { topic: "Geschenksets", volume: 880, prompts: [] },
+    { topic: "Geschenksets", kind: "commerce", volume: 880, prompts: [] },
     { topic: "", volume: 2400, prompts: ["Wo kann ich Produkte von {brand} kaufen?"] },
     { volume: 720, prompts: ["Hat {brand} eigene Geschäfte?"] },
   ],
   es: [
     {
       topic: "cremas hidratantes",
+      kind: "product",
       volume: 12100,
       prompts: [
         "¿Qué crema hidratante funciona mejor para la piel seca en invierno?",
@@ -212,6 +237,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "sérums de vitamina C",
+      kind: "product",
       volume: 6600,
       prompts: [
         "¿Qué sérum de vitamina C funciona mejor contra las manchas?",
@@ -220,6 +246,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "protectores solares",
+      kind: "product",
       volume: 9900,
       prompts: [
         "¿Qué protector solar puedo usar a diario debajo del maquillaje?",
@@ -228,6 +255,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "piel sensible",
+      kind: "concern",
       volume: 5400,
       prompts: [
         "¿Qué marcas de cuidado facial son adecuadas para piel sensible?",
@@ -236,6 +264,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "cremas antiedad",
+      kind: "product",
       volume: 8100,
       prompts: [
         "¿Qué crema antiedad reduce de verdad las arrugas?",
@@ -244,6 +273,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "ingredientes",
+      kind: "feature",
       volume: 2900,
       prompts: [
         "¿Los productos de {brand} están libres de parabenos y perfume?",
@@ -252,21 +282,24 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "precios y ofertas",
+      kind: "commerce",
       volume: 4400,
       prompts: ["¿Merece la pena el precio de {brand}?", "¿Dónde puedo comprar {brand} más barato?"],
     },
     {
       topic: "alternativas",
+      kind: "comparison",
       volume: 3600,
       prompts: ["¿Qué alternativas más baratas a {brand} hay?", "¿Qué marcas se parecen a {brand}?"],
     },
-    { topic: "estuches de regalo", volume: 880, prompts: [] },
+    { topic: "estuches de regalo", kind: "commerce", volume: 880, prompts: [] },
     { topic: "", volume: 2400, prompts: ["¿Dónde se pueden comprar los productos de {brand}?"] },
     { volume: 720, prompts: ["¿Tiene {brand} tiendas físicas?"] },
   ],
   it: [
     {
       topic: "creme idratanti",
+      kind: "product",
       volume: 12100,
       prompts: [
         "Quale crema idratante funziona meglio per la pelle secca d'inverno?",
@@ -275,6 +308,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "sieri alla vitamina C",
+      kind: "product",
       volume: 5400,
       prompts: [
         "Quale siero alla vitamina C funziona meglio contro le macchie?",
@@ -283,6 +317,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "creme solari",
+      kind: "product",
       volume: 9900,
       prompts: [
         "Quale crema solare posso usare ogni giorno sotto il trucco?",
@@ -291,6 +326,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "pelle sensibile",
+      kind: "concern",
       volume: 6600,
       prompts: [
         "Quali marchi di skincare sono adatti alla pelle sensibile?",
@@ -299,6 +335,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "creme antietà",
+      kind: "product",
       volume: 8100,
       prompts: [
         "Quale crema antietà riduce davvero le rughe?",
@@ -307,6 +344,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "ingredienti",
+      kind: "feature",
       volume: 2900,
       prompts: [
         "I prodotti di {brand} sono senza parabeni e profumo?",
@@ -315,21 +353,24 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "prezzi e offerte",
+      kind: "commerce",
       volume: 4400,
       prompts: ["I prodotti di {brand} valgono il loro prezzo?", "Dove posso comprare {brand} a meno?"],
     },
     {
       topic: "alternative",
+      kind: "comparison",
       volume: 3600,
       prompts: ["Quali sono le alternative più economiche a {brand}?", "Quali marchi sono simili a {brand}?"],
     },
-    { topic: "cofanetti regalo", volume: 880, prompts: [] },
+    { topic: "cofanetti regalo", kind: "commerce", volume: 880, prompts: [] },
     { topic: "", volume: 2400, prompts: ["Dove si comprano i prodotti di {brand}?"] },
     { volume: 720, prompts: ["{brand} ha negozi fisici?"] },
   ],
   pt: [
     {
       topic: "cremes hidratantes",
+      kind: "product",
       volume: 12100,
       prompts: [
         "Que creme hidratante funciona melhor para pele seca no inverno?",
@@ -338,6 +379,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "séruns de vitamina C",
+      kind: "product",
       volume: 5400,
       prompts: [
         "Que sérum de vitamina C funciona melhor contra manchas?",
@@ -346,6 +388,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "protetores solares",
+      kind: "product",
       volume: 9900,
       prompts: [
         "Que protetor solar posso usar todos os dias por baixo da maquilhagem?",
@@ -354,6 +397,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "pele sensível",
+      kind: "concern",
       volume: 6600,
       prompts: [
         "Que marcas de cuidados de pele são adequadas para pele sensível?",
@@ -362,6 +406,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "cremes antienvelhecimento",
+      kind: "product",
       volume: 8100,
       prompts: [
         "Que creme antienvelhecimento reduz mesmo as rugas?",
@@ -370,32 +415,39 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "ingredientes",
+      kind: "feature",
       volume: 2900,
       prompts: [
         "Os produtos da {brand} não têm parabenos nem perfume?",
-        "Que ingredientes devo evitar nos cuidados de pele?",
+        "Que ingredientes devo evitar nos produtos de cuidado da pele?",
       ],
     },
     {
       topic: "preços e promoções",
+      kind: "commerce",
       volume: 4400,
-      prompts: ["Os produtos da {brand} valem o preço?", "Onde posso comprar {brand} mais barato?"],
+      prompts: [
+        "Os produtos da {brand} valem o preço?",
+        "Onde posso comprar produtos da {brand} mais baratos?",
+      ],
     },
     {
       topic: "alternativas",
+      kind: "comparison",
       volume: 3600,
       prompts: [
         "Quais são as alternativas mais baratas à {brand}?",
         "Que marcas são parecidas com a {brand}?",
       ],
     },
-    { topic: "conjuntos de oferta", volume: 880, prompts: [] },
+    { topic: "conjuntos de oferta", kind: "commerce", volume: 880, prompts: [] },
     { topic: "", volume: 2400, prompts: ["Onde posso comprar os produtos da {brand}?"] },
     { volume: 720, prompts: ["A {brand} tem lojas físicas?"] },
   ],
   nl: [
     {
       topic: "dagcrèmes",
+      kind: "product",
       volume: 9900,
       prompts: [
         "Welke dagcrème werkt het best voor een droge huid in de winter?",
@@ -404,6 +456,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "vitamine C-serums",
+      kind: "product",
       volume: 4400,
       prompts: [
         "Welk vitamine C-serum werkt het best tegen pigmentvlekken?",
@@ -412,6 +465,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "zonnebrandcrèmes",
+      kind: "product",
       volume: 8100,
       prompts: [
         "Welke zonnebrandcrème kan ik elke dag onder make-up gebruiken?",
@@ -420,6 +474,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "gevoelige huid",
+      kind: "concern",
       volume: 5400,
       prompts: [
         "Welke huidverzorgingsmerken zijn geschikt voor een gevoelige huid?",
@@ -428,6 +483,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "antirimpelcrèmes",
+      kind: "product",
       volume: 6600,
       prompts: [
         "Welke antirimpelcrème vermindert rimpels echt?",
@@ -436,6 +492,7 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "ingrediënten",
+      kind: "feature",
       volume: 2400,
       prompts: [
         "Zijn de producten van {brand} vrij van parabenen en parfum?",
@@ -444,15 +501,17 @@ export const SKIN_CARE_TOPICS: Readonly<Record<TopicLanguage, TopicSeed[]>> = {
     },
     {
       topic: "prijzen en aanbiedingen",
+      kind: "commerce",
       volume: 3600,
       prompts: ["Is {brand} zijn prijs waard?", "Waar koop ik {brand} het voordeligst?"],
     },
     {
       topic: "alternatieven",
+      kind: "comparison",
       volume: 2900,
       prompts: ["Wat zijn goedkopere alternatieven voor {brand}?", "Welke merken lijken op {brand}?"],
     },
-    { topic: "cadeausets", volume: 720, prompts: [] },
+    { topic: "cadeausets", kind: "commerce", volume: 720, prompts: [] },
     { topic: "", volume: 1900, prompts: ["Waar kan ik producten van {brand} kopen?"] },
     { volume: 590, prompts: ["Heeft {brand} fysieke winkels?"] },
   ],

@@ -39,6 +39,6 @@ export function registerCatalogueRoutes(app: FastifyInstance, ctx: SimContext): 
     const query = parseOrReject(topicsQuery, request.query, reply, "pe");
     if (!query) return reply;
     if (!findWorkspace(ctx, request.params.ws, reply)) return reply;
-    return brandTopicsFor(query.domain, query.country);
+    return brandTopicsFor(query.domain, query.country, ctx.settings.industries);
   });
 }

@@ -6,6 +6,8 @@ import { TEMPLATES_BY_LANGUAGE } from "../../../../src/generation/builtin/templa
 import { inferTopicKind, TOPIC_KINDS } from "../../../../src/generation/builtin/topicKinds.ts";
 import type { PromptGenerator } from "../../../../src/generation/promptGenerator.ts";
 import { createLanguageValidator } from "../../../../src/generation/validation/languageValidator.ts";
+import type { TopicLanguage } from "../../../../src/simulator/catalogue/countries.ts";
+import { INDUSTRIES, industryTopics } from "../../../../src/simulator/catalogue/industries/industries.ts";
 import { MARKETS, simulatedRequest } from "../../../support/generationFixtures.ts";
 
 /**
@@ -207,6 +209,29 @@ describe.each(Object.keys(TEMPLATES_BY_LANGUAGE))("builtin templates, %s", (lang
     }
   });
 
+  it.each(INDUSTRIES)(
+    "fills every template with every topic of the %s catalogue without a grammar defect",
+    (industry) => {
+      const topics = industryTopics(industry, language as TopicLanguage).flatMap((seed) =>
+        seed.topic ? [seed.topic] : [],
+      );
+      expect(topics.length).toBeGreaterThanOrEqual(8);
+      for (const topic of topics) {
+        const fitting = TEMPLATES_BY_LANGUAGE[language]!.filter((template) =>
+          template.kinds.includes(inferTopicKind(topic)),
+        );
+        expect(fitting.length, `no template for ${topic}`).toBeGreaterThanOrEqual(5);
+        for (const template of fitting) {
+          const filled = applyGrammar(
+            template.text.replaceAll("{topic}", topic).replaceAll("{brand}", rules.brand),
+            language,
+          );
+          expect(defectsIn(filled, language), filled).toEqual([]);
+        }
+      }
+    },
+  );
+
   it("has templates for every topic kind", () => {
     for (const kind of TOPIC_KINDS)
       expect(templatesFor(language, kind).length, kind).toBeGreaterThanOrEqual(5);
@@ -282,6 +307,10 @@ describe("the generator's whole output has no known grammar defect", () => {
   const BRANDS = [
     { domain: "lumiere.example", brand: "Lumiere" },
     { domain: "aurore-skincare.example", brand: "Aurore" },
+    { domain: "swiftrun.example", brand: "Swiftrun" },
+    { domain: "nimbussoft.example", brand: "Nimbussoft" },
+    { domain: "harbor-bank.example", brand: "Harbor Bank" },
+    { domain: "orizon-travel.example", brand: "Orizon" },
   ];
   it.each(MARKETS.flatMap((market) => BRANDS.map((brand) => ({ ...market, ...brand }))))(
     "$language, $brand",
