@@ -24,6 +24,7 @@ import { registerIdempotency } from "./idempotency.ts";
 import { registerJsonBodyParser } from "./jsonBody.ts";
 import { openApiInfo } from "./openApiInfo.ts";
 import { requestIdFor } from "./requestId.ts";
+import { registerRequestTracing } from "./requestTracing.ts";
 import { retryAfterSecondsOf } from "./retryAfter.ts";
 import { registerRoutes } from "./routes/index.ts";
 
@@ -85,6 +86,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  registerRequestTracing(app);
   // Every upstream call a request makes is interactive and waits for budget within the request's
   // edge budget (ADR 0019): the rest of the request runs inside this scope.
   const clock = deps.clock ?? systemClock;

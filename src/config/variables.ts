@@ -325,6 +325,22 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "enable the `/__sim` control routes of the in-process simulator",
   },
   {
+    names: ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"],
+    default: "unset → tracing off",
+    unit: "",
+    read: "boot",
+    meaning:
+      "an OpenTelemetry collector's OTLP/HTTP base URL (`/v1/traces` is appended), or the traces URL itself: `serve`, `worker` and `start` then export a trace per request and job delivery with a span per upstream call ([docs/tracing.md](tracing.md)); the exporter's other `OTEL_EXPORTER_OTLP_*` variables (headers, timeout) apply",
+  },
+  {
+    names: ["OTEL_SERVICE_NAME"],
+    default: "`serenity`",
+    unit: "",
+    read: "boot",
+    meaning:
+      "the `service.name` of exported spans (each also carries `serenity.process`: serve, worker or start)",
+  },
+  {
     names: ["LOG_LEVEL"],
     default: "`info`",
     unit: "",

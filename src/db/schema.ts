@@ -161,6 +161,11 @@ export const jobs = pgTable(
      * poll reach the lineage's last hop in one indexed read, however many hand-offs it took.
      */
     rootJobId: uuid("root_job_id"),
+    /**
+     * The W3C trace context (`traceparent`, `tracestate`) of the work that created or re-armed the
+     * record, so its deliveries continue that trace; NULL when tracing was off.
+     */
+    traceContext: jsonb("trace_context").$type<{ traceparent: string; tracestate?: string }>(),
     createdBy: text("created_by"),
     createdAt: tz("created_at").notNull(),
     updatedAt: tz("updated_at").notNull(),

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from "commander";
 
 import { openRuntime } from "../../runtime/runtime.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
+import { startTracing } from "../../runtime/tracing.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
 function positiveInteger(value: string): number {
@@ -27,6 +28,7 @@ export function registerWorker(program: Command): void {
     )
     .action(async (options: { concurrency?: number; shutdownGraceMs: number }) => {
       const { config, logger } = bootstrap();
+      const tracing = await startTracing("worker", logger);
       const runtime = await openRuntime(config, logger).catch((error) => fail(logger, error));
       const worker = await startWorker(runtime, {
         concurrency: options.concurrency,
@@ -40,6 +42,7 @@ export function registerWorker(program: Command): void {
         async () => {
           await worker.stop();
           await runtime.close();
+          await tracing.shutdown();
         },
         {
           graceMs: config.shutdownGraceMs,
