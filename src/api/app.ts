@@ -23,6 +23,7 @@ import { mapError } from "./errorMapping.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { registerJsonBodyParser } from "./jsonBody.ts";
 import { openApiInfo } from "./openApiInfo.ts";
+import { registerApiRateLimits } from "./rateLimits.ts";
 import { requestIdFor } from "./requestId.ts";
 import { registerRequestTracing } from "./requestTracing.ts";
 import { retryAfterSecondsOf } from "./retryAfter.ts";
@@ -94,6 +95,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     withUpstreamPriority("interactive", clock.now().getTime(), INTERACTIVE_EDGE_BUDGET_MS, done);
   });
   app.addHook("preValidation", authenticationHook(deps.verifier));
+  // Limits count after authentication and before an idempotent create is looked up or replayed.
+  if (deps.rateLimits) await registerApiRateLimits(app, deps.rateLimits);
   registerIdempotency(app, deps.services.idempotency, clock);
   app.addHook("onResponse", async (request, reply) => {
     deps.events.emit("http.request", {

@@ -5,6 +5,7 @@ import { type App, buildApp } from "../api/app.ts";
 import type { ReadinessReport } from "../api/appDeps.ts";
 import { MIGRATIONS_FOLDER, migrationsApplied } from "../db/migrate.ts";
 import { pingDatabase } from "../db/pingDatabase.ts";
+import { apiRateLimitsOf } from "./apiRateLimitStore.ts";
 import type { Runtime } from "./runtime.ts";
 import { createVerifier } from "./verifier.ts";
 
@@ -30,7 +31,8 @@ export async function createApiApp(runtime: Runtime): Promise<App> {
       checks.database && (await migrationsApplied(runtime.database.pool, expectedMigrations));
     return { ready: Object.values(checks).every(Boolean), checks };
   };
-  return buildApp({
+  const rateLimits = apiRateLimitsOf(runtime.config.apiRateLimits, runtime.database.db, runtime.logger);
+  const app = await buildApp({
     logger: runtime.logger,
     clock: runtime.clock,
     events: runtime.events,
@@ -38,7 +40,10 @@ export async function createApiApp(runtime: Runtime): Promise<App> {
     verifier: await createVerifier(runtime.config),
     services: runtime.services,
     readiness,
+    ...(rateLimits.limits ? { rateLimits: rateLimits.limits } : {}),
   });
+  app.addHook("onClose", () => rateLimits.close());
+  return app;
 }
 
 export async function listen(app: App, port: number, host: string): Promise<string> {

@@ -18,9 +18,12 @@ export const uuidParam = uuid.transform((id) => id.toLowerCase());
 export const orgParams = z.object({ orgId: uuidParam });
 export const brandParams = z.object({ orgId: uuidParam, brandId: uuidParam });
 
-/** Error responses a route documents; the handler never builds them itself. */
+/**
+ * Error responses a route documents; the handler never builds them itself. Every authenticated
+ * route may answer 429 `rateLimited` (the per-org and per-token limits, with `Retry-After`).
+ */
 export function errorResponses(...statuses: number[]): Record<number, typeof errorEnvelope> {
-  return Object.fromEntries([400, 401, ...statuses].map((status) => [status, errorEnvelope]));
+  return Object.fromEntries([400, 401, 429, ...statuses].map((status) => [status, errorEnvelope]));
 }
 
 export const isoTimestamp = z.string().meta({ format: "date-time" });

@@ -1,1 +1,0 @@
-ALTER TABLE "jobs" ADD COLUMN "trace_context" jsonb;
