@@ -18,8 +18,10 @@ import { mapError } from "./errorMapping.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { registerJsonBodyParser } from "./jsonBody.ts";
 import { openApiInfo } from "./openApiInfo.ts";
+import { registerApiRateLimits } from "./rateLimits.ts";
 import { requestIdFor } from "./requestId.ts";
 import { noteAnsweredCode, OneLineRequestLog } from "./requestLog.ts";
+import { registerRequestTracing } from "./requestTracing.ts";
 import { retryAfterSecondsOf } from "./retryAfter.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { reportUndeclared } from "./undeclaredErrors.ts";
@@ -83,6 +85,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  registerRequestTracing(app);
   // Every upstream call a request makes is interactive and waits for budget within the request's
   // edge budget (ADR 0019): the rest of the request runs inside this scope.
   const clock = deps.clock ?? systemClock;
@@ -90,6 +93,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     withUpstreamPriority("interactive", clock.now().getTime(), INTERACTIVE_EDGE_BUDGET_MS, done);
   });
   app.addHook("preValidation", authenticationHook(deps.verifier));
+  // Limits count after authentication and before an idempotent create is looked up or replayed.
+  if (deps.rateLimits) await registerApiRateLimits(app, deps.rateLimits);
   registerIdempotency(app, deps.services.idempotency, clock);
   app.addHook("onResponse", async (request, reply) => {
     deps.events.emit("http.request", {

@@ -18,6 +18,7 @@ import type { Metrics } from "../observability/metrics.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { PromptService } from "../prompts/promptService.ts";
 import type { OperatorSettings } from "../settings/operatorSettings.ts";
+import type { ApiRateLimits } from "./rateLimits.ts";
 
 export interface ReadinessReport {
   ready: boolean;
@@ -62,4 +63,6 @@ export interface AppDeps {
   verifier: TokenVerifier;
   services: ApiServices;
   readiness: () => Promise<ReadinessReport>;
+  /** Per-org and per-token request limits in a shared store; undefined = none (docs/decisions/0029). */
+  rateLimits?: ApiRateLimits;
 }

@@ -78,6 +78,11 @@ const envSchema = z.object({
   SERENITY_UPSTREAM_CONCURRENT: z.coerce.number().int().min(0).max(1000).default(10),
   SERENITY_UPSTREAM_BACKGROUND_SLOTS: z.coerce.number().int().min(1).max(1000).default(3),
   SERENITY_UPSTREAM_WINDOW_MARGIN_MS: z.coerce.number().int().min(0).max(10_000).default(50),
+  // Per-org and per-token API limits (docs/decisions/0029): requests per window, 0 = no limit.
+  SERENITY_API_RATE_LIMIT_PER_ORG: z.coerce.number().int().min(0).default(120_000),
+  SERENITY_API_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(60_000),
+  SERENITY_API_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   // Validated at start, read per use by generation (src/generation/generatorSettings.ts).
   ...GENERATOR_ENV_SHAPE,
 });
@@ -122,11 +127,24 @@ export interface Config {
   upstreamBudget: UpstreamBudgetSettings;
   worker: WorkerSettings;
   database: DatabaseSettings;
+  apiRateLimits: ApiRateLimitSettings;
   /**
    * SERENITY_SHUTDOWN_GRACE_MS (default 20 s): after SIGTERM/SIGINT, how long in-flight requests
    * and jobs may take to finish; then every database connection is ended and the process exits.
    */
   shutdownGraceMs: number;
+}
+
+/** The API's own request limits (docs/decisions/0029), shared by every `serve` process. */
+export interface ApiRateLimitSettings {
+  /** SERENITY_API_RATE_LIMIT_PER_ORG (default 120,000; 0 = none): requests per window per org. */
+  perOrg: number;
+  /** SERENITY_API_RATE_LIMIT_PER_TOKEN (default 60,000; 0 = none): requests per window per bearer token. */
+  perToken: number;
+  /** SERENITY_API_RATE_LIMIT_WINDOW_MS (default 60 s): the fixed window the counts reset after. */
+  windowMs: number;
+  /** REDIS_URL: the counters live in that Redis instead of PostgreSQL. */
+  redisUrl: string | undefined;
 }
 
 /** The connection pool's settings (src/db/database.ts; the sizing rule in docs/decisions/0021). */
@@ -402,6 +420,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
     upstreamToken: raw.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
+    apiRateLimits: {
+      perOrg: raw.SERENITY_API_RATE_LIMIT_PER_ORG,
+      perToken: raw.SERENITY_API_RATE_LIMIT_PER_TOKEN,
+      windowMs: raw.SERENITY_API_RATE_LIMIT_WINDOW_MS,
+      redisUrl: raw.REDIS_URL,
+    },
     upstreamBudget: {
       perSecond: raw.SERENITY_UPSTREAM_RATE_PER_SECOND,
       concurrent: raw.SERENITY_UPSTREAM_CONCURRENT,

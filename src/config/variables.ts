@@ -365,6 +365,45 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       "which `brand-topics` catalogue the in-process simulator serves: `skin-care`, `running-shoes`, `software`, `banking`, `travel` or `generic` for every domain, or per domain (`lumiere.example=travel,*=generic`); unset, a domain naming an industry (`swiftrun.example`) gets its catalogue and any other the generic one. The simulator's `industries` setting, also under `/__sim/settings`",
   },
   {
+    names: ["SERENITY_API_RATE_LIMIT_PER_ORG", "SERENITY_API_RATE_LIMIT_PER_TOKEN"],
+    default: "`120000`, `60000`",
+    unit: "count",
+    read: "boot",
+    meaning:
+      "authenticated API requests per window per org (the route's `:orgId`, counted only for callers who may access it) and per bearer token, across every `serve` process; past either, 429 `rateLimited` with `Retry-After`; `0` turns that limit off. `/healthz`, `/readyz`, `/metrics`, `/docs`, `/openapi.json` and the console's pages are never limited ([ADR 0029](decisions/0029-api-rate-limits.md))",
+  },
+  {
+    names: ["SERENITY_API_RATE_LIMIT_WINDOW_MS"],
+    default: "60 s",
+    unit: "ms",
+    read: "boot",
+    meaning: "the fixed window of those limits (1 s to 1 h)",
+  },
+  {
+    names: ["REDIS_URL"],
+    default: "unset → PostgreSQL",
+    unit: "",
+    read: "boot",
+    meaning:
+      "`redis://…`: the API limits' counters live in that Redis instead of PostgreSQL (nothing else uses it); an unreachable Redis lets requests through",
+  },
+  {
+    names: ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"],
+    default: "unset → tracing off",
+    unit: "",
+    read: "boot",
+    meaning:
+      "an OpenTelemetry collector's OTLP/HTTP base URL (`/v1/traces` is appended), or the traces URL itself: `serve`, `worker` and `start` then export a trace per request and job delivery with a span per upstream call ([docs/tracing.md](tracing.md)); the exporter's other `OTEL_EXPORTER_OTLP_*` variables (headers, timeout) apply",
+  },
+  {
+    names: ["OTEL_SERVICE_NAME"],
+    default: "`serenity`",
+    unit: "",
+    read: "boot",
+    meaning:
+      "the `service.name` of exported spans (each also carries `serenity.process`: serve, worker or start)",
+  },
+  {
     names: ["LOG_LEVEL"],
     default: "`info`",
     unit: "",

@@ -161,6 +161,11 @@ export const jobs = pgTable(
      * poll reach the lineage's last hop in one indexed read, however many hand-offs it took.
      */
     rootJobId: uuid("root_job_id"),
+    /**
+     * The W3C trace context (`traceparent`, `tracestate`) of the work that created or re-armed the
+     * record, so its deliveries continue that trace; NULL when tracing was off.
+     */
+    traceContext: jsonb("trace_context").$type<{ traceparent: string; tracestate?: string }>(),
     createdBy: text("created_by"),
     createdAt: tz("created_at").notNull(),
     updatedAt: tz("updated_at").notNull(),
@@ -360,6 +365,21 @@ export const idempotencyKeys = pgTable(
   ],
 );
 
+/**
+ * The API's request counters (docs/decisions/0029): one row per limited key (`org:<id>` or
+ * `token:<hash of the bearer>`, never the token), counting the requests of a fixed window that
+ * ends at `window_ends_at` (the database's clock). Rows of windows long past are purged.
+ */
+export const apiRateLimits = pgTable(
+  "api_rate_limits",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    windowEndsAt: tz("window_ends_at").notNull(),
+  },
+  (table) => [index("api_rate_limits_window_ends_idx").on(table.windowEndsAt)],
+);
+
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: jsonb("value").notNull(),
@@ -435,6 +455,7 @@ export const schema = {
   workerHeartbeats,
   settings,
   idempotencyKeys,
+  apiRateLimits,
   upstreamReconcileRuns,
   upstreamOrphanSightings,
   upstreamBudgetSlots,

@@ -9,6 +9,7 @@ import { ServiceError } from "../domain/errors.ts";
 import type { UpstreamScope } from "../domain/upstreamBudget.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
+import { withUpstreamSpan } from "../observability/tracing.ts";
 import { type Attempt, errorOfAttempt, parseAnswer } from "./answers.ts";
 import { BudgetExhausted, type BudgetPermit, type UpstreamBudget } from "./budgetPort.ts";
 import { classifyAnswer, statusOfTransportFailure } from "./classifyError.ts";
@@ -141,6 +142,7 @@ export class GatewayTransport {
           payload,
           this.#options.timeoutMs,
           signal,
+          retries + throttled + 1,
         );
       } finally {
         // Runs for a throw too: a slot is never kept by a call that ended (its lease is the backstop).
@@ -349,18 +351,21 @@ export class GatewayTransport {
     payload: string | undefined,
     timeoutMs: number,
     signal: AbortSignal | undefined,
+    attemptNumber: number,
   ): Promise<Exchange> {
     const started = performance.now();
-    const attempt = await this.#exchange(gateway, method, path, headers, payload, timeoutMs, signal);
-    const status =
-      attempt.type === "answer"
-        ? attempt.status
-        : attempt.type === "abandoned"
-          ? ABANDONED_STATUS
-          : statusOfTransportFailure(attempt.type);
+    const group = endpointGroupOf(gateway, route);
+    // One client span per exchange, named by the route template: ids stay out of traces too.
+    const { attempt, status } = await withUpstreamSpan(
+      { gateway, method, route, group, attempt: attemptNumber },
+      async () => {
+        const exchanged = await this.#exchange(gateway, method, path, headers, payload, timeoutMs, signal);
+        return { attempt: exchanged, status: statusOf(exchanged) };
+      },
+    );
     this.#options.events.emit("gateway.request", {
       gateway,
-      group: endpointGroupOf(gateway, route),
+      group,
       method,
       route,
       status,
@@ -442,6 +447,12 @@ const NOISY_KINDS: ReadonlySet<GatewayErrorKind> = new Set([
   "methodNotAllowed",
   "unexpectedResponse",
 ]);
+
+/** The status an exchange is counted with: the answer's, or the stand-in of a failure. */
+function statusOf(attempt: Exchange): number {
+  if (attempt.type === "answer") return attempt.status;
+  return attempt.type === "abandoned" ? ABANDONED_STATUS : statusOfTransportFailure(attempt.type);
+}
 
 /** What an aborted call rejects with: the signal's own reason (an `AbortError` when none was given). */
 function abortReason(signal: AbortSignal | undefined): unknown {

@@ -9,6 +9,7 @@ import { linkNextJob } from "../db/jobs/linkNextJob.ts";
 import { saveJobCheckpoint } from "../db/jobs/saveJobCheckpoint.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { Logger } from "../observability/logger.ts";
+import { currentTraceCarrier } from "../observability/tracing.ts";
 import type { JobContext, JobMetadata } from "./handler.ts";
 import { LeaseLostError, needsReauth } from "./jobError.ts";
 import type { JobQueue } from "./queue.ts";
@@ -62,6 +63,8 @@ export function createJobContext<M extends JobMetadata>(
         credentialId: record.credentialId,
         createdBy: record.createdBy,
         rootJobId: record.rootJobId ?? record.id,
+        // The successor's deliveries continue this delivery's span (the active one here).
+        traceContext: currentTraceCarrier(),
         now,
       });
       if (!(await linkNextJob(tx, { jobId: record.id, leaseToken, nextJobId, now }))) {

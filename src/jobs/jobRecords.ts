@@ -7,6 +7,7 @@ import type { JobRow } from "../db/jobs/jobRow.ts";
 import { lockJobKey } from "../db/jobs/lockJobKey.ts";
 import { rearmJob } from "../db/jobs/rearmJob.ts";
 import type { Clock } from "../domain/clock.ts";
+import { currentTraceCarrier } from "../observability/tracing.ts";
 import type { JobQueue } from "./queue.ts";
 
 /**
@@ -53,6 +54,7 @@ export async function createJobRecord(
     metadata: input.metadata,
     credentialId,
     createdBy: input.createdBy,
+    traceContext: currentTraceCarrier(),
     now: input.now,
   });
   if (!row) return false;
@@ -108,6 +110,7 @@ export async function submitKeyedJob(
           metadata: input.metadata,
           credentialId,
           createdBy: owner.sub,
+          traceContext: currentTraceCarrier(),
           now,
         });
         // Only a runner can have moved it (it does not take the lock): roll the seal back.

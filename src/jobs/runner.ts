@@ -11,6 +11,7 @@ import { monotonicMsOf } from "../domain/clock.ts";
 import { withUpstreamPriority } from "../gateway/upstreamScope.ts";
 import { withWriteFence } from "../gateway/writeFence.ts";
 import type { ServiceEvents } from "../observability/events.ts";
+import { withJobSpan } from "../observability/tracing.ts";
 import { defaultRetryDelayMs } from "./backoff.ts";
 import { classifyJobFailure } from "./classifyFailure.ts";
 import { createJobContext } from "./context.ts";
@@ -289,7 +290,11 @@ export class JobRunner {
         "job",
         clock.now().getTime(),
         budgetMs,
-        () => withWriteFence(fence, () => Promise.resolve().then(() => handler.handle(context))),
+        // The delivery continues the trace its record carries (the request or hop that made it).
+        () =>
+          withJobSpan({ ...record, attempt: record.attempts }, () =>
+            withWriteFence(fence, () => Promise.resolve().then(() => handler.handle(context))),
+          ),
         since,
       ).then(
         (result): HandlerSettlement => ({ kind: "returned", result }),

@@ -1,4 +1,5 @@
 import { type App, buildApp } from "../api/app.ts";
+import { apiRateLimitsOf } from "./apiRateLimitStore.ts";
 import { databaseReadiness } from "./readiness.ts";
 import type { Runtime } from "./runtime.ts";
 import { createVerifier } from "./verifier.ts";
@@ -11,7 +12,8 @@ import { createVerifier } from "./verifier.ts";
  */
 export async function createApiApp(runtime: Runtime): Promise<App> {
   const readiness = databaseReadiness(runtime);
-  return buildApp({
+  const rateLimits = apiRateLimitsOf(runtime.config.apiRateLimits, runtime.database.db, runtime.logger);
+  const app = await buildApp({
     logger: runtime.logger,
     clock: runtime.clock,
     events: runtime.events,
@@ -19,7 +21,10 @@ export async function createApiApp(runtime: Runtime): Promise<App> {
     verifier: await createVerifier(runtime.config),
     services: runtime.services,
     readiness,
+    ...(rateLimits.limits ? { rateLimits: rateLimits.limits } : {}),
   });
+  app.addHook("onClose", () => rateLimits.close());
+  return app;
 }
 
 export async function listen(app: App, port: number, host: string): Promise<string> {

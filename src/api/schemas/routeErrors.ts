@@ -11,10 +11,14 @@ import { ERROR_REGISTRY, type ErrorCode } from "../../domain/errors.ts";
  * code shows up in tests and in production instead of silently lying to integrators.
  */
 
-/** Any route: a request that fails validation, no valid token, our database down, a defect. */
+/**
+ * Any route: a request that fails validation, no valid token, past the per-org or per-token API
+ * limit (src/api/rateLimits.ts), our database down, a defect.
+ */
 export const EVERY_ROUTE = [
   "invalidRequest",
   "authenticationRequired",
+  "rateLimited",
   "databaseUnavailable",
   "internalServerError",
 ] as const satisfies readonly ErrorCode[];

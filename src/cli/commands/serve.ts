@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
 import { openRuntimeWithSimulator } from "../../runtime/runtimeWithSimulator.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
+import { startTracing } from "../../runtime/tracing.ts";
 import { startUpstreamHealth } from "../../runtime/upstreamHealth.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
@@ -13,6 +14,7 @@ export function registerServe(program: Command): void {
     .option("--with-worker", "also run jobs in this process", false)
     .action(async (options: { withWorker: boolean }) => {
       const { config, logger } = bootstrap();
+      const tracing = await startTracing("serve", logger);
       const serving = await openRuntimeWithSimulator(config, logger).catch((error) => fail(logger, error));
       const { runtime } = serving;
       const worker = options.withWorker ? await startWorker(runtime) : undefined;
@@ -34,6 +36,7 @@ export function registerServe(program: Command): void {
           // Side by side, so their graces overlap inside SERENITY_SHUTDOWN_GRACE_MS instead of adding up.
           await Promise.all([app.close(), worker?.stop()]);
           await serving.close();
+          await tracing.shutdown();
         },
         {
           graceMs: config.shutdownGraceMs,

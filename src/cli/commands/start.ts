@@ -5,6 +5,7 @@ import { SEMRUSH_PUBLISHED_LIMITS } from "../../domain/endpointGroup.ts";
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
 import { openRuntimeWithSimulator } from "../../runtime/runtimeWithSimulator.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
+import { startTracing } from "../../runtime/tracing.ts";
 import { startUpstreamHealth } from "../../runtime/upstreamHealth.ts";
 import { localAuthSecret } from "../../runtime/verifier.ts";
 import type { RateLimit } from "../../simulator/createSimulator.ts";
@@ -84,6 +85,7 @@ export function registerStart(program: Command): void {
       process.env.SERENITY_DYNAMIC_ALLOCATION ??= "true";
       process.env.SERENITY_ASYNC_PROMPT_GEN ??= "true";
       const { config, logger } = bootstrap("start");
+      const tracing = await startTracing("start", logger);
       const serving = await openRuntimeWithSimulator(config, logger, {
         simulatorSettings: { rateLimit: { ...START_SIMULATOR_RATE_LIMIT } },
       }).catch((error) => fail(logger, error));
@@ -117,6 +119,7 @@ export function registerStart(program: Command): void {
           // Side by side, so their graces overlap inside SERENITY_SHUTDOWN_GRACE_MS instead of adding up.
           await Promise.all([app.close(), worker.stop()]);
           await serving.close();
+          await tracing.shutdown();
         },
         {
           graceMs: config.shutdownGraceMs,

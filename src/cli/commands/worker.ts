@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { openRuntime } from "../../runtime/runtime.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
 import { startWorkerProbes, type WorkerProbes } from "../../runtime/workerProbes.ts";
+import { startTracing } from "../../runtime/tracing.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
 function positiveInteger(value: string): number {
@@ -28,6 +29,7 @@ export function registerWorker(program: Command): void {
     )
     .action(async (options: { concurrency?: number; shutdownGraceMs: number }) => {
       const { config, logger } = bootstrap();
+      const tracing = await startTracing("worker", logger);
       const runtime = await openRuntime(config, logger).catch((error) => fail(logger, error));
       const worker = await startWorker(runtime, {
         concurrency: options.concurrency,
@@ -56,6 +58,7 @@ export function registerWorker(program: Command): void {
           await worker.stop();
           await probes?.close();
           await runtime.close();
+          await tracing.shutdown();
         },
         {
           graceMs: config.shutdownGraceMs,

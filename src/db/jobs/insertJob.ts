@@ -13,6 +13,8 @@ export interface NewJob {
   createdBy: string | null;
   /** The root of the lineage when this record is a requeue or chain successor. */
   rootJobId?: string | null;
+  /** The W3C trace context its deliveries continue (null: tracing off). */
+  traceContext?: { traceparent: string; tracestate?: string } | null;
   now: DatabaseTime;
 }
 
@@ -30,6 +32,7 @@ export async function insertJob(db: DbExecutor, job: NewJob): Promise<JobRow | u
       credentialId: job.credentialId,
       createdBy: job.createdBy,
       rootJobId: job.rootJobId ?? null,
+      traceContext: job.traceContext ?? null,
       createdAt: databaseNow(job.now),
       updatedAt: databaseNow(job.now),
     })

@@ -20,6 +20,8 @@ export async function rearmJob(
     metadata: Record<string, unknown>;
     credentialId: string | null;
     createdBy: string | null;
+    /** The trace of the work that re-arms it (null: tracing off). */
+    traceContext?: { traceparent: string; tracestate?: string } | null;
     now: DatabaseTime;
   },
 ): Promise<JobRow | undefined> {
@@ -30,6 +32,7 @@ export async function rearmJob(
       metadata: rearm.metadata,
       credentialId: rearm.credentialId,
       createdBy: rearm.createdBy,
+      traceContext: rearm.traceContext ?? null,
       leaseToken: null,
       leaseExpiresAt: null,
       attempts: 0,

@@ -1,0 +1,91 @@
+import { createHash } from "node:crypto";
+
+import rateLimit, { type FastifyRateLimitStore } from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+
+import { canAccessOrg } from "../auth/principal.ts";
+import { ServiceError } from "../domain/errors.ts";
+
+/**
+ * The API's own request limits, per org and per bearer token, counted by @fastify/rate-limit in a
+ * store every `serve` process shares (PostgreSQL, or Redis when REDIS_URL is set; the runtime
+ * picks it, docs/decisions/0029). Only authenticated requests count, after authentication: the
+ * public routes (health, metrics, docs, the console's pages) and a request without a valid token
+ * never do, and a caller counts against an org only where it may act. Past a limit the answer is
+ * 429 `rateLimited` with `Retry-After`: the seconds until the window of the limit that was hit ends.
+ */
+export interface ApiRateLimits {
+  /** Requests per window per org; 0 = no org limit. */
+  perOrg: number;
+  /** Requests per window per bearer token; 0 = no token limit. */
+  perToken: number;
+  windowMs: number;
+  /** A shared store (the PostgreSQL one), or an ioredis client for the library's Redis store. */
+  store: { kind: "custom"; store: FastifyRateLimitStore } | { kind: "redis"; client: unknown };
+}
+
+/** The counter key of a bearer: a digest, so no token reaches the store. */
+function tokenKey(bearer: string): string {
+  return `token:${createHash("sha256").update(bearer).digest("base64url")}`;
+}
+
+function orgOf(request: FastifyRequest): string | undefined {
+  const orgId = (request.params as { orgId?: unknown } | undefined)?.orgId;
+  if (typeof orgId !== "string" || !request.principal) return undefined;
+  return canAccessOrg(request.principal, orgId) ? orgId : undefined;
+}
+
+export async function registerApiRateLimits(app: FastifyInstance, limits: ApiRateLimits): Promise<void> {
+  const { store } = limits;
+  await app.register(rateLimit, {
+    global: false,
+    // A store that cannot answer (its database or Redis down) lets the request through: the
+    // limits protect the service, they must not take it down with their store.
+    skipOnError: true,
+    ...(store.kind === "redis"
+      ? { redis: store.client, nameSpace: "serenity-api-limit:" }
+      : {
+          store: function sharedStore() {
+            return store.store;
+          } as unknown as new () => FastifyRateLimitStore,
+        }),
+  });
+  const checks: {
+    check: ReturnType<FastifyInstance["createRateLimit"]>;
+    applies: (r: FastifyRequest) => boolean;
+  }[] = [];
+  if (limits.perToken > 0) {
+    checks.push({
+      check: app.createRateLimit({
+        max: limits.perToken,
+        timeWindow: limits.windowMs,
+        keyGenerator: (request) => tokenKey(request.principal!.bearer),
+      }),
+      applies: () => true,
+    });
+  }
+  if (limits.perOrg > 0) {
+    checks.push({
+      check: app.createRateLimit({
+        max: limits.perOrg,
+        timeWindow: limits.windowMs,
+        keyGenerator: (request) => `org:${orgOf(request)}`,
+      }),
+      applies: (request) => orgOf(request) !== undefined,
+    });
+  }
+  if (checks.length === 0) return;
+  app.addHook("preHandler", async (request, reply) => {
+    if (!request.principal) return;
+    const results = await Promise.all(
+      checks.filter(({ applies }) => applies(request)).map(({ check }) => check(request)),
+    );
+    let retryAfter = 0;
+    for (const result of results) {
+      if (!result.isAllowed && result.isExceeded) retryAfter = Math.max(retryAfter, result.ttlInSeconds, 1);
+    }
+    if (retryAfter === 0) return;
+    void reply.header("retry-after", String(retryAfter));
+    throw new ServiceError("rateLimited");
+  });
+}
