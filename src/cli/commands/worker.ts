@@ -2,8 +2,8 @@ import { type Command, InvalidArgumentError } from "commander";
 
 import { openRuntime } from "../../runtime/runtime.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
-import { startWorkerProbes, type WorkerProbes } from "../../runtime/workerProbes.ts";
 import { startTracing } from "../../runtime/tracing.ts";
+import { startWorkerProbes, type WorkerProbes } from "../../runtime/workerProbes.ts";
 import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
 
 function positiveInteger(value: string): number {
