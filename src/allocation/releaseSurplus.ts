@@ -81,7 +81,7 @@ export async function releaseSurplusLocked(
   if (reason !== "deactivate") {
     let lastPublish: Date | undefined;
     try {
-      lastPublish = await findLastPublish(deps.db, target.subWorkspaceId);
+      lastPublish = (await findLastPublish(deps.db, target.subWorkspaceId))?.publishedAt;
     } catch (error) {
       log.warn({ err: error, reason }, "allocation: release could not read the last publish");
       return report({ outcome: "error", requiresDecommission: [] });

@@ -228,10 +228,22 @@ export const brandLeases = pgTable("brand_leases", {
  * The last publish written into each sub-workspace. Upstream's `used` catches up asynchronously
  * after a publish (spec/gateway.md §3), so a release computed from a read inside that lag could
  * lower the allocation below real usage; releases defer within the lag window (ADR 0001 addendum).
+ *
+ * A publish made inside a guarded section also carries what that section's read says it moved
+ * (docs/decisions/0030): `used_before_*` (the read's `used`, raised by the previous publish's
+ * figure when the read was inside its window) and `moved_*` (the read's `drafted` plus the
+ * section's staged need: everything a publish there can have turned into `used`). Their sum bounds
+ * the sub-workspace's real `used` right after the publish from above, so rebalancing may lower it
+ * inside the window. Null: a publish without such a read — the conservative rule (skip) applies.
  */
 export const allocationPublishes = pgTable("allocation_publishes", {
   subWorkspaceId: text("sub_workspace_id").primaryKey(),
   publishedAt: tz("published_at").notNull(),
+  basisReadAt: tz("basis_read_at"),
+  projectsUsedBefore: integer("projects_used_before"),
+  promptsUsedBefore: integer("prompts_used_before"),
+  projectsMoved: integer("projects_moved"),
+  promptsMoved: integer("prompts_moved"),
 });
 
 /**

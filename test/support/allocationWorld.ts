@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import type { AllocationDeps } from "../../src/allocation/allocationDeps.ts";
 import { createAllocationGuard, type GuardContext } from "../../src/allocation/allocationGuard.ts";
+import { SECTION_SCOPE } from "../../src/allocation/createAllocationLock.ts";
 import { createDatabaseLockProvider } from "../../src/allocation/databaseAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
 import type { Units } from "../../src/domain/allocation.ts";
@@ -75,6 +76,7 @@ export async function startAllocationWorld(
       logger,
       env,
     }),
+    SECTION_SCOPE,
   );
   const deps: AllocationDeps = {
     db: db.db,
