@@ -1,6 +1,6 @@
 import { findLastPublish } from "../db/allocation/findLastPublish.ts";
 import type { LastPublish } from "../db/allocation/findLastPublishes.ts";
-import { DIMENSIONS, type WorkspaceResources } from "../domain/allocation.ts";
+import { type Dimension, DIMENSIONS, type WorkspaceResources } from "../domain/allocation.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
 import { publishLagMs } from "./publishLag.ts";
 
@@ -12,9 +12,12 @@ import { publishLagMs } from "./publishLag.ts";
  */
 
 /**
- * `resources` with `used` raised to what the sibling's last publish bounds it by, while inside
- * its window; `undefined` when the window holds a publish with no bound, or one the resources
- * cannot be explained by (more `used` than Serenity's own publishes can have made).
+ * `resources` with `used` raised to what the sub-workspace's last publish bounds it by, while
+ * inside its window: `min(used bound, read used + moved in window)` — the first never under-counts
+ * what Serenity published (used before the publish plus everything it can have moved), the second
+ * is tighter after a delete (a read inside the window misses at most what the window's publishes
+ * moved). `undefined` when the window holds a publish with no bound, or a read the bound cannot
+ * explain (more `used` than Serenity's own publishes can have made: another client wrote there).
  */
 export function withinPublishBound(
   resources: WorkspaceResources,
@@ -23,12 +26,16 @@ export function withinPublishBound(
   nowMs: number,
 ): WorkspaceResources | undefined {
   if (!publish || nowMs - publish.publishedAt.getTime() >= lagMs) return resources;
-  const bound = publish.usedBound;
+  const bound = publish.bound;
   if (!bound) return undefined;
-  if (DIMENSIONS.some((dimension) => resources[dimension].used > bound[dimension])) return undefined;
+  if (DIMENSIONS.some((dimension) => resources[dimension].used > bound.used[dimension])) return undefined;
+  const raised = (dimension: Dimension) => {
+    const read = resources[dimension].used;
+    return Math.max(read, Math.min(bound.used[dimension], read + bound.movedInWindow[dimension]));
+  };
   return {
-    projects: { ...resources.projects, used: Math.max(resources.projects.used, bound.projects) },
-    prompts: { ...resources.prompts, used: Math.max(resources.prompts.used, bound.prompts) },
+    projects: { ...resources.projects, used: raised("projects") },
+    prompts: { ...resources.prompts, used: raised("prompts") },
   };
 }
 

@@ -50,7 +50,7 @@ export function databaseSiblings(deps: Pick<AllocationDeps, "db">): SiblingSourc
  *
  * Inside a sibling's publish-lag window its read's `used` may miss units just published. When that
  * publish was Serenity's, made inside a guarded section, its record carries a bound on the real
- * `used` (`usedBound`); the read is then planned with `used := max(read.used, usedBound)`. A read
+ * `used` (`bound`); the read is then planned from `used` raised to it (publishBound.ts). A read
  * that shows more `used` than the bound allows was moved by a write Serenity did not make, and a
  * publish without a bound has no basis: both keep the conservative rule — skipped.
  *
@@ -227,7 +227,7 @@ async function readSibling(
 ): Promise<WorkspaceResources | undefined> {
   const publish = (await findLastPublishes(deps.db, [sibling.subWorkspaceId])).get(sibling.subWorkspaceId);
   const nowMs = deps.clock.now().getTime();
-  if (publish && nowMs - publish.publishedAt.getTime() < lagMs && !publish.usedBound) {
+  if (publish && nowMs - publish.publishedAt.getTime() < lagMs && !publish.bound) {
     emit("publishLag");
     return undefined;
   }
@@ -249,7 +249,7 @@ async function readSibling(
   const planned = withinPublishBound(read, publish, lagMs, nowMs);
   if (!planned) {
     log.info(
-      { sibling: sibling.subWorkspaceId, read, usedBound: publish?.usedBound },
+      { sibling: sibling.subWorkspaceId, read, bound: publish?.bound },
       "allocation: rebalance skipped a sibling: usage moved by a write Serenity did not make",
     );
     emit("publishLag");

@@ -7,10 +7,10 @@ import { allocationPublishes } from "../schema.ts";
 export interface LastPublish {
   publishedAt: Date;
   /**
-   * What bounds the sub-workspace's real `used` from above right after this publish
-   * (`used_before + moved`, docs/decisions/0030); absent when the publish had no basis.
+   * At least the sub-workspace's real `used` right after this publish, and the units the publishes
+   * of its window moved (docs/decisions/0030); absent when the publish had no basis.
    */
-  usedBound?: Units;
+  bound?: { used: Units; movedInWindow: Units };
 }
 
 /** The last publish written into each of `subWorkspaceIds` (absent: none recorded). */
@@ -25,25 +25,19 @@ export async function findLastPublishes(
     .where(inArray(allocationPublishes.subWorkspaceId, [...subWorkspaceIds]));
   return new Map(
     rows.map((row) => {
-      const known =
-        row.projectsUsedBefore !== null &&
-        row.promptsUsedBefore !== null &&
-        row.projectsMoved !== null &&
-        row.promptsMoved !== null;
-      return [
-        row.subWorkspaceId,
-        {
-          publishedAt: row.publishedAt,
-          ...(known
-            ? {
-                usedBound: {
-                  projects: row.projectsUsedBefore! + row.projectsMoved!,
-                  prompts: row.promptsUsedBefore! + row.promptsMoved!,
-                },
-              }
-            : {}),
-        },
+      const values = [
+        row.projectsUsedBound,
+        row.promptsUsedBound,
+        row.projectsMovedInWindow,
+        row.promptsMovedInWindow,
       ];
+      const bound = values.every((value) => value !== null)
+        ? {
+            used: { projects: row.projectsUsedBound!, prompts: row.promptsUsedBound! },
+            movedInWindow: { projects: row.projectsMovedInWindow!, prompts: row.promptsMovedInWindow! },
+          }
+        : undefined;
+      return [row.subWorkspaceId, { publishedAt: row.publishedAt, ...(bound ? { bound } : {}) }];
     }),
   );
 }

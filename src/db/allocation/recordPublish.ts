@@ -7,7 +7,7 @@ import type { DbExecutor } from "../database.ts";
 export interface PublishBasisValues {
   /** When the section's resources read started. */
   readAt: Date;
-  /** The read's `used`. */
+  /** The read's `used` (raised to the last publish's bound when the guard planned from that). */
   usedBefore: Units;
   /** The read's `drafted` plus the section's staged need: all a publish there can turn into `used`. */
   moved: Units;
@@ -18,10 +18,16 @@ export interface PublishBasisValues {
  * the time backwards, so a slow writer cannot shorten another's lag window), with its basis when it
  * has one (null columns otherwise: a publish made without a guard read).
  *
- * Chaining: the basis read may itself have been inside the previous publish's window, its `used`
- * still missing that publish's units. When the previous publish is less than `publishLagMs` before
- * the read, `used_before` is raised to the previous bound (`used_before + moved`); when that
- * previous publish had no basis, neither has this one — nothing bounds what the read missed.
+ * - `used_bound = used_before + moved`, where the basis read may itself have been inside the
+ *   previous publish's window, its `used` still missing that publish's units: when the previous
+ *   publish is less than `publishLagMs` before the read, `used_before` is raised to the previous
+ *   bound first.
+ * - `moved_in_window = moved`, plus the previous publish's `moved_in_window` in that same case:
+ *   every unit the publishes of one window moved, what a read inside it can at most be missing.
+ *
+ * When that previous publish had no basis, neither has this one: nothing bounds what the read
+ * missed. Runs under the sub-workspace's allocation lock (inside the section), so two basis writes
+ * of one sub-workspace never race.
  */
 export async function recordPublish(
   db: DbExecutor,
@@ -30,31 +36,41 @@ export async function recordPublish(
   const basis = values.basis;
   const readAt = basis ? basis.readAt.toISOString() : null;
   const lagMs = values.publishLagMs ?? 0;
-  const usedBefore = (dimension: "projects" | "prompts") => {
-    const column = sql.raw(`${dimension}_used_before`);
-    const moved = sql.raw(`${dimension}_moved`);
+  const chained = sql`p.published_at > excluded.basis_read_at - ${lagMs} * interval '1 millisecond'`;
+  const bound = (dimension: "projects" | "prompts") => {
+    const column = sql.raw(`${dimension}_used_bound`);
+    const moved = basis?.moved[dimension] ?? null;
     return sql`case
       when excluded.${column} is null then null
-      when p.published_at > excluded.basis_read_at - ${lagMs} * interval '1 millisecond'
-        then case when p.${column} is null then null
-          else greatest(excluded.${column}, p.${column} + p.${moved}) end
+      when ${chained} then case when p.${column} is null then null
+        else greatest(excluded.${column}, p.${column} + ${moved}::integer) end
       else excluded.${column} end`;
   };
+  const inWindow = (dimension: "projects" | "prompts") => {
+    const column = sql.raw(`${dimension}_moved_in_window`);
+    const bounded = sql.raw(`${dimension}_used_bound`);
+    return sql`case
+      when excluded.${column} is null then null
+      when ${chained} then case when p.${bounded} is null then null else excluded.${column} + p.${column} end
+      else excluded.${column} end`;
+  };
+  const sum = (dimension: "projects" | "prompts") =>
+    basis ? basis.usedBefore[dimension] + basis.moved[dimension] : null;
   await db.execute(sql`
     insert into allocation_publishes as p (
       sub_workspace_id, published_at, basis_read_at,
-      projects_used_before, prompts_used_before, projects_moved, prompts_moved
+      projects_used_bound, prompts_used_bound, projects_moved_in_window, prompts_moved_in_window
     ) values (
       ${values.subWorkspaceId}, ${values.now.toISOString()}::timestamptz, ${readAt}::timestamptz,
-      ${basis?.usedBefore.projects ?? null}::integer, ${basis?.usedBefore.prompts ?? null}::integer,
+      ${sum("projects")}::integer, ${sum("prompts")}::integer,
       ${basis?.moved.projects ?? null}::integer, ${basis?.moved.prompts ?? null}::integer
     )
     on conflict (sub_workspace_id) do update set
       published_at = greatest(p.published_at, excluded.published_at),
       basis_read_at = excluded.basis_read_at,
-      projects_used_before = ${usedBefore("projects")},
-      prompts_used_before = ${usedBefore("prompts")},
-      projects_moved = excluded.projects_moved,
-      prompts_moved = excluded.prompts_moved
+      projects_used_bound = ${bound("projects")},
+      prompts_used_bound = ${bound("prompts")},
+      projects_moved_in_window = ${inWindow("projects")},
+      prompts_moved_in_window = ${inWindow("prompts")}
   `);
 }

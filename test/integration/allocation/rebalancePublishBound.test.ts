@@ -80,7 +80,10 @@ describe("rebalancing inside the publish-lag window", () => {
     await t.sim.control("/quota", { workspaceId: a, prompts: { used: 100 } });
     await drainPool(t);
     // The publish carries its basis: the read's used (0) and what it moved (1 project, 120 prompts).
-    expect((await findLastPublish(db.db, b))?.usedBound).toEqual({ projects: 1, prompts: 120 });
+    expect((await findLastPublish(db.db, b))?.bound).toEqual({
+      used: { projects: 1, prompts: 120 },
+      movedInWindow: { projects: 1, prompts: 120 },
+    });
     const lagging = await t.client.users.getResources(TOKEN, b);
     expect(lagging.prompts).toMatchObject({ used: 0, drafted: 0, total: 300 });
     const considered: ServiceEvents["allocation.rebalanceSibling"][] = [];
