@@ -55,12 +55,18 @@ export async function startAllocationWorld(
     clock?: Clock;
     env?: Record<string, string>;
     settings?: Partial<SimulatorSettings>;
+    /** The simulator's clock (ms since the epoch; default the system clock): its lags run on it. */
+    simulatorNow?: () => number;
     /** The lock's own clock and lease length (default: the system clock, 6 s). */
     lock?: { clock?: Clock; ttlMs?: number };
   } = {},
 ): Promise<AllocationWorld> {
   const clock = options.clock ?? systemClock;
-  const sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0, ...options.settings } });
+  const sim = await startTestSimulator({
+    seed: "gold",
+    settings: { settleReads: 0, ...options.settings },
+    now: options.simulatorNow,
+  });
   const events = new EventBus();
   const logs = new LogCapture();
   const logger = createLogger({ level: "debug", destination: logs });
