@@ -90,10 +90,7 @@ describe("rebalancing inside the publish-lag window", () => {
     t.events.on("allocation.rebalanceSibling", (event) => considered.push(event));
 
     // A needs 200 more; only B has slack: 300 − 120 = 180 reclaimable, not 300 − 1 as the read says.
-    const refused = await t
-      .guardFor(a)
-      .ensure({ prompts: 200 })
-      .then(
+    const refused = await t.ensure(a, { prompts: 200 }).then(
         () => undefined,
         (error: unknown) => error,
       );
@@ -105,7 +102,7 @@ describe("rebalancing inside the publish-lag window", () => {
     expect(considered.map((event) => event.outcome)).toEqual(["lowered"]);
 
     // What B gave is in the pool: a smaller need is served from it.
-    expect(await t.guardFor(a).ensure({ prompts: 180 })).toEqual({
+    expect(await t.ensure(a, { prompts: 180 })).toEqual({
       toppedUp: true,
       newTotal: { projects: 1, prompts: 280 },
     });
@@ -124,7 +121,7 @@ describe("rebalancing inside the publish-lag window", () => {
     const considered: ServiceEvents["allocation.rebalanceSibling"][] = [];
     t.events.on("allocation.rebalanceSibling", (event) => considered.push(event));
 
-    await expect(t.guardFor(a).ensure({ prompts: 20 })).rejects.toMatchObject({ code: "orgPoolExhausted" });
+    await expect(t.ensure(a, { prompts: 20 })).rejects.toMatchObject({ code: "orgPoolExhausted" });
     expect((await truth(t, b)).prompts.total).toBe(300);
     expect(considered.map((event) => event.outcome)).toEqual(["publishLag"]);
   });

@@ -10,6 +10,7 @@ import type { Clock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { ensureUnderLock } from "../../support/ensureUnderLock.ts";
 
 /**
  * Rebalancing and releases inside the publish-lag window (docs/decisions/0030), against the
@@ -163,16 +164,16 @@ describe("rebalancing and releases under a lagging used", () => {
         });
         const projects: string[][] = subs.map(() => []);
         const pool = poolOf(await truth());
-        const guard = (ws: number) =>
-          createAllocationGuard(deps, {
-            orgId: h.orgId,
-            brandId: siblings[ws]!.brandId,
-            subWorkspaceId: subs[ws]!,
-            parentWorkspaceId: PARENT,
-            requestId: `lag-${run}`,
-            bearer: TOKEN,
-            flat: false,
-          });
+        const context = (ws: number) => ({
+          orgId: h.orgId,
+          brandId: siblings[ws]!.brandId,
+          subWorkspaceId: subs[ws]!,
+          parentWorkspaceId: PARENT,
+          requestId: `lag-${run}`,
+          bearer: TOKEN,
+          flat: false,
+        });
+        const guard = (ws: number) => createAllocationGuard(deps, context(ws));
         let counter = 0;
         const texts = (n: number) => Array.from({ length: n }, () => `text ${++counter}`);
         const newProject = async (ws: string) => {
@@ -225,11 +226,11 @@ describe("rebalancing and releases under a lagging used", () => {
                 const projectId = projects[op.ws]!.shift();
                 if (!projectId) break;
                 await gateway.projects.deleteProject(TOKEN, ws, projectId);
-                await guard(op.ws).releaseSurplusBestEffort({ floor: { projects: 1, prompts: 100 } });
+                await guard(op.ws).releaseSurplus({ projects: 1, prompts: 100 }, "release");
                 break;
               }
               case "ensure":
-                await guard(op.ws).ensure({ prompts: op.prompts });
+                await ensureUnderLock(deps, { ...context(op.ws), subWorkspaceId: subs[op.ws]! }, { prompts: op.prompts });
                 break;
               case "wait":
                 clock.ms += op.ms;
