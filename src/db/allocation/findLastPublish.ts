@@ -1,5 +1,5 @@
-import { findLastPublishes, type LastPublish } from "./findLastPublishes.ts";
 import type { DbExecutor } from "../database.ts";
+import { findLastPublishes, type LastPublish } from "./findLastPublishes.ts";
 
 /** The last publish written into `subWorkspaceId`; undefined when none was recorded. */
 export async function findLastPublish(

@@ -91,9 +91,9 @@ describe("rebalancing inside the publish-lag window", () => {
 
     // A needs 200 more; only B has slack: 300 − 120 = 180 reclaimable, not 300 − 1 as the read says.
     const refused = await t.ensure(a, { prompts: 200 }).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(ServiceError);
     expect((refused as ServiceError).code).toBe("orgPoolExhausted");
     const b1 = await truth(t, b);

@@ -230,7 +230,11 @@ describe("rebalancing and releases under a lagging used", () => {
                 break;
               }
               case "ensure":
-                await ensureUnderLock(deps, { ...context(op.ws), subWorkspaceId: subs[op.ws]! }, { prompts: op.prompts });
+                await ensureUnderLock(
+                  deps,
+                  { ...context(op.ws), subWorkspaceId: subs[op.ws]! },
+                  { prompts: op.prompts },
+                );
                 break;
               case "wait":
                 clock.ms += op.ms;
