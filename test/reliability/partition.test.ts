@@ -162,7 +162,7 @@ afterAll(async () => {
 describe("a worker cut off from PostgreSQL in the middle of a hop", () => {
   it(
     "stops writing upstream within one renewal interval of its last renewal; another worker takes the job over once",
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     async () => {
       const { orgId, createBrand } = await side.orgWithUser("Partition org", PARENT);
       const token = await signDevToken(HARNESS_SECRET, { sub: "user-1", orgs: [orgId] });
