@@ -34,6 +34,7 @@ import { parseArgs } from "node:util";
 
 import type * as CreateAllocationLock from "../src/allocation/createAllocationLock.ts";
 import type * as Clock from "../src/domain/clock.ts";
+import type { MeteredWriteGuardFactory } from "../src/domain/meteredWrites.ts";
 import type * as Logger from "../src/observability/logger.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
 import {
@@ -238,8 +239,13 @@ async function measureComponents(c: Contender): Promise<Record<string, { cpu: nu
   const logger = createLogger({ level: "error" });
   const { api } = c;
   const lock = createAllocationLock({ db: api.db, clock: systemClock, events: api.events, logger });
+  // The guard as the composition root hands it out (`meteredWrites`; `guard` in older revisions).
+  const allocation = api.services.allocation as Partial<
+    Record<"meteredWrites" | "guard", MeteredWriteGuardFactory>
+  >;
+  const factory = allocation.meteredWrites ?? allocation.guard!;
   const guard = () =>
-    api.services.allocation.guard({
+    factory({
       orgId: c.orgId,
       brandId: c.brandId,
       subWorkspaceId: c.subWorkspaceId,

@@ -1,6 +1,7 @@
 import type { FlagSource } from "../config/flags.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
+import type { MeteredWriteContext } from "../domain/meteredWrites.ts";
 import type { AllocationLock } from "../locks/reentrantLock.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -31,20 +32,21 @@ export interface SiblingWorkspace {
 
 export type SiblingSource = (orgId: string) => Promise<SiblingWorkspace[]>;
 
-/** The sub-workspace an allocation operation acts on, and for whom. */
-export interface AllocationTarget {
-  orgId: string;
+/**
+ * The sub-workspace an allocation operation acts on, and for whom: a guard's context (the same
+ * fields, the same `null` for an absent request id) once its sub-workspace is known. The sweep and
+ * the reconciler build one for a workspace whose brand may be gone.
+ */
+export interface AllocationTarget extends Pick<MeteredWriteContext, "orgId" | "bearer" | "requestId"> {
   brandId: string | null;
   subWorkspaceId: string;
-  requestId: string | null;
-  /** The caller's upstream bearer (a user's token; workers use the stored credential). */
-  bearer: string;
 }
 
 /**
- * How a transfer takes a "workspace not ready" answer. `failFast` is the request path: it fails at
- * once with workspaceBusy (the edge budget is about 15 s). `settle` is for jobs and the sweep: it
- * waits for the workspace to settle, retrying not-ready up to 3 times with 1/2/3 s backoff (the
- * top-up metric's `path` label says `settle` too).
+ * How a transfer takes a "workspace not ready" answer. `failFast` fails at once with workspaceBusy
+ * (the edge budget is about 15 s): every metered-write guard's transfers, on request paths and in
+ * jobs alike. `settle` is for the operators' releases (the sweep, the upstream reconciler): it
+ * waits for the workspace to settle, retrying not-ready up to 3 times with 1/2/3 s backoff. The
+ * top-up metric's `path` label and the docs use the same two names (`fail_fast`, `settle`).
  */
 export type TransferPath = "failFast" | "settle";

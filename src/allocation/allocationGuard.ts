@@ -1,79 +1,36 @@
 import { dynamicAllocationEnabled } from "../config/flags.ts";
-import type { Need } from "../domain/allocation.ts";
+import type { Need, Units } from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
-import { needOf, type NeedSource, type SectionWrite } from "../domain/meteredWrites.ts";
+import {
+  type MeteredWriteContext,
+  type MeteredWriteGuard,
+  needOf,
+  type NeedSource,
+  type ReleaseReason,
+  type SectionWrite,
+} from "../domain/meteredWrites.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { ensureHeadroom, type EnsureResult } from "./ensureHeadroom.ts";
-import { createQuotaRetryBudget, type QuotaRetryBudget } from "./quotaRetryBudget.ts";
-import {
-  type ReleaseOptions,
-  type ReleaseOutcome,
-  type ReleaseReport,
-  releaseSurplusLocked,
-} from "./releaseSurplus.ts";
+import { createQuotaRetryBudget } from "./quotaRetryBudget.ts";
+import { releaseSurplusLocked } from "./releaseSurplus.ts";
 import { observeResources, recordStaged } from "./resourcesRecord.ts";
 import { retryOnQuota } from "./retryOnQuota.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
 
-/** Who and what one request's guard acts for (spec/allocation.md §3). */
-export interface GuardContext {
-  orgId: string;
-  brandId: string | null;
-  /** The brand's canonical sub-workspace; `null` on a sub-workspace brand is a misconfiguration. */
-  subWorkspaceId: string | null;
-  /** The org's parent workspace (the pool). */
-  parentWorkspaceId: string | null;
-  requestId: string | null;
-  bearer: string;
-  /** A flat-mode brand writes straight into the parent: the pool is its allocation, never guarded. */
-  flat: boolean;
-  /** `failFast` (default, request paths) or `settle` (jobs). */
-  path?: TransferPath;
-  /** The request's quota-retry budget; pass the same one to every guard of one request. */
-  quotaBudget?: QuotaRetryBudget;
-}
-
-/** A guard's release: the §7 outcomes plus `disabled` when allocation is not guarding this brand. */
-export type GuardReleaseReport = Omit<ReleaseReport, "outcome" | "subWorkspaceId"> & {
-  outcome: ReleaseOutcome | "disabled";
-  subWorkspaceId: string | null;
-};
-
-/**
- * The seam every metered upstream write goes through. Built per request for one sub-workspace.
- * The kill switch is read on every call: off (or a flat brand) makes every method a no-op with
- * zero upstream calls, except that a metered 405 still maps to quotaExceeded.
- */
-export interface AllocationGuard {
-  /** Whether the guard currently acts (flag on and a sub-workspace brand). */
-  readonly active: boolean;
-  /** §3: makes sure the sub-workspace has headroom for `need` (takes the lock for itself). */
-  ensure(need: Need): Promise<EnsureResult>;
-  /**
-   * THE call for a request's metered writes into this sub-workspace: take the sub-workspace's
-   * allocation lock ONCE, `ensure(need)` ONCE — `need` is the sum of what every write of the
-   * section stages, per §5: project create `{projects: 1}`; prompt create `{prompts: k × m}` (new
-   * texts × models); model add `{prompts: t}` per model; publish `{}` — then run `work`, each of
-   * whose writes runs under the held lock inside retryOnQuota (sharing the request's budget). One
-   * resources read per section, so one per request and sub-workspace (SPEC §7).
-   */
-  section<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T>;
-  /** A section of one write: `section(need, (w) => w(callSite, write, need))`. */
-  singleWrite<T>(callSite: string, need: Need, write: () => Promise<T>): Promise<T>;
-  /** §6 on its own (a write whose headroom was ensured by an enclosing section). */
-  retryOnQuota<T>(callSite: string, write: () => Promise<T>): Promise<T>;
-  /** §7 under the lock; never throws for upstream or lock failures (outcome `error` instead). */
-  releaseSurplus(options: ReleaseOptions): Promise<GuardReleaseReport>;
-  /** For request paths after a delete: never throws at all; failures are logged and left for the sweep. */
-  releaseSurplusBestEffort(options: ReleaseOptions): Promise<GuardReleaseReport>;
-}
-
 type GuardMode = { kind: "off" } | { kind: "flat" } | { kind: "on"; target: AllocationTarget };
 
-export function createAllocationGuard(deps: AllocationDeps, context: GuardContext): AllocationGuard {
-  const path = context.path ?? "failFast";
-  const budget = context.quotaBudget ?? createQuotaRetryBudget();
+/**
+ * The allocation guard: the metered-write seam's implementation, built per request (or job) for
+ * one sub-workspace. Its transfers take the request path (`failFast`), and its writes share one
+ * quota-retry budget (spec/allocation.md §6). The kill switch is read on every call: off (or a
+ * flat brand) makes every method a pass-through with zero upstream calls, except that a metered
+ * 405 still maps to quotaExceeded. Building it runs the setup check, so a misconfiguration fails
+ * before the request's first upstream call.
+ */
+export function createAllocationGuard(deps: AllocationDeps, context: MeteredWriteContext): MeteredWriteGuard {
+  const path: TransferPath = "failFast";
+  const budget = createQuotaRetryBudget();
   // Built on first use: the hot path logs nothing, and a child logger per request is not free.
   let child: Logger | undefined;
   const log = () =>
@@ -191,65 +148,29 @@ export function createAllocationGuard(deps: AllocationDeps, context: GuardContex
     });
   }
 
-  async function release(options: ReleaseOptions): Promise<GuardReleaseReport> {
-    const current = mode();
-    if (current.kind !== "on") {
-      return { outcome: "disabled", subWorkspaceId: context.subWorkspaceId, requiresDecommission: [] };
-    }
+  /** §7 under the lock, best effort: a failure is logged and left for the sweep, never thrown. */
+  async function releaseSurplus(floor: Units, reason: ReleaseReason): Promise<void> {
     try {
-      return await deps.lock.withLock(current.target.subWorkspaceId, () =>
-        releaseSurplusLocked(deps, current.target, options, path),
+      const current = mode();
+      if (current.kind !== "on") return;
+      const report = await deps.lock.withLock(current.target.subWorkspaceId, () =>
+        releaseSurplusLocked(deps, current.target, { floor, reason }, path),
       );
+      if (report.outcome === "error") {
+        log().warn({ report }, "allocation: best-effort release failed; left for the sweep");
+      }
     } catch (error) {
-      // Only the lock wait (workspaceBusy) or a database failure reaches here.
+      // The lock wait (workspaceBusy), a database failure or allocationMisconfigured: a failed
+      // release never fails the user's request.
       const errorCode = releaseErrorCodeOf(deps.upstream, error);
-      log().warn({ err: error, errorCode }, "allocation: release could not run");
+      log().warn({ err: error, errorCode }, "allocation: best-effort release failed; left for the sweep");
       deps.events.emit("allocation.release", { orgId: context.orgId, outcome: "error" });
-      return {
-        outcome: "error",
-        subWorkspaceId: current.target.subWorkspaceId,
-        requiresDecommission: [],
-        errorCode,
-      };
     }
   }
 
   return {
-    get active() {
-      return mode().kind === "on";
-    },
-
-    async ensure(need) {
-      const current = mode();
-      if (current.kind !== "on") return { toppedUp: false };
-      return ensureUnderLock(current.target, need);
-    },
-
     section,
-
-    singleWrite(callSite, need, write) {
-      return section(need, (sectionWrite) => sectionWrite(callSite, write, need));
-    },
-
-    async retryOnQuota(callSite, write) {
-      return retry(mode(), callSite, {}, write);
-    },
-
-    releaseSurplus: release,
-
-    async releaseSurplusBestEffort(options) {
-      try {
-        const report = await release(options);
-        if (report.outcome === "error") {
-          log().warn({ report }, "allocation: best-effort release failed; left for the sweep");
-        }
-        return report;
-      } catch (error) {
-        // e.g. allocationMisconfigured: a failed release never fails the user's request.
-        log().warn({ err: error }, "allocation: best-effort release failed; left for the sweep");
-        deps.events.emit("allocation.release", { orgId: context.orgId, outcome: "error" });
-        return { outcome: "error", subWorkspaceId: context.subWorkspaceId, requiresDecommission: [] };
-      }
-    },
+    singleWrite: (callSite, need, fn) => section(need, (write) => write(callSite, fn, need)),
+    releaseSurplus,
   };
 }

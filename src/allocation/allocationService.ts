@@ -1,22 +1,15 @@
 import type { Principal } from "../auth/principal.ts";
-import { brandMode } from "../brands/brandMode.ts";
 import type { LedgerEntryRow } from "../db/allocation/ledgerEntryRow.ts";
 import { listLedgerEntries } from "../db/allocation/listLedgerEntries.ts";
-import type { BrandRow } from "../db/brands/brandRow.ts";
 import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { DIMENSIONS } from "../domain/allocation.ts";
-import {
-  type MeteredWriteGuard,
-  type MeteredWriteGuardFactory,
-  meteredWriteGuardOf,
-} from "../domain/meteredWrites.ts";
+import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
-import { type AllocationGuard, createAllocationGuard, type GuardContext } from "./allocationGuard.ts";
+import { createAllocationGuard } from "./allocationGuard.ts";
 import type { PoolHistoryRecorder } from "./poolHistory.ts";
 import type { PoolView } from "./poolView.ts";
 import { type PoolRefreshPacing, PoolViews } from "./poolViews.ts";
-import type { QuotaRetryBudget } from "./quotaRetryBudget.ts";
 import { type ReleaseOptions, type ReleaseReport, releaseSurplusLocked } from "./releaseSurplus.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
 
@@ -54,48 +47,11 @@ export class AllocationService {
     this.#poolViews = new PoolViews(deps, deps.poolRefreshPacing);
   }
 
-  /** A guard from explicit ids (see GuardContext). Throws allocationMisconfigured when flag on and ids missing. */
-  guard(context: GuardContext): AllocationGuard {
-    return createAllocationGuard(this.deps, context);
-  }
-
-  /** The guard for a brand of an org, for one request or job: the usual way to build one. */
-  guardFor(input: {
-    org: Pick<OrgRow, "id" | "parentWorkspaceId">;
-    brand: Pick<BrandRow, "id" | "subWorkspaceId" | "provisioningStatus">;
-    requestId: string | null;
-    bearer: string;
-    path?: TransferPath;
-    quotaBudget?: QuotaRetryBudget;
-  }): AllocationGuard {
-    return createAllocationGuard(this.deps, {
-      orgId: input.org.id,
-      brandId: input.brand.id,
-      subWorkspaceId: input.brand.subWorkspaceId,
-      parentWorkspaceId: input.org.parentWorkspaceId,
-      requestId: input.requestId,
-      bearer: input.bearer,
-      flat: brandMode(input.brand) === "flat",
-      path: input.path,
-      quotaBudget: input.quotaBudget,
-    });
-  }
-
   /**
-   * The guard behind the operations' metered-write seam (src/domain/meteredWrites.ts): `section`
-   * is a guarded multi-write section (one lock, one ensure), `releaseSurplus` the best-effort
-   * release. Building it runs the misconfiguration check, so a request path fails loud before its
-   * first upstream call.
+   * The metered-write seam's guards (src/domain/meteredWrites.ts), one per request or job and
+   * sub-workspace: the composition root hands this factory to every operation that writes upstream.
    */
-  readonly meteredWrites: MeteredWriteGuardFactory = (context): MeteredWriteGuard => {
-    const guard = this.guard({ ...context, requestId: context.requestId ?? null });
-    return meteredWriteGuardOf({
-      section: (need, work) => guard.section(need, work),
-      releaseSurplus: async (floor, reason) => {
-        await guard.releaseSurplusBestEffort({ floor, reason });
-      },
-    });
-  };
+  readonly meteredWrites: MeteredWriteGuardFactory = (context) => createAllocationGuard(this.deps, context);
 
   /**
    * §7 for operators (the sweep; the settle transfer path by default): under the sub-workspace's lock,

@@ -1,11 +1,6 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  LogController,
-} from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from "fastify";
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -24,6 +19,7 @@ import { registerIdempotency } from "./idempotency.ts";
 import { registerJsonBodyParser } from "./jsonBody.ts";
 import { openApiInfo } from "./openApiInfo.ts";
 import { requestIdFor } from "./requestId.ts";
+import { noteAnsweredCode, OneLineRequestLog } from "./requestLog.ts";
 import { retryAfterSecondsOf } from "./retryAfter.ts";
 import { registerRoutes } from "./routes/index.ts";
 
@@ -55,14 +51,15 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     },
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestIdFor,
-    logController: new LogController({ requestIdLogLabel: "requestId" }),
+    logController: new OneLineRequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     // Errors the router raises before any hook (a malformed URL, an overlong path parameter) get
     // the same envelope as every other error, instead of Fastify's default body echoing the URL.
     frameworkErrors: (error, request, reply) => {
       const mapped = mapError(error);
-      request.log.info({ err: error, code: mapped.code }, "request rejected by the router");
+      noteAnsweredCode(request, mapped.code);
+      request.log.debug({ err: error, code: mapped.code }, "request rejected by the router");
       // The router rejected the request before a route (and its reply typing) was chosen.
       void (reply as FastifyReply).code(mapped.status).header("x-request-id", request.id).send({
         error: mapped.code,
@@ -105,8 +102,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     const mapped = mapError(error);
     const details = (error as { details?: unknown }).details;
     const logContext = { err: error, code: mapped.code, status: mapped.status, details };
+    noteAnsweredCode(request, mapped.code);
+    // A 4xx is the request's own fault: its code is on the request's one line, the details at debug.
     if (mapped.status >= 500) request.log.error(logContext, "request failed");
-    else request.log.info(logContext, "request rejected");
+    else request.log.debug(logContext, "request rejected");
     // A busy lease or lock clears within seconds: say when to come back (docs/decisions/0015).
     const retryAfter = retryAfterSecondsOf(mapped.code);
     if (retryAfter !== undefined) void reply.header("retry-after", String(retryAfter));
@@ -114,11 +113,12 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
       .status(mapped.status)
       .send({ error: mapped.code, message: mapped.message, requestId: request.id });
   });
-  app.setNotFoundHandler({ preValidation: authenticationHook(deps.verifier) }, (request, reply) =>
-    reply
+  app.setNotFoundHandler({ preValidation: authenticationHook(deps.verifier) }, (request, reply) => {
+    noteAnsweredCode(request, "notFound");
+    return reply
       .status(404)
-      .send({ error: "notFound", message: ERROR_REGISTRY.notFound.message, requestId: request.id }),
-  );
+      .send({ error: "notFound", message: ERROR_REGISTRY.notFound.message, requestId: request.id });
+  });
 
   await app.register(swagger, {
     openapi: {

@@ -1,11 +1,21 @@
 import { ConfigError, loadConfig } from "../config/env.ts";
+import { chooseLogFormat } from "../observability/logFormat.ts";
 import { createLogger, type Logger } from "../observability/logger.ts";
 
-/** Loads config and a logger for a command; a bad value is one line on stderr and exit 1. */
-export function bootstrap() {
+/**
+ * Loads config and a logger for a command; a bad value is one line on stderr and exit 1. The
+ * logger writes to stdout, in the format chooseLogFormat picks for `command` (JSON unless `start`
+ * on a terminal, or LOG_FORMAT says otherwise).
+ */
+export function bootstrap(command?: string) {
   try {
     const config = loadConfig();
-    const logger = createLogger({ level: config.logLevel });
+    const format = chooseLogFormat({
+      command,
+      override: config.logFormat,
+      toTerminal: process.stdout.isTTY === true,
+    });
+    const logger = createLogger({ level: config.logLevel, format });
     return { config, logger };
   } catch (error) {
     if (error instanceof ConfigError) {

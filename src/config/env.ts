@@ -47,6 +47,7 @@ const envSchema = z.object({
   SERENITY_DB_NESTED_ACQUIRE: z.enum(["throw", "warn"]).default("throw"),
   SERENITY_WORKER_CONCURRENCY: positiveInt.default(10),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   // A secret: Config.upstreamToken, redacted from logs (src/observability/logger.ts).
   SERENITY_UPSTREAM_TOKEN: z.string().optional(),
   // The shared upstream budget (docs/decisions/0019): Semrush's published limits by default.
@@ -79,6 +80,8 @@ export interface Config {
   simulatorControls: boolean;
   syncSettleBudgetMs: number;
   logLevel: RawEnv["LOG_LEVEL"];
+  /** LOG_FORMAT: unset = by command and terminal (src/observability/logFormat.ts). */
+  logFormat: RawEnv["LOG_FORMAT"];
   /**
    * SERENITY_UPSTREAM_TOKEN, trimmed: the operator's upstream bearer, which the workers' upstream
    * reconciler reads with when an org has no live stored credential (ADR 0016). Never logged: the
@@ -334,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorControls: raw.SERENITY_SIMULATOR_CONTROLS === "true",
     syncSettleBudgetMs: raw.SERENITY_SYNC_SETTLE_BUDGET_MS,
     logLevel: raw.LOG_LEVEL,
+    logFormat: raw.LOG_FORMAT,
     upstreamToken: raw.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
     upstreamBudget: {
       perSecond: raw.SERENITY_UPSTREAM_RATE_PER_SECOND,

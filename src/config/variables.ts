@@ -340,6 +340,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "pino level",
   },
   {
+    names: ["LOG_FORMAT"],
+    default: "unset → by command",
+    unit: "",
+    read: "boot",
+    meaning:
+      "`json` (JSON lines) or `pretty` (human-readable lines, coloured only on a terminal); unset: `pretty` for `serenity start` on a terminal, else `json` (`serve`, `worker`, a file or a pipe)",
+  },
+  {
     names: ["SERENITY_DRS_URL"],
     default: "unset",
     unit: "",

@@ -4,8 +4,8 @@ import type { Need, Units } from "./allocation.ts";
  * The seam between the operations that write upstream (markets, prompts, models, generation,
  * deactivation) and just-in-time allocation (spec/allocation.md §5). Every metered upstream write
  * runs inside a `section`, which was told up front the units the whole section needs; every delete
- * that frees units is followed by `releaseSurplus`. The allocation module provides the real guard
- * (the allocation guard); `passthroughGuard` below is the seam with allocation out of the picture.
+ * that frees units is followed by `releaseSurplus`. The allocation module implements it
+ * (`createAllocationGuard`); the composition root hands its factory to every operation.
  *
  * Why sections and not one guard per write: a guard checks headroom with one upstream read of the
  * sub-workspace's resources, and SPEC §7 allows one such read per metered API request. A request
@@ -14,7 +14,10 @@ import type { Need, Units } from "./allocation.ts";
  * of their needs, and runs every write through the section's `write`.
  */
 
-/** Where a guard applies: the brand's target workspace and who acts. */
+/**
+ * Where a guard applies: the brand's target workspace and who acts. The one shape every guard is
+ * built from; an absent request id (a job, an operator run) is `null`, as the ledger records it.
+ */
 export interface MeteredWriteContext {
   orgId: string;
   brandId: string;
@@ -26,7 +29,7 @@ export interface MeteredWriteContext {
   flat: boolean;
   /** The caller's bearer (or a worker's exchanged credential), forwarded upstream. */
   bearer: string;
-  requestId: string | undefined;
+  requestId: string | null;
 }
 
 export type ReleaseReason = "release" | "deactivate" | "sweep";
@@ -68,28 +71,3 @@ export interface MeteredWriteGuard {
 }
 
 export type MeteredWriteGuardFactory = (context: MeteredWriteContext) => MeteredWriteGuard;
-
-/** A guard from its section and release, with `singleWrite` as the one-write section. */
-export function meteredWriteGuardOf(
-  parts: Pick<MeteredWriteGuard, "section" | "releaseSurplus">,
-): MeteredWriteGuard {
-  return {
-    section: parts.section,
-    singleWrite: (callSite, need, fn) => parts.section(need, (write) => write(callSite, fn, need)),
-    releaseSurplus: parts.releaseSurplus,
-  };
-}
-
-/**
- * The seam with allocation out of the picture: every write simply runs and nothing is released
- * (the composition root plugs the allocation guard in instead; tests and tools may use this).
- */
-export const passthroughGuard: MeteredWriteGuard = meteredWriteGuardOf({
-  section: async (need, work) => {
-    await needOf(need); // its reads still run: they decide what the work writes
-    return work((_callSite, fn) => fn());
-  },
-  releaseSurplus: async () => {},
-});
-
-export const passthroughGuardFactory: MeteredWriteGuardFactory = () => passthroughGuard;

@@ -1,16 +1,22 @@
 import type { BrandRow } from "../db/brands/brandRow.ts";
 import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { ServiceError } from "../domain/errors.ts";
-import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import type {
+  MeteredWriteContext,
+  MeteredWriteGuard,
+  MeteredWriteGuardFactory,
+} from "../domain/meteredWrites.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
 
-/** Where a brand's market writes go (spec/api.md §3, SPEC §2 "flat mode"). */
-export interface WriteTarget {
+/**
+ * Where a brand's market writes go (spec/api.md §3, SPEC §2 "flat mode"): the workspace, and the
+ * workspace fields of the guard's context (`flat` when it is the org's parent, the pool itself).
+ */
+export interface WriteTarget extends Pick<
+  MeteredWriteContext,
+  "flat" | "subWorkspaceId" | "parentWorkspaceId"
+> {
   workspaceId: string;
-  /** True when the brand writes straight into the org's parent (the pool is its allocation). */
-  flat: boolean;
-  subWorkspaceId: string | null;
-  parentWorkspaceId: string | null;
 }
 
 export const NO_PARENT_WORKSPACE_MESSAGE = "Organization has no Semrush workspace configured";
@@ -70,6 +76,7 @@ export function meteredWriteGuardFor(
     parentWorkspaceId: target.parentWorkspaceId,
     flat: target.flat,
     bearer: who.operation.bearer,
-    requestId: who.operation.requestId,
+    // An operation without a request (a job) has none: the guard's context says so with null.
+    requestId: who.operation.requestId ?? null,
   });
 }

@@ -1,4 +1,9 @@
+import { createRequire } from "node:module";
+
 import pino, { type Logger, type LoggerOptions } from "pino";
+import type { PinoPretty } from "pino-pretty";
+
+import type { LogFormatChoice } from "./logFormat.ts";
 
 export type { Logger } from "pino";
 
@@ -46,7 +51,32 @@ function errorWithoutQueryParams(error: Error): Record<string, unknown> {
   return serialized;
 }
 
-export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
+/**
+ * Human-readable lines for a person at a terminal: time, level, message, then the fields on the
+ * same line. Written synchronously, as pino's own destination is, so the last lines before an exit
+ * are not lost. Redaction and serializers run before, exactly as for JSON. Loaded only when asked
+ * for: `serve`, `worker` and every JSON command start without it.
+ */
+function prettyStream(colour: boolean, destination: number | pino.DestinationStream): pino.DestinationStream {
+  const { build } = createRequire(import.meta.url)("pino-pretty") as { build: typeof PinoPretty };
+  return build({
+    colorize: colour,
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "pid,hostname,service",
+    singleLine: true,
+    sync: true,
+    destination: destination as number,
+  });
+}
+
+export function createLogger(
+  options: {
+    level?: string;
+    destination?: pino.DestinationStream;
+    /** Default: JSON lines. */
+    format?: LogFormatChoice;
+  } = {},
+): Logger {
   const loggerOptions: LoggerOptions = {
     level: options.level ?? "info",
     base: { service: "serenity" },
@@ -54,6 +84,8 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
     serializers: { err: errorWithoutQueryParams },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
+  if (options.format?.format === "pretty")
+    return pino(loggerOptions, prettyStream(options.format.colour, options.destination ?? 1));
   return options.destination ? pino(loggerOptions, options.destination) : pino(loggerOptions);
 }
 

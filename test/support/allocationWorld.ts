@@ -1,18 +1,22 @@
 import { randomUUID } from "node:crypto";
 
-import type { AllocationDeps } from "../../src/allocation/allocationDeps.ts";
-import { createAllocationGuard, type GuardContext } from "../../src/allocation/allocationGuard.ts";
+import type { AllocationDeps, AllocationTarget, TransferPath } from "../../src/allocation/allocationDeps.ts";
+import { createAllocationGuard } from "../../src/allocation/allocationGuard.ts";
+import { AllocationService } from "../../src/allocation/allocationService.ts";
 import { createDatabaseLockProvider } from "../../src/allocation/databaseAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
-import type { Units } from "../../src/domain/allocation.ts";
+import type { Need, Units } from "../../src/domain/allocation.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
+import type { MeteredWriteContext, MeteredWriteGuard } from "../../src/domain/meteredWrites.ts";
 import { createGatewayClient, type GatewayClient } from "../../src/gateway/index.ts";
 import { reentrant } from "../../src/locks/reentrantLock.ts";
 import { EventBus } from "../../src/observability/events.ts";
 import { createLogger } from "../../src/observability/logger.ts";
+import { OrgService } from "../../src/orgs/orgService.ts";
 import type { SimulatorSettings } from "../../src/simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import type { TestDatabase } from "./database.ts";
+import { ensureUnderLock } from "./ensureUnderLock.ts";
 import { LogCapture } from "./logCapture.ts";
 import { startTestSimulator, type TestSimulator } from "./simulator.ts";
 import { UM } from "./simulator.ts";
@@ -33,10 +37,19 @@ export interface AllocationWorld {
   events: EventBus;
   logs: LogCapture;
   orgId: string;
-  guardFor(
-    subWorkspaceId: string | null,
-    extra?: Partial<GuardContext>,
-  ): ReturnType<typeof createAllocationGuard>;
+  /** The guard of one request into the sub-workspace, as the composition root builds it. */
+  guardFor(subWorkspaceId: string | null, extra?: Partial<MeteredWriteContext>): MeteredWriteGuard;
+  /** The top-up rules on their own (`ensureHeadroom` under the lock), with their result. */
+  ensure(
+    subWorkspaceId: string,
+    need: Need,
+    options?: { requestId?: string; path?: TransferPath },
+  ): ReturnType<typeof ensureUnderLock>;
+  /** §7 with its report: the operators' release, on the request path unless told otherwise. */
+  release(
+    subWorkspaceId: string,
+    options: Parameters<AllocationService["releaseSurplus"]>[1],
+  ): ReturnType<AllocationService["releaseSurplus"]>;
   /** A settled sub-workspace of the gold parent carved with `totals` (taken from the pool). */
   newSubWorkspace(totals?: Partial<Units>): Promise<string>;
   totals(workspaceId: string): Promise<Units>;
@@ -86,6 +99,15 @@ export async function startAllocationWorld(
     env,
   };
   const orgId = randomUUID();
+  // Built per call: a test may swap a dependency (the upstream, the siblings) on `deps` first.
+  const allocation = () => new AllocationService({ ...deps, orgs: new OrgService({ db: db.db, clock }) });
+  const target = (subWorkspaceId: string, requestId = `req-${randomUUID()}`): AllocationTarget => ({
+    orgId,
+    brandId: randomUUID(),
+    subWorkspaceId,
+    requestId,
+    bearer: TOKEN,
+  });
   let counter = 0;
 
   return {
@@ -107,6 +129,10 @@ export async function startAllocationWorld(
         flat: false,
         ...extra,
       }),
+    ensure: (subWorkspaceId, need, options = {}) =>
+      ensureUnderLock(deps, target(subWorkspaceId, options.requestId), need, options.path),
+    release: (subWorkspaceId, options) =>
+      allocation().releaseSurplus(target(subWorkspaceId), { path: "failFast", ...options }),
     async newSubWorkspace(totals = {}) {
       const resources = Object.fromEntries(Object.entries(totals).filter(([, value]) => value !== 0));
       const workspace = await client.users.createSubWorkspace(TOKEN, PARENT, {

@@ -83,7 +83,7 @@ export function registerStart(program: Command): void {
       // The demo runs with just-in-time allocation and prompt generation on, unless told otherwise.
       process.env.SERENITY_DYNAMIC_ALLOCATION ??= "true";
       process.env.SERENITY_ASYNC_PROMPT_GEN ??= "true";
-      const { config, logger } = bootstrap();
+      const { config, logger } = bootstrap("start");
       const serving = await openRuntimeWithSimulator(config, logger, {
         simulatorSettings: { rateLimit: { ...START_SIMULATOR_RATE_LIMIT } },
       }).catch((error) => fail(logger, error));

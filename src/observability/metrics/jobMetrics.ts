@@ -31,8 +31,16 @@ export function registerJobMetrics(registry: Registry, events: EventBus): void {
     registers: [registry],
   });
 
-  events.on("job.finished", ({ type, outcome, durationSeconds }) => {
+  const needsReauth = new Counter({
+    name: "serenity_jobs_needs_reauth_total",
+    help: "Jobs that ended FAILED with NEEDS_REAUTH (kept with their checkpoints until their user signs in again), by internal type.",
+    labelNames: ["type"],
+    registers: [registry],
+  });
+
+  events.on("job.finished", ({ type, outcome, code, durationSeconds }) => {
     total.inc({ type, outcome });
+    if (outcome === "failed" && code === "NEEDS_REAUTH") needsReauth.inc({ type });
     if (durationSeconds !== undefined) duration.observe({ type }, durationSeconds);
   });
   events.on("job.delivered", ({ type, lagSeconds }) => lag.observe({ type }, lagSeconds));

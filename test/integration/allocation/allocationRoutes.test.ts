@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { brands } from "../../../src/db/schema.ts";
 import { createGatewayClient } from "../../../src/gateway/index.ts";
+import { meteredWriteGuardFor, resolveWriteTarget } from "../../../src/markets/writeTarget.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
@@ -142,14 +143,19 @@ describe("GET /v2/orgs/:orgId/serenity/allocation-ledger", () => {
     try {
       for (const [index, brandId] of brandIds.entries()) {
         const [brand] = await t.db.db.select().from(brands).where(eq(brands.id, brandId));
-        const guard = t.services.allocation.guardFor({
-          org,
-          brand: brand!,
-          requestId: `req-${index}`,
-          bearer: admin,
-        });
-        await guard.ensure({ projects: 1 });
-        await guard.ensure({ projects: 2 });
+        // The guard a market write of this brand gets; two sections with nothing written top
+        // the sub-workspace up twice (to 1 project, then to 2).
+        const guard = meteredWriteGuardFor(
+          t.services.allocation.meteredWrites,
+          resolveWriteTarget(brand!, org),
+          {
+            orgId,
+            brandId,
+            operation: { requestId: `req-${index}`, bearer: admin },
+          },
+        );
+        await guard.section({ projects: 1 }, async () => undefined);
+        await guard.section({ projects: 2 }, async () => undefined);
       }
     } finally {
       if (previous === undefined) delete process.env.SERENITY_DYNAMIC_ALLOCATION;

@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { endpointGroupOf } from "../../../src/domain/endpointGroup.ts";
-import { type MeteredWriteGuardFactory, meteredWriteGuardOf } from "../../../src/domain/meteredWrites.ts";
+import type { MeteredWriteGuardFactory } from "../../../src/domain/meteredWrites.ts";
 import type { Call } from "../../../src/simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID, UNMETERED_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
+import { fakeGuard } from "../../support/fakeGuards.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
 import { PE, UM } from "../../support/simulator.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
@@ -416,7 +417,7 @@ describe("choke point: every metered upstream write goes through the guard", () 
     // model add in an operation that starts with one (replace models).
     mutableGuard = (real) => (context) => {
       const guard = real(context);
-      return meteredWriteGuardOf({
+      return fakeGuard({
         section: (_need, work) =>
           work((callSite, fn, stages) =>
             callSite === "modelAdd" ? fn() : guard.singleWrite(callSite, stages ?? {}, fn),
@@ -435,7 +436,7 @@ describe("choke point: every metered upstream write goes through the guard", () 
     // Every write guarded, but each in a section of its own: a read per metered write.
     mutableGuard = (real) => (context) => {
       const guard = real(context);
-      return meteredWriteGuardOf({
+      return fakeGuard({
         section: (_need, work) =>
           work((callSite, fn, stages) => guard.singleWrite(callSite, stages ?? {}, fn)),
         releaseSurplus: (floor, reason) => guard.releaseSurplus(floor, reason),

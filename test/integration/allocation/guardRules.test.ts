@@ -3,19 +3,20 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { AllocationDeps } from "../../../src/allocation/allocationDeps.ts";
-import { createAllocationGuard, type GuardContext } from "../../../src/allocation/allocationGuard.ts";
+import { createAllocationGuard } from "../../../src/allocation/allocationGuard.ts";
 import { AllocationService } from "../../../src/allocation/allocationService.ts";
 import { createDatabaseLockProvider } from "../../../src/allocation/databaseAllocationLock.ts";
-import { createQuotaRetryBudget } from "../../../src/allocation/quotaRetryBudget.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
-import { RELEASE_FLOOR } from "../../../src/domain/allocation.ts";
+import { type Need, RELEASE_FLOOR } from "../../../src/domain/allocation.ts";
 import { systemClock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
+import type { MeteredWriteContext } from "../../../src/domain/meteredWrites.ts";
 import { reentrant } from "../../../src/locks/reentrantLock.ts";
 import { EventBus, type EventName, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { OrgService } from "../../../src/orgs/orgService.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { ensureUnderLock } from "../../support/ensureUnderLock.ts";
 import { FakeUpstreamError, InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
 import { LogCapture } from "../../support/logCapture.ts";
 import { ManualClock } from "../../support/manualClock.ts";
@@ -58,7 +59,7 @@ function setup(
   ];
   for (const name of names) events.on(name, (payload) => seen.push({ name, payload }));
   const orgId = randomUUID();
-  const guardFor = (subWorkspaceId: string | null, extra: Partial<GuardContext> = {}) =>
+  const guardFor = (subWorkspaceId: string | null, extra: Partial<MeteredWriteContext> = {}) =>
     createAllocationGuard(deps, {
       orgId,
       brandId: randomUUID(),
@@ -69,6 +70,20 @@ function setup(
       flat: false,
       ...extra,
     });
+  const target = (subWorkspaceId: string) => ({
+    orgId,
+    brandId: randomUUID(),
+    subWorkspaceId,
+    requestId: `req-${randomUUID()}`,
+    bearer: "user-token",
+  });
+  // The top-up rules on their own, with their result; the guard runs them inside its sections.
+  const ensure = (subWorkspaceId: string, need: Need, path: "failFast" | "settle" = "failFast") =>
+    ensureUnderLock(deps, target(subWorkspaceId), need, path);
+  // §7 with its report, on the request path (the guard's own release reports nothing).
+  const service = new AllocationService({ ...deps, orgs: new OrgService({ db: db.db, clock }) });
+  const release = (subWorkspaceId: string, options: Parameters<AllocationService["releaseSurplus"]>[1]) =>
+    service.releaseSurplus(target(subWorkspaceId), { path: "failFast", ...options });
   const child = (totals?: { projects: number; prompts: number }) => {
     const id = `sub-${randomUUID()}`;
     upstream.addChild(id, PARENT, totals);
@@ -76,7 +91,7 @@ function setup(
   };
   const eventsOf = <K extends EventName>(name: K) =>
     seen.filter((event) => event.name === name).map((event) => event.payload as ServiceEvents[K]);
-  return { env, clock, upstream, deps, guardFor, child, orgId, logs, eventsOf };
+  return { env, clock, upstream, deps, guardFor, ensure, release, child, orgId, logs, eventsOf };
 }
 
 async function expectCode(promise: Promise<unknown>, code: string) {
@@ -89,15 +104,16 @@ async function expectCode(promise: Promise<unknown>, code: string) {
 }
 
 describe("kill switch and misconfiguration", () => {
-  it("flag off: every method is a no-op with zero upstream calls", async () => {
+  it("flag off: every method is a pass-through with zero upstream calls", async () => {
     const t = setup({ env: { SERENITY_DYNAMIC_ALLOCATION: "True" } });
     const ws = t.child();
     const guard = t.guardFor(ws, { subWorkspaceId: null, parentWorkspaceId: null });
-    expect(guard.active).toBe(false);
-    expect(await guard.ensure({ prompts: 500 })).toEqual({ toppedUp: false });
+    expect(await guard.section({ prompts: 500 }, async () => "ran")).toBe("ran");
     expect(await guard.singleWrite("projectCreate", { projects: 1 }, async () => "written")).toBe("written");
-    expect(await guard.releaseSurplus({ floor: RELEASE_FLOOR })).toMatchObject({ outcome: "disabled" });
+    await guard.releaseSurplus(RELEASE_FLOOR, "release");
     expect(t.upstream.calls).toEqual([]);
+    expect(t.eventsOf("allocation.release")).toEqual([]);
+    expect(await listLedgerEntries(db.db, t.orgId, { limit: 1 })).toEqual([]);
   });
 
   it("flag off: a metered 405 maps straight to quotaExceeded, without ensure or retry", async () => {
@@ -136,9 +152,12 @@ describe("kill switch and misconfiguration", () => {
   it("the flag is read per call: flipping it on later makes the same guard fail loud", async () => {
     const t = setup({ env: { SERENITY_DYNAMIC_ALLOCATION: "false" } });
     const guard = t.guardFor(null);
-    expect(await guard.ensure({ projects: 1 })).toEqual({ toppedUp: false });
+    expect(await guard.section({ projects: 1 }, async () => "ran")).toBe("ran");
     t.env.SERENITY_DYNAMIC_ALLOCATION = "true";
-    await expectCode(guard.ensure({ projects: 1 }), "allocationMisconfigured");
+    await expectCode(
+      guard.section({ projects: 1 }, async () => "ran"),
+      "allocationMisconfigured",
+    );
     expect(t.upstream.calls).toEqual([]);
   });
 });
@@ -147,7 +166,7 @@ describe("ensure", () => {
   it("hot path: exactly one upstream call", async () => {
     const t = setup();
     const ws = t.child({ projects: 2, prompts: 100 });
-    expect(await t.guardFor(ws).ensure({ projects: 1, prompts: 100 })).toEqual({ toppedUp: false });
+    expect(await t.ensure(ws, { projects: 1, prompts: 100 })).toEqual({ toppedUp: false });
     expect(t.upstream.calls.map((call) => call.op)).toEqual(["read"]);
     expect(t.eventsOf("allocation.headroomCheck")).toEqual([{ orgId: t.orgId, outcome: "hot_path" }]);
   });
@@ -155,7 +174,7 @@ describe("ensure", () => {
   it("top-up: exactly two calls, one transfer carrying every short dimension", async () => {
     const t = setup();
     const ws = t.child();
-    expect(await t.guardFor(ws).ensure({ projects: 1, prompts: 1 })).toEqual({
+    expect(await t.ensure(ws, { projects: 1, prompts: 1 })).toEqual({
       toppedUp: true,
       newTotal: { projects: 1, prompts: 100 },
     });
@@ -174,8 +193,8 @@ describe("ensure", () => {
     const t = setup();
     const one = t.child();
     const many = t.child();
-    expect(await t.guardFor(one).ensure({ prompts: 1 })).toMatchObject({ newTotal: { prompts: 100 } });
-    expect(await t.guardFor(many).ensure({ prompts: 101 })).toMatchObject({ newTotal: { prompts: 200 } });
+    expect(await t.ensure(one, { prompts: 1 })).toMatchObject({ newTotal: { prompts: 100 } });
+    expect(await t.ensure(many, { prompts: 101 })).toMatchObject({ newTotal: { prompts: 200 } });
     expect(t.upstream.calls.filter((call) => call.op === "transfer").map((call) => call.targets)).toEqual([
       { prompts: 100 },
       { prompts: 200 },
@@ -185,8 +204,7 @@ describe("ensure", () => {
   it("records the top-up in the ledger", async () => {
     const t = setup();
     const ws = t.child({ projects: 1, prompts: 100 });
-    const guard = t.guardFor(ws);
-    expect(await guard.ensure({ projects: 2 })).toMatchObject({ toppedUp: true });
+    expect(await t.ensure(ws, { projects: 2 })).toMatchObject({ toppedUp: true });
     const [entry] = await listLedgerEntries(db.db, t.orgId, { limit: 10 });
     expect(entry).toMatchObject({
       orgId: t.orgId,
@@ -205,11 +223,11 @@ describe("ensure", () => {
       env: { SERENITY_BRAND_AI_CEILING_PROMPTS: "300", SERENITY_BRAND_AI_CEILING_PROJECTS: "two" },
     });
     const ws = t.child();
-    await expectCode(t.guardFor(ws).ensure({ projects: 5, prompts: 301 }), "brandAiLimit");
+    await expectCode(t.ensure(ws, { projects: 5, prompts: 301 }), "brandAiLimit");
     expect(t.upstream.calls.map((call) => call.op)).toEqual(["read"]);
     expect(t.upstream.resources(ws).prompts.total).toBe(0);
     expect(t.logs.lines.some((line) => line.includes("SERENITY_BRAND_AI_CEILING_PROJECTS"))).toBe(true);
-    expect(await t.guardFor(ws).ensure({ projects: 5, prompts: 300 })).toMatchObject({ toppedUp: true });
+    expect(await t.ensure(ws, { projects: 5, prompts: 300 })).toMatchObject({ toppedUp: true });
     const entries = await listLedgerEntries(db.db, t.orgId, { limit: 10 });
     expect(entries.map((entry) => [entry.outcome, entry.errorCode])).toEqual([
       ["applied", null],
@@ -221,7 +239,7 @@ describe("ensure", () => {
   it("pool exhaustion → orgPoolExhausted, the pool unchanged, no parent read", async () => {
     const t = setup({ parent: { projects: 2, prompts: 100 } });
     const ws = t.child();
-    await expectCode(t.guardFor(ws).ensure({ projects: 1, prompts: 101 }), "orgPoolExhausted");
+    await expectCode(t.ensure(ws, { projects: 1, prompts: 101 }), "orgPoolExhausted");
     expect(t.upstream.resources(PARENT)).toMatchObject({ projects: { total: 2 }, prompts: { total: 100 } });
     // The block-rounded top-up, then the exact one (§11 step 1): both refused; no sibling to
     // reclaim from, so no rebalance; still never a parent read.
@@ -242,7 +260,7 @@ describe("ensure", () => {
     const t = setup();
     const ws = t.child();
     t.upstream.failTransfersNotReady(ws, 1);
-    await expectCode(t.guardFor(ws).ensure({ projects: 1 }), "workspaceBusy");
+    await expectCode(t.ensure(ws, { projects: 1 }), "workspaceBusy");
     expect(t.upstream.count("transfer")).toBe(1);
   });
 
@@ -250,7 +268,7 @@ describe("ensure", () => {
     const t = setup();
     const ws = t.child();
     t.upstream.failTransfersNotReady(ws, 3);
-    const ensured = t.guardFor(ws, { path: "settle" }).ensure({ projects: 1 });
+    const ensured = t.ensure(ws, { projects: 1 }, "settle");
     for (const wait of [1_000, 2_000, 3_000]) {
       await t.clock.untilSleeping();
       t.clock.advance(wait);
@@ -263,7 +281,7 @@ describe("ensure", () => {
 
   it("an upstream 403 on the read → forbidden, nothing transferred", async () => {
     const t = setup();
-    await expectCode(t.guardFor("sub-unknown").ensure({ projects: 1 }), "forbidden");
+    await expectCode(t.ensure("sub-unknown", { projects: 1 }), "forbidden");
     expect(t.upstream.count("transfer")).toBe(0);
   });
 });
@@ -328,7 +346,7 @@ describe("section and retryOnQuota", () => {
     await t.upstream.meteredWrite(ws, { projects: 2 });
     // An operator lowered the allocation below what is staged (e.g. a release from a stale read).
     await t.upstream.transfer("x", ws, { projects: 1 });
-    expect(await t.guardFor(ws).ensure({})).toEqual({
+    expect(await t.ensure(ws, {})).toEqual({
       toppedUp: true,
       newTotal: { projects: 2, prompts: 100 },
     });
@@ -337,8 +355,7 @@ describe("section and retryOnQuota", () => {
   it("exhausted: three retries 3 s apart, then quotaExceeded; the 9 s budget is shared by the request", async () => {
     const t = setup();
     const ws = t.child({ projects: 5, prompts: 500 });
-    const budget = createQuotaRetryBudget();
-    const guard = t.guardFor(ws, { quotaBudget: budget });
+    const guard = t.guardFor(ws);
     let attempts = 0;
     const alwaysQuota = async () => {
       attempts++;
@@ -351,14 +368,11 @@ describe("section and retryOnQuota", () => {
     }
     await expectCode(first, "quotaExceeded");
     expect(attempts).toBe(4);
-    expect(budget.remainingMs).toBe(0);
 
-    // A second wrap site of the same request has no budget left: no wait, straight to exhausted.
+    // A second write of the same request (its guard) has no budget left: no wait, straight to
+    // exhausted (a wait would hang on the manual clock, which nobody advances now).
     attempts = 0;
-    await expectCode(
-      t.guardFor(ws, { quotaBudget: budget }).retryOnQuota("publish", alwaysQuota),
-      "quotaExceeded",
-    );
+    await expectCode(guard.singleWrite("publish", {}, alwaysQuota), "quotaExceeded");
     expect(attempts).toBe(1);
     expect(t.eventsOf("allocation.quotaRetry")).toEqual([
       { callSite: "promptCreate", outcome: "exhausted" },
@@ -411,7 +425,7 @@ describe("releaseSurplus", () => {
   it("{5, 800} with no usage: dry run makes zero mutating calls and reports {1, 100}", async () => {
     const t = setup();
     const ws = t.child({ projects: 5, prompts: 800 });
-    const report = await t.guardFor(ws).releaseSurplus({ floor: RELEASE_FLOOR, dryRun: true });
+    const report = await t.release(ws, { floor: RELEASE_FLOOR, dryRun: true });
     expect(report).toMatchObject({
       outcome: "dryRun",
       before: { projects: 5, prompts: 800 },
@@ -425,7 +439,7 @@ describe("releaseSurplus", () => {
     const t = setup();
     const ws = t.child({ projects: 5, prompts: 800 });
     const parentBefore = t.upstream.resources(PARENT);
-    const report = await t.guardFor(ws).releaseSurplus({ floor: RELEASE_FLOOR });
+    const report = await t.release(ws, { floor: RELEASE_FLOOR });
     expect(report).toMatchObject({ outcome: "released", after: { projects: 1, prompts: 100 } });
     const parentAfter = t.upstream.resources(PARENT);
     expect(parentAfter.projects.total - parentBefore.projects.total).toBe(4);
@@ -444,25 +458,28 @@ describe("releaseSurplus", () => {
   it("nothing to release, requires decommission, and typed errors", async () => {
     const t = setup();
     const tight = t.child({ projects: 1, prompts: 100 });
-    expect(await t.guardFor(tight).releaseSurplus({ floor: RELEASE_FLOOR })).toMatchObject({
+    expect(await t.release(tight, { floor: RELEASE_FLOOR })).toMatchObject({
       outcome: "nothingToRelease",
     });
     const empty = t.child({ projects: 2, prompts: 100 });
     expect(
-      await t.guardFor(empty).releaseSurplus({ floor: { projects: 0, prompts: 100 }, reason: "deactivate" }),
+      await t.release(empty, { floor: { projects: 0, prompts: 100 }, reason: "deactivate" }),
     ).toMatchObject({ outcome: "requiresDecommission", requiresDecommission: ["projects"] });
     expect(t.upstream.resources(empty).projects.total).toBe(2);
 
     const settling = t.child({ projects: 3, prompts: 300 });
     t.upstream.failTransfersNotReady(settling, 1);
-    expect(await t.guardFor(settling).releaseSurplus({ floor: RELEASE_FLOOR })).toMatchObject({
+    expect(await t.release(settling, { floor: RELEASE_FLOOR })).toMatchObject({
       outcome: "error",
       errorCode: "workspaceBusy",
     });
-    expect(await t.guardFor("sub-unknown").releaseSurplusBestEffort({ floor: RELEASE_FLOOR })).toMatchObject({
-      outcome: "error",
-      errorCode: "forbidden",
-    });
+    // The guard's own release is best effort: it never throws, and logs the typed code it met.
+    await expect(t.guardFor("sub-unknown").releaseSurplus(RELEASE_FLOOR, "release")).resolves.toBeUndefined();
+    expect(
+      t.logs.lines.some(
+        (line) => line.includes("left for the sweep") && line.includes('"errorCode":"forbidden"'),
+      ),
+    ).toBe(true);
     expect(t.eventsOf("allocation.release").map((event) => event.outcome)).toEqual([
       "nothingToRelease",
       "requiresDecommission",
@@ -475,7 +492,7 @@ describe("releaseSurplus", () => {
     const t = setup();
     const ws = t.child({ projects: 4, prompts: 800 });
     await t.upstream.meteredWrite(ws, { projects: 2, prompts: 150 });
-    expect(await t.guardFor(ws).releaseSurplus({ floor: RELEASE_FLOOR })).toMatchObject({
+    expect(await t.release(ws, { floor: RELEASE_FLOOR })).toMatchObject({
       outcome: "released",
       after: { projects: 2, prompts: 200 },
     });

@@ -52,8 +52,8 @@ describe("round trips (simulator call log)", () => {
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     await t.clearCalls();
     await t.guardFor(ws).singleWrite("projectCreate", { projects: 1 }, () => t.createProject(ws));
-    await t.guardFor(ws).ensure({ prompts: 1_000 });
-    await t.guardFor(ws).releaseSurplusBestEffort({ floor: RELEASE_FLOOR });
+    await t.guardFor(ws).section({ prompts: 1_000 }, async () => undefined);
+    await t.guardFor(ws).releaseSurplus(RELEASE_FLOOR, "release");
     expect(await t.calls()).toEqual([`POST PE/v1/workspaces/${ws}/projects`]);
   });
 
@@ -82,7 +82,7 @@ describe("round trips (simulator call log)", () => {
     const t = await world();
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
-    expect(await t.guardFor(ws).ensure({ projects: 1, prompts: 1 })).toEqual({
+    expect(await t.ensure(ws, { projects: 1, prompts: 1 })).toEqual({
       toppedUp: true,
       newTotal: { projects: 1, prompts: 100 },
     });
@@ -160,8 +160,8 @@ describe("round trips (simulator call log)", () => {
     const t = await world();
     const one = await t.newSubWorkspace();
     const many = await t.newSubWorkspace();
-    await t.guardFor(one).ensure({ prompts: 1 });
-    await t.guardFor(many).ensure({ prompts: 101 });
+    await t.ensure(one, { prompts: 1 });
+    await t.ensure(many, { prompts: 101 });
     expect(await t.totals(one)).toEqual({ projects: 0, prompts: 100 });
     expect(await t.totals(many)).toEqual({ projects: 0, prompts: 200 });
   });
@@ -174,12 +174,12 @@ describe("release", () => {
     const parentBefore = await t.totals(PARENT);
     await t.clearCalls();
 
-    const dry = await t.guardFor(ws).releaseSurplus({ floor: RELEASE_FLOOR, dryRun: true });
+    const dry = await t.release(ws, { floor: RELEASE_FLOOR, dryRun: true });
     expect(dry).toMatchObject({ outcome: "dryRun", target: { projects: 1, prompts: 100 } });
     expect((await t.calls()).filter((line) => !line.startsWith("GET "))).toEqual([]);
     expect(await t.totals(ws)).toEqual({ projects: 5, prompts: 800 });
 
-    const real = await t.guardFor(ws).releaseSurplus({ floor: RELEASE_FLOOR });
+    const real = await t.release(ws, { floor: RELEASE_FLOOR });
     expect(real).toMatchObject({ outcome: "released", after: { projects: 1, prompts: 100 } });
     expect(await t.totals(ws)).toEqual({ projects: 1, prompts: 100 });
     const parentAfter = await t.totals(PARENT);
@@ -202,7 +202,7 @@ describe("rejections", () => {
     const t = await world({ env: { SERENITY_BRAND_AI_CEILING_PROMPTS: "200" } });
     const ws = await t.newSubWorkspace();
     await t.clearCalls();
-    expect(await codeOf(t.guardFor(ws).ensure({ prompts: 201 }))).toBe("brandAiLimit");
+    expect(await codeOf(t.ensure(ws, { prompts: 201 }))).toBe("brandAiLimit");
     expect(await t.calls()).toEqual([`GET UM/v1/workspaces/${ws}/resources`]);
     expect(await t.totals(ws)).toEqual({ projects: 0, prompts: 0 });
   });
@@ -229,7 +229,7 @@ describe("rejections", () => {
 
     const fourth = await t.newSubWorkspace();
     await t.clearCalls();
-    expect(await codeOf(t.guardFor(fourth).ensure({ projects: 1, prompts: 501 }))).toBe("orgPoolExhausted");
+    expect(await codeOf(t.ensure(fourth, { projects: 1, prompts: 501 }))).toBe("orgPoolExhausted");
     // The block (600), then the exact requirement (501, §11 step 1): both beyond the pool's 500.
     expect(await t.calls()).toEqual([
       `GET UM/v1/workspaces/${fourth}/resources`,
@@ -249,7 +249,7 @@ describe("rejections", () => {
       times: 1,
     });
     await t.clearCalls();
-    expect(await codeOf(t.guardFor(ws).ensure({ projects: 1 }))).toBe("workspaceBusy");
+    expect(await codeOf(t.ensure(ws, { projects: 1 }))).toBe("workspaceBusy");
     expect((await t.calls()).filter((line) => line.includes("transfer"))).toHaveLength(1);
   });
 });
@@ -341,7 +341,7 @@ describe("the in-memory model's cases, on the simulator", () => {
   it("records the top-up in the ledger", async () => {
     const t = await world();
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
-    expect(await t.guardFor(ws).ensure({ projects: 2 })).toMatchObject({ toppedUp: true });
+    expect(await t.ensure(ws, { projects: 2 })).toMatchObject({ toppedUp: true });
     const [entry] = await listLedgerEntries(db.db, t.orgId, { limit: 10 });
     expect(entry).toMatchObject({
       orgId: t.orgId,
@@ -365,7 +365,7 @@ describe("the in-memory model's cases, on the simulator", () => {
     await t.sim.control("/quota", { workspaceId: ws, projects: 1 });
     expect(await t.totals(ws)).toEqual({ projects: 1, prompts: 100 });
     await t.clearCalls();
-    expect(await t.guardFor(ws).ensure({})).toEqual({
+    expect(await t.ensure(ws, {})).toEqual({
       toppedUp: true,
       newTotal: { projects: 2, prompts: 100 },
     });
@@ -379,7 +379,7 @@ describe("the in-memory model's cases, on the simulator", () => {
   it("a read the token may not make (403) → forbidden, nothing transferred", async () => {
     const t = await world();
     await t.clearCalls();
-    expect(await codeOf(t.guardFor("sub-unknown").ensure({ projects: 1 }))).toBe("forbidden");
+    expect(await codeOf(t.ensure("sub-unknown", { projects: 1 }))).toBe("forbidden");
     const calls = await t.calls();
     expect(calls).toEqual(["GET UM/v1/workspaces/sub-unknown/resources"]);
   });

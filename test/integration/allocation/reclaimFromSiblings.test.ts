@@ -114,7 +114,7 @@ describe("exact top-up (§11 step 1)", () => {
     const before = await poolSum(t);
     await t.clearCalls();
 
-    expect(await t.guardFor(a).ensure({ prompts: 25 })).toEqual({
+    expect(await t.ensure(a, { prompts: 25 })).toEqual({
       toppedUp: true,
       newTotal: { projects: 1, prompts: 115 },
     });
@@ -138,7 +138,7 @@ describe("exact top-up (§11 step 1)", () => {
     const a = await subWorkspace(t, { projects: 1, prompts: 100 }, { prompts: 90 });
     await drainPool(t, { prompts: 30 });
     await t.clearCalls();
-    expect(await codeOf(t.guardFor(a).ensure({ prompts: 25 }))).toBe("orgPoolExhausted");
+    expect(await codeOf(t.ensure(a, { prompts: 25 }))).toBe("orgPoolExhausted");
     expect(await t.calls()).toEqual([read(a), transfer(a)]);
   });
 });
@@ -158,8 +158,7 @@ describe("rebalancing (§11 step 2)", () => {
     const considered = collect(t, "allocation.rebalanceSibling");
     await t.clearCalls();
 
-    const guard = t.guardFor(a, { requestId: "req-rebalance" });
-    expect(await guard.ensure({ prompts: 50 })).toEqual({
+    expect(await t.ensure(a, { prompts: 50 }, { requestId: "req-rebalance" })).toEqual({
       toppedUp: true,
       newTotal: { projects: 1, prompts: 150 },
     });
@@ -219,7 +218,7 @@ describe("rebalancing (§11 step 2)", () => {
     await drainPool(t);
     const before = await poolSum(t);
 
-    expect(await codeOf(t.guardFor(a).ensure({ prompts: 50 }))).toBe("orgPoolExhausted");
+    expect(await codeOf(t.ensure(a, { prompts: 50 }))).toBe("orgPoolExhausted");
     // B gave 19 (down to the floor), C gave 10 (down to its usage); its projects were not short.
     expect(await t.totals(b)).toEqual({ projects: 1, prompts: 1 });
     expect(await t.totals(c)).toEqual({ projects: 2, prompts: 90 });
@@ -247,12 +246,12 @@ describe("rebalancing (§11 step 2)", () => {
     await drainPool(t);
     await t.clearCalls();
 
-    expect(await codeOf(t.guardFor(a).ensure({ prompts: 50 }))).toBe("orgPoolExhausted");
+    expect(await codeOf(t.ensure(a, { prompts: 50 }))).toBe("orgPoolExhausted");
     expect(await t.calls()).toEqual([read(a), transfer(a), transfer(a)]);
     expect(await t.totals(c)).toEqual({ projects: 1, prompts: 300 });
 
     t.env.SERENITY_ALLOCATION_REBALANCE = "true";
-    expect(await t.guardFor(a).ensure({ prompts: 50 })).toEqual({
+    expect(await t.ensure(a, { prompts: 50 })).toEqual({
       toppedUp: true,
       newTotal: { projects: 1, prompts: 150 },
     });
@@ -286,7 +285,7 @@ describe("rebalancing (§11 step 2)", () => {
     await held;
     const considered = collect(t, "allocation.rebalanceSibling");
 
-    const served = t.guardFor(a).ensure({ prompts: 50 });
+    const served = t.ensure(a, { prompts: 50 });
     // The busy sibling may be waited for (briefly, on the lock's clock) if it sorts after A.
     await advanceUntilSettled(clock, served, 2_000);
     expect(await served).toEqual({ toppedUp: true, newTotal: { projects: 1, prompts: 150 } });
@@ -339,10 +338,7 @@ describe("deadlock freedom", () => {
       },
     };
 
-    const outcomes = Promise.allSettled([
-      t.guardFor(a).ensure({ prompts: 80 }),
-      t.guardFor(b).ensure({ prompts: 80 }),
-    ]);
+    const outcomes = Promise.allSettled([t.ensure(a, { prompts: 80 }), t.ensure(b, { prompts: 80 })]);
     const clockTime = await advanceUntilSettled(clock, outcomes, DEFAULT_LOCK_TIMEOUT_MS);
     expect(clockTime).toBeLessThan(DEFAULT_LOCK_TIMEOUT_MS);
     const settled = await outcomes;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { passthroughGuard } from "../../../src/domain/meteredWrites.ts";
+import { passthroughGuard } from "../../support/fakeGuards.ts";
 import { type ProvisioningWorld, pumping, useProvisioningWorld } from "../../support/provisioningWorld.ts";
 import { nextTurn } from "../../support/wait.ts";
 

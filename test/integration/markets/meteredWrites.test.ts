@@ -4,10 +4,10 @@ import type { Need } from "../../../src/domain/allocation.ts";
 import {
   type MeteredWriteContext,
   type MeteredWriteGuardFactory,
-  meteredWriteGuardOf,
   needOf,
 } from "../../../src/domain/meteredWrites.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
+import { fakeGuard } from "../../support/fakeGuards.ts";
 import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
 
 /**
@@ -35,7 +35,7 @@ let world: MarketWorld;
 const recorded: Recorded[] = [];
 
 const recordingGuards: MeteredWriteGuardFactory = (context) =>
-  meteredWriteGuardOf({
+  fakeGuard({
     async section(needSource, work) {
       const section: Recorded = { event: "section", need: await needOf(needSource), writes: [], context };
       const result = await work(async (callSite, fn, stagesSource) => {

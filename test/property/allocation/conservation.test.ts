@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { AllocationDeps } from "../../../src/allocation/allocationDeps.ts";
 import { createAllocationGuard } from "../../../src/allocation/allocationGuard.ts";
+import { AllocationService } from "../../../src/allocation/allocationService.ts";
 import { createInProcessLockProvider } from "../../../src/allocation/inProcessAllocationLock.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
 import { DIMENSIONS, type Need, type Units } from "../../../src/domain/allocation.ts";
@@ -13,8 +14,10 @@ import { ServiceError } from "../../../src/domain/errors.ts";
 import { type AllocationLock, reentrant } from "../../../src/locks/reentrantLock.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
+import { OrgService } from "../../../src/orgs/orgService.ts";
 import { releaseAndEnsureOps } from "../../support/allocationWorkload.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { ensureUnderLock } from "../../support/ensureUnderLock.ts";
 import { InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
 
 /**
@@ -126,16 +129,30 @@ async function runWorkload(
     env: { SERENITY_DYNAMIC_ALLOCATION: "true" },
     siblings: async () => CHILDREN.map((subWorkspaceId) => ({ brandId: null, subWorkspaceId })),
   };
+  const brandId = randomUUID();
   const guard = (ws: number) =>
     createAllocationGuard(deps, {
       orgId,
-      brandId: null,
+      brandId,
       subWorkspaceId: CHILDREN[ws]!,
       parentWorkspaceId: PARENT,
       requestId: null,
       bearer: "token",
       flat: false,
     });
+  // The ops a guard has no method for: an explicit release with its report (the request path's
+  // transfers, as the guard's), and the top-up rules on their own.
+  const allocation = new AllocationService({
+    ...deps,
+    orgs: new OrgService({ db: db.db, clock: deps.clock }),
+  });
+  const target = (ws: number) => ({
+    orgId,
+    brandId,
+    subWorkspaceId: CHILDREN[ws]!,
+    requestId: null,
+    bearer: "token",
+  });
   const initialPool = upstream.poolSum(PARENT);
   const failures: string[] = [];
   const run = async (op: Op) => {
@@ -153,14 +170,14 @@ async function runWorkload(
         return guard(op.ws).singleWrite("publish", {}, () => upstream.publish(ws));
       case "delete":
         await upstream.deleteUnits(ws, { projects: op.projects, prompts: op.prompts });
-        return guard(op.ws).releaseSurplusBestEffort({ floor: { projects: 1, prompts: 100 } });
+        return guard(op.ws).releaseSurplus({ projects: 1, prompts: 100 }, "release");
       case "release": {
-        const report = await guard(op.ws).releaseSurplus({ floor: op.floor });
+        const report = await allocation.releaseSurplus(target(op.ws), { floor: op.floor, path: "failFast" });
         if (report.outcome === "error") throw new Error(`release error ${report.errorCode}`);
         return report;
       }
       case "ensure":
-        return guard(op.ws).ensure(op.need);
+        return ensureUnderLock(deps, target(op.ws), op.need);
     }
   };
   for (const round of rounds) {

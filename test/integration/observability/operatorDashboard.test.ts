@@ -1,0 +1,178 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { api, prepareOrg, type ServeProcess, startServe } from "../../support/multiProcessWorkload.ts";
+import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+
+/**
+ * The Grafana dashboard (ops/grafana/serenity-dashboard.json) and the Prometheus rules
+ * (ops/prometheus/serenity.rules.yml) may only name metrics a running Serenity exposes: a real
+ * `serve` on the simulator is scraped after some traffic, and every panel's expression must name
+ * metrics of that scrape and parse as PromQL (promtool, Debian's prometheus package, as .ci/run
+ * installs it).
+ */
+const run = promisify(execFile);
+const DASHBOARD = "ops/grafana/serenity-dashboard.json";
+const RULES = "ops/prometheus/serenity.rules.yml";
+
+interface Target {
+  expr: string;
+}
+interface Panel {
+  title: string;
+  type: string;
+  targets?: Target[];
+  panels?: Panel[];
+}
+interface Dashboard {
+  uid: string;
+  panels: Panel[];
+  templating: { list: { name: string; definition?: string }[] };
+}
+
+let db: TestDatabase;
+let sim: TestSimulator;
+let serve: ServeProcess;
+let scrape: string;
+let dashboard: Dashboard;
+
+/** Every series name a scrape can hold: declared names, and a histogram's three series. */
+function exposedNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+    names.add(name!);
+    if (type === "histogram")
+      for (const suffix of ["_bucket", "_sum", "_count"]) names.add(`${name}${suffix}`);
+  }
+  return names;
+}
+
+/** The metric names an expression uses (Serenity's all start with `serenity_`). */
+function metricsIn(expr: string): string[] {
+  return [...expr.matchAll(/\bserenity_[a-z0-9_]+\b/g)].map((match) => match[0]);
+}
+
+function panelsOf(panels: Panel[]): Panel[] {
+  return panels.flatMap((panel) => [panel, ...panelsOf(panel.panels ?? [])]);
+}
+
+/** Grafana's variables replaced by values Prometheus accepts, as Grafana does before a query. */
+function asPromql(expr: string): string {
+  return expr.replaceAll("$__rate_interval", "5m").replaceAll("$__interval", "1m").replaceAll("$org", ".*");
+}
+
+async function promtool(): Promise<string> {
+  try {
+    await run("promtool", ["--version"]);
+    return "promtool";
+  } catch {
+    throw new Error(
+      "promtool is missing: install Debian's prometheus package (apt-get install -y --no-install-recommends prometheus; .ci/run does)",
+    );
+  }
+}
+
+beforeAll(async () => {
+  dashboard = JSON.parse(await readFile(DASHBOARD, "utf8")) as Dashboard;
+  db = await createTestDatabase();
+  sim = await startTestSimulator({ seed: "gold" });
+  serve = await startServe({ databaseUrl: db.url, simulatorUrl: sim.url });
+  // Some traffic: an org on the gold pool, a brand with a market (upstream calls, allocation,
+  // budget waits), the pool view, a rejected request.
+  const { orgId, token } = await prepareOrg(serve.url);
+  const brand = await api(serve.url, token, "POST", `/v2/orgs/${orgId}/brands`, {
+    name: "Dashboard brand",
+    domain: "dashboard.example",
+    semrushMarket: { market: "US", languageCode: "en" },
+  });
+  expect(brand.status).toBe(201);
+  expect((await api(serve.url, token, "GET", `/v2/orgs/${orgId}/serenity/resources`)).status).toBe(200);
+  expect(
+    (await api(serve.url, token, "GET", `/v2/orgs/${orgId}/brands/00000000-0000-4000-8000-000000000000`))
+      .status,
+  ).toBe(404);
+  scrape = await (await fetch(`${serve.url}/metrics`)).text();
+}, 120_000);
+
+afterAll(async () => {
+  await serve?.stop();
+  await sim?.close();
+  await db?.destroy();
+});
+
+describe("the Grafana dashboard", () => {
+  it("is provisioning-ready: a fixed uid and its data source as a variable", () => {
+    expect(dashboard.uid).toBe("serenity-overview");
+    expect(JSON.stringify(dashboard)).not.toMatch(/"id":\s*null|DS_PROMETHEUS/);
+    expect(dashboard.templating.list.map((variable) => variable.name)).toContain("datasource");
+  });
+
+  it("names only metrics the running instance exposes, in every panel", () => {
+    const exposed = exposedNames(scrape);
+    // The scrape is a real one after traffic, not an empty registry.
+    expect(scrape).toMatch(/^serenity_http_requests_total\{.*status="201".*\} \d+/m);
+    expect(scrape).toMatch(/^serenity_upstream_calls_total\{.*\} \d+/m);
+    const panels = panelsOf(dashboard.panels).filter((panel) => panel.type !== "row");
+    expect(panels.length).toBeGreaterThanOrEqual(20);
+    const unknown: string[] = [];
+    for (const panel of panels) {
+      expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+      for (const target of panel.targets!) {
+        const names = metricsIn(target.expr);
+        expect(names.length, `${panel.title}: ${target.expr}`).toBeGreaterThan(0);
+        unknown.push(...names.filter((name) => !exposed.has(name)).map((name) => `${panel.title}: ${name}`));
+      }
+    }
+    for (const variable of dashboard.templating.list) {
+      unknown.push(...metricsIn(variable.definition ?? "").filter((name) => !exposed.has(name)));
+    }
+    expect(unknown).toEqual([]);
+  });
+
+  it("has expressions that all parse as PromQL", async () => {
+    const tool = await promtool();
+    const exprs = panelsOf(dashboard.panels)
+      .flatMap((panel) => panel.targets ?? [])
+      .map((t) => t.expr);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "serenity-dashboard-"));
+    try {
+      // Each expression as a recording rule: `promtool check rules` parses every one.
+      const rules = [
+        "groups:",
+        "  - name: dashboard",
+        "    rules:",
+        ...exprs.flatMap((expr, i) => [
+          `      - record: dashboard:panel_${i}`,
+          `        expr: ${JSON.stringify(asPromql(expr))}`,
+        ]),
+      ].join("\n");
+      const file = path.join(dir, "dashboard.rules.yml");
+      await writeFile(file, `${rules}\n`);
+      const { stdout } = await run(tool, ["check", "rules", file]);
+      expect(stdout).toContain(`SUCCESS: ${exprs.length} rules found`);
+      // A broken expression does fail the check (the check is not vacuous).
+      await writeFile(
+        file,
+        `groups:\n  - name: x\n    rules:\n      - record: x:y\n        expr: "sum(rate(serenity_jobs_total[5m])"\n`,
+      );
+      await expect(run(tool, ["check", "rules", file])).rejects.toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the Prometheus rules", () => {
+  it("name only metrics the running instance exposes", async () => {
+    const exposed = exposedNames(scrape);
+    const names = metricsIn(await readFile(RULES, "utf8"));
+    expect(names.length).toBeGreaterThan(10);
+    expect([...new Set(names)].filter((name) => !exposed.has(name))).toEqual([]);
+  });
+});
