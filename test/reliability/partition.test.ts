@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { renewalIntervalMs } from "../../src/jobs/jobLease.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
-import { apiProcessSide, type ApiProcessSide } from "../support/apiProcessSide.ts";
+import { type ApiProcessSide, apiProcessSide } from "../support/apiProcessSide.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { OPERATOR_TOKEN } from "../support/faultWorld.ts";
 import { expectInvariants, liveJobCount } from "../support/reliabilityInvariants.ts";

@@ -11,8 +11,8 @@ import { createLogger } from "../../../src/observability/logger.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { createJobWorld, deferred, type JobWorld } from "../../support/jobWorld.ts";
-import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
 import { drive } from "../../support/manualClock.ts";
+import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
 import { track } from "../../support/wait.ts";
 
 /**

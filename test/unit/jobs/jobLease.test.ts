@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { type JobLease, renewedLease, renewalIntervalMs } from "../../../src/jobs/jobLease.ts";
+import { type JobLease, renewalIntervalMs, renewedLease } from "../../../src/jobs/jobLease.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 
