@@ -203,6 +203,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "reconciler: when an unleased job counts as stalled; when terminal records are purged",
   },
   {
+    names: ["SERENITY_JOB_LEASE_TTL_MS"],
+    default: "each job type's own",
+    unit: "ms",
+    read: "per use",
+    meaning:
+      "the lease a job delivery claims, renewed every sixth of it while its handler runs: a worker cut off from PostgreSQL stops its upstream writes within a third of it, and its job is handed on once it lapses (ADR 0023)",
+  },
+  {
     names: ["SERENITY_JOB_RECONCILE_INTERVAL_MS"],
     default: "60 000",
     unit: "ms",

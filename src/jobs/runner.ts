@@ -18,6 +18,7 @@ import { createJobContext } from "./context.ts";
 import type { AnyJobHandler, JobResult } from "./handler.ts";
 import { isUpstreamBusy } from "./isUpstreamBusy.ts";
 import { JobError, LeaseLostError } from "./jobError.ts";
+import { jobLeaseTtlMs, startJobLease } from "./jobLease.ts";
 import type { JobSystemDeps } from "./jobSystemDeps.ts";
 import type { QueueMessage } from "./queue.ts";
 import { scrubError } from "./scrubError.ts";
@@ -54,15 +55,6 @@ export const UNKNOWN_TYPE_REDELIVERY_MS = 5_000;
 
 /** How long a handler may ignore its abort signal before the runner stops waiting for it. */
 const MAX_ABANDON_GRACE_MS = 5000;
-
-/**
- * How much of a job lease the delivery leaves unused: half the margin between the handler's
- * timeout and the lease's TTL. A handler still writing past its timeout (one that ignores its
- * signal) stops sending upstream writes this long before the lease can lapse and be claimed.
- */
-function leaseSpareMs(handler: AnyJobHandler): number {
-  return Math.floor((handler.leaseTtlMs - handler.timeoutMs) / 2);
-}
 
 type HandlerSettlement =
   | { kind: "returned"; result: unknown }
@@ -140,11 +132,12 @@ export class JobRunner {
     // The lease's remaining time, on this process's monotonic clock from before the claim was sent
     // (the database stamps the expiry later than that, on its own clock).
     const claimedAt = monotonicMsOf(clock);
+    const ttlMs = jobLeaseTtlMs(handler);
     const claimed = await claimJobLease(db, {
       jobId: record.id,
       leaseToken,
       now: clock.databaseTime?.(),
-      ttlMs: handler.leaseTtlMs,
+      ttlMs,
     });
     if (!claimed) {
       await queue.complete(message);
@@ -152,8 +145,9 @@ export class JobRunner {
     }
 
     const started = performance.now();
-    const leaseHeld = () => monotonicMsOf(clock) < claimedAt + handler.leaseTtlMs - leaseSpareMs(handler);
-    const outcome = await this.#runClaimed(claimed, leaseToken, handler, leaseHeld);
+    // Renewed while the handler runs; once a renewal fails or its time runs out, no upstream write.
+    const lease = startJobLease(this.#deps, { jobId: record.id, leaseToken, ttlMs, claimedAt });
+    const outcome = await this.#runClaimed(claimed, leaseToken, handler, lease.held).finally(lease.stop);
     await queue.complete(message);
     const durationSeconds = (performance.now() - started) / 1000;
     if (outcome.kind === "released" || outcome.kind === "redelivery_requested") return outcome.kind;

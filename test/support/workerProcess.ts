@@ -9,11 +9,13 @@ export interface WorkerProcess {
   started: Promise<void>;
   exited: Promise<void>;
   hasStarted(): boolean;
+  /** Everything it printed (only with `keepOutput`; else what it printed before it started). */
+  output(): string;
 }
 
 export function spawnWorker(
   env: Record<string, string>,
-  options: { concurrency?: number } = {},
+  options: { concurrency?: number; keepOutput?: boolean } = {},
 ): WorkerProcess {
   const args = [SERENITY_BIN, "worker", "--shutdown-grace-ms", "2000"];
   if (options.concurrency) args.push("--concurrency", String(options.concurrency));
@@ -26,15 +28,15 @@ export function spawnWorker(
   let output = "";
   const startedPromise = new Promise<void>((resolve) => {
     child.stdout!.on("data", (chunk: Buffer) => {
-      if (started) return;
+      if (started && !options.keepOutput) return;
       output += chunk.toString("utf8");
-      if (output.includes("job worker started")) {
+      if (!started && output.includes("job worker started")) {
         started = true;
-        output = "";
+        if (!options.keepOutput) output = "";
         resolve();
       }
     });
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return { child, started: startedPromise, exited, hasStarted: () => started };
+  return { child, started: startedPromise, exited, hasStarted: () => started, output: () => output };
 }

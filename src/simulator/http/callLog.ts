@@ -5,7 +5,12 @@ export interface Call {
   method: string;
   path: string;
   status: number;
+  /** When the answer went out (or the connection was dropped). */
   at: string;
+  /** When the request arrived: what "no write after t" assertions compare with. */
+  receivedAt?: string;
+  /** The Host it was addressed to: tells apart callers that reach the simulator by different addresses. */
+  host?: string;
   /** The endpoint group its request limits count against; null outside both gateways' prefixes. */
   group: EndpointGroup | null;
   /** Answered 429 by the request limits (a fault rule's 429 is not `throttled`). */

@@ -27,6 +27,8 @@ interface CallState {
   recorded: boolean;
   group: EndpointGroup | null;
   throttled: boolean;
+  receivedAt: string;
+  host: string;
 }
 
 export function pathOf(url: string): string {
@@ -76,6 +78,8 @@ export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
       recorded: false,
       group: gateway ? endpointGroupOf(gateway, path) : null,
       throttled: false,
+      receivedAt: new Date(ctx.now()).toISOString(),
+      host: request.headers.host ?? "",
     };
     states.set(request, state);
 
@@ -103,6 +107,8 @@ export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
           at: new Date(ctx.now()).toISOString(),
           group: state.group,
           throttled: false,
+          receivedAt: state.receivedAt,
+          host: state.host,
         });
         reply.hijack();
         request.raw.socket.destroy();
@@ -147,6 +153,8 @@ export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
       at: new Date(ctx.now()).toISOString(),
       group: state.group,
       throttled: state.throttled,
+      receivedAt: state.receivedAt,
+      host: state.host,
     });
   });
 

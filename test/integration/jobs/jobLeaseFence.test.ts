@@ -11,16 +11,17 @@ import { createLogger } from "../../../src/observability/logger.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { createJobWorld, deferred, type JobWorld } from "../../support/jobWorld.ts";
+import { drive } from "../../support/manualClock.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
-import { nextTurn } from "../../support/wait.ts";
+import { track } from "../../support/wait.ts";
 
 /**
- * A job delivery writes upstream only while its lease has time left on the delivery's own clock
- * (spec/provisioning.md §10): a handler still running past its timeout — one that ignores its
- * signal — has its next write refused before it is sent, half the margin between the timeout and
- * the lease's TTL before the lease can lapse, even though the row still reads leased. The next
- * delivery then does the work once. The real gateway client over HTTP against the simulator,
- * whose call log counts the writes; time on the job world's manual clock.
+ * A job delivery writes upstream only while its lease is held (spec/provisioning.md §10,
+ * docs/decisions/0023): a handler still running past its timeout — one that ignores its signal —
+ * keeps its lease only while the runner still waits for it; once the runner gives up on it, its
+ * next write is refused before it is sent. The next delivery then does the work once. The real
+ * gateway client over HTTP against the simulator, whose call log counts the writes; time on the
+ * job world's manual clock.
  */
 const TOKEN = "job-fence-token";
 const TIMEOUT_MS = 5_000;
@@ -86,7 +87,7 @@ const childCreates = async () =>
   ).length;
 
 describe("the job lease's write fence", () => {
-  it("refuses a late write of a delivery whose lease is nearly out on its own clock; the next delivery writes once", async () => {
+  it("refuses a late write of a delivery the runner stopped waiting for; the next delivery writes once", async () => {
     await sim.clearCalls();
     for (let i = 0; i < 2; i++) deliveries.push({ started: deferred<void>(), proceed: deferred<void>() });
     const id = randomUUID();
@@ -105,17 +106,17 @@ describe("the job lease's write fence", () => {
     await deliveries[0]!.started.promise;
     expect(await childCreates()).toBe(1);
 
-    h.clock.advance(TIMEOUT_MS); // its timeout: the signal fires, the handler carries on
-    await nextTurn(20);
-    // Past TTL − (TTL − timeout) / 2 = 7.5 s, short of the lease's 10 s: the row still reads leased.
-    h.clock.advance(3_000);
-    expect((await h.job(id)).leaseToken).not.toBeNull();
+    // Its timeout: the signal fires, the handler carries on; the heartbeat keeps renewing (two
+    // sleepers: the heartbeat and the runner's grace) until the grace (TTL − timeout) ends.
+    const round = track(first);
+    await drive(h.clock, TTL_MS, 1_000, { sleepers: 2, done: () => round.settled });
+    await first;
+    // The runner gave the lease back for a retry and stopped renewing it.
+    expect((await h.job(id)).leaseToken).toBeNull();
     deliveries[0]!.proceed.resolve();
     await expect.poll(() => deliveries[0]!.saw).toBeInstanceOf(LeaseLostError);
     expect(await childCreates()).toBe(1);
 
-    h.clock.advance(TTL_MS); // the runner's grace ends: it gives the lease back for a retry
-    await first;
     await h.makeDue();
     deliveries[1]!.proceed.resolve();
     await h.worker().pollOnce();

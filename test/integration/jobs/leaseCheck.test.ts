@@ -10,6 +10,7 @@ import { defineJobHandler, type JobContext } from "../../../src/jobs/handler.ts"
 import { LeaseLostError } from "../../../src/jobs/jobError.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { createJobWorld, deferred, type JobWorld } from "../../support/jobWorld.ts";
+import { drive } from "../../support/manualClock.ts";
 import { nextTurn } from "../../support/wait.ts";
 
 /**
@@ -81,9 +82,11 @@ async function start(name: string) {
 }
 
 describe("ctx.assertLeaseHeld", () => {
-  it("passes while the delivery holds an unexpired lease", async () => {
+  it("passes while the delivery holds an unexpired lease, renewed by its heartbeat", async () => {
     const { id, entry, round } = await start("held");
-    h.clock.advance(4_000);
+    // Past the first renewal interval (a third of the 10 s TTL): the heartbeat's renewals, each
+    // landing before the next step (two sleepers: the handler's timeout and the heartbeat), keep it.
+    await drive(h.clock, 4_000, 1_000, { sleepers: 2 });
     entry.proceed.resolve();
     await round;
     expect(entry.saw).toBe("held");
