@@ -48,7 +48,7 @@ import { waitFor } from "../support/wait.ts";
  * invariants: pool conserved, zero orphans, every job terminal, every brand consistent with upstream.
  */
 const SECRET = randomBytes(32).toString("hex");
-/** The longest lease a job type takes (the chained provisioning jobs'); leases are never extended. */
+/** The longest lease a job type takes (the chained provisioning jobs'); a renewal extends a lease by at most one TTL from now. */
 const LONGEST_JOB_LEASE_TTL_MS = 6 * 60_000;
 
 describe("a PostgreSQL restart under load", () => {
