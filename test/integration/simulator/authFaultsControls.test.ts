@@ -199,6 +199,8 @@ describe("call log and controls", () => {
         path: `${PE}/v1/workspaces/${GOLD}/projects`,
         status: 200,
         at: expect.any(String),
+        receivedAt: expect.any(String),
+        host: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
         group: "projects",
         throttled: false,
       },
@@ -207,11 +209,15 @@ describe("call log and controls", () => {
         path: resourcesPath,
         status: 401,
         at: expect.any(String),
+        receivedAt: expect.any(String),
+        host: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
         group: "workspaces",
         throttled: false,
       },
     ]);
     expect(Number.isNaN(Date.parse(calls[0]!.at))).toBe(false);
+    // Arrival comes before the answer: a test can tell when a call reached the upstream.
+    expect(Date.parse(calls[0]!.receivedAt)).toBeLessThanOrEqual(Date.parse(calls[0]!.at));
     await sim.clearCalls();
     expect(await sim.calls()).toEqual([]);
   });

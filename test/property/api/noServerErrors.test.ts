@@ -424,6 +424,7 @@ const exemplars = (): Record<
     })),
     "GET /v2/serenity/models": plain("/v2/serenity/models"),
     "GET /v2/serenity/languages": plain("/v2/serenity/languages"),
+    "GET /v2/serenity/upstream-health": plain("/v2/serenity/upstream-health"),
     "GET /v2/orgs/{orgId}/serenity/resources": plain(`${org}/serenity/resources`),
     "GET /v2/orgs/{orgId}/serenity/allocation-ledger": plain(
       `${org}/serenity/allocation-ledger`,
