@@ -250,7 +250,11 @@ describe("rebalancing and releases under a lagging used", () => {
         expect(breaches).toEqual([]);
         expect(failures).toEqual([]);
       }),
-      { numRuns: 12 },
+      // The seed is pinned: a lowering inside a window needs a publish, a lagging read and a
+      // sibling's shortfall in one short sequence, and free seeds reached it in only some runs
+      // (seeds 3 and 5 of 1–6 never did), which made the reach check below flaky. Seed 4 reaches
+      // it twice in every run; change it only to one that does the same.
+      { numRuns: 12, seed: 4 },
     );
     expect(loweredInWindow).toBeGreaterThan(0);
   }, 300_000);
