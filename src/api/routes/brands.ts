@@ -171,6 +171,8 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
             "workspaceMisconfigured",
             "workspaceBusy",
             "semrushProvisioningInProgress",
+            // The release of the brand's surplus after its projects are deleted.
+            "allocationMisconfigured",
             UPSTREAM_WRITE,
             BRAND_LEASE,
             WITH_BODY,
