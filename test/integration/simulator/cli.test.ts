@@ -53,6 +53,8 @@ describe("serenity simulator", () => {
         path: resourcesPath,
         status: 200,
         at: expect.any(String),
+        receivedAt: expect.any(String),
+        host: expect.any(String),
         group: "workspaces",
         throttled: false,
       },
