@@ -217,7 +217,7 @@ describe("call log and controls", () => {
     ]);
     expect(Number.isNaN(Date.parse(calls[0]!.at))).toBe(false);
     // Arrival comes before the answer: a test can tell when a call reached the upstream.
-    expect(Date.parse(calls[0]!.receivedAt)).toBeLessThanOrEqual(Date.parse(calls[0]!.at));
+    expect(Date.parse(calls[0]!.receivedAt!)).toBeLessThanOrEqual(Date.parse(calls[0]!.at));
     await sim.clearCalls();
     expect(await sim.calls()).toEqual([]);
   });
