@@ -1,10 +1,13 @@
-import type { DbExecutor } from "../database.ts";
-import { findLastPublishes, type LastPublish } from "./findLastPublishes.ts";
+import { eq } from "drizzle-orm";
 
-/** The last publish written into `subWorkspaceId`; undefined when none was recorded. */
-export async function findLastPublish(
-  db: DbExecutor,
-  subWorkspaceId: string,
-): Promise<LastPublish | undefined> {
-  return (await findLastPublishes(db, [subWorkspaceId])).get(subWorkspaceId);
+import type { DbExecutor } from "../database.ts";
+import { allocationPublishes } from "../schema.ts";
+
+/** When a publish was last written into `subWorkspaceId`; undefined when none was recorded. */
+export async function findLastPublish(db: DbExecutor, subWorkspaceId: string): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ publishedAt: allocationPublishes.publishedAt })
+    .from(allocationPublishes)
+    .where(eq(allocationPublishes.subWorkspaceId, subWorkspaceId));
+  return row?.publishedAt;
 }
