@@ -16,7 +16,7 @@ function enumOf(schema: z.ZodType): string[] {
 describe("errorResponses", () => {
   it("groups the given codes and every route's codes by status, each status its own enum", () => {
     const responses = errorResponses("brandExists", "marketExists", UPSTREAM_READ);
-    expect(Object.keys(responses).map(Number)).toEqual([400, 401, 403, 404, 409, 500, 502, 503]);
+    expect(Object.keys(responses).map(Number)).toEqual([400, 401, 403, 404, 409, 429, 500, 502, 503]);
     expect(enumOf(responses[409]!)).toEqual(["brandExists", "marketExists"]);
     expect(enumOf(responses[503]!)).toEqual(["configurationError", "databaseUnavailable", "upstreamBusy"]);
     expect(enumOf(responses[401]!)).toEqual(["authenticationRequired"]);
@@ -25,7 +25,7 @@ describe("errorResponses", () => {
 
   it("a route with no codes of its own still declares the ones every route can answer", () => {
     const responses = errorResponses();
-    expect(Object.keys(responses).map(Number)).toEqual([400, 401, 500, 503]);
+    expect(Object.keys(responses).map(Number)).toEqual([400, 401, 429, 500, 503]);
     expect(Object.values(responses).flatMap(enumOf).sort()).toEqual([...EVERY_ROUTE].sort());
   });
 
