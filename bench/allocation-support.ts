@@ -11,7 +11,7 @@ import path from "node:path";
 import { type App, buildApp } from "../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../src/auth/tokenVerifier.ts";
 import { type Db, openDatabase } from "../src/db/database.ts";
-import { systemClock } from "../src/domain/clock.ts";
+import { type Clock, systemClock } from "../src/domain/clock.ts";
 import { createGatewayClient, type GatewayClient } from "../src/gateway/gatewayClient.ts";
 import { EventBus } from "../src/observability/events.ts";
 import { createLogger } from "../src/observability/logger.ts";
@@ -89,8 +89,16 @@ export interface InProcessApi {
   close(): Promise<void>;
 }
 
-/** The API in-process over the real services, the gateway client pointed at `simulatorUrl`. */
-export async function inProcessApi(databaseUrl: string, simulatorUrl: string): Promise<InProcessApi> {
+/**
+ * The API in-process over the real services, the gateway client pointed at `simulatorUrl`; `clock`
+ * (default the system clock) is every service's clock, so a replay can run on simulated time.
+ */
+export async function inProcessApi(
+  databaseUrl: string,
+  simulatorUrl: string,
+  options: { clock?: Clock } = {},
+): Promise<InProcessApi> {
+  const clock = options.clock ?? systemClock;
   const database = openDatabase(databaseUrl);
   const events = new EventBus();
   const gateway = createGatewayClient({
@@ -100,7 +108,7 @@ export async function inProcessApi(databaseUrl: string, simulatorUrl: string): P
     logger,
     maxRetries: 0,
   });
-  const services = createServices({ db: database.db, clock: systemClock, events, logger, gateway });
+  const services = createServices({ db: database.db, clock, events, logger, gateway });
   const app = await buildApp({
     logger,
     events,

@@ -19,23 +19,36 @@
  *        policy a careful operator would run, and the fair baseline.
  *  (c) perfect shared pool, a pure model: an operation is served while total usage fits the pool.
  *
- *   npx tsx bench/pool-efficiency.ts [--seeds 7,11,42] [--demands 1,2] [--brands 6] [--publish-lag-ms 1]
+ *   npx tsx bench/pool-efficiency.ts [--seeds 7,11,42] [--demands 1,2] [--brands 6]
+ *     [--publish-lag-ms 30000] [--used-lag-ms 20000] [--replays compressed,spread]
  *
  * Demand is counted in the units the trace would use if everything were served (projects and
  * prompt units, `texts × models`); `--demands` scales the texts per request so the prompt demand is
  * that multiple of the pool. Stranded units at the end, one definition for every policy: allocation
  * beyond the usage rounded up to a block (`total − roundUpToBlock(used + drafted)` per
  * sub-workspace, read from the simulator for JIT, from the carve for the flat models; 0 for the
- * perfect pool); "allocated unused" is `total − used − drafted` (stranded plus block rounding). Allocation calls: the resources reads and transfers in the
- * simulator's call log over the whole trace (top-ups, rebalancing, releases), per operation served.
+ * perfect pool); "allocated unused" is `total − used − drafted` (stranded plus block rounding);
+ * "max stranded per sub-workspace" is the largest of `stranded / block` over sub-workspaces and
+ * dimensions. Allocation calls: the resources reads and transfers in the simulator's call log over
+ * the whole trace (top-ups, rebalancing, releases), per operation served.
  *
- * The replay compresses weeks into seconds, so every sibling would sit inside the 30 s publish-lag
- * window (spec/allocation.md §11) of its previous operation; the simulator's `used` never lags a
- * publish, so the window is set to `--publish-lag-ms` (default 1 ms) for every JIT variant alike.
+ * Time. Every operation carries a timestamp, and each JIT run replays them on one injected clock
+ * shared by Serenity (every service) and the in-process simulator, whose `used` lags each publish by
+ * `--used-lag-ms` of that clock (the simulator's `usedLagMs`); Serenity's publish-lag window is
+ * `--publish-lag-ms` (default: production's 30 s). Two replays of the same operations:
+ *  - compressed: one operation every 50 ms — every sibling is always inside the window of its last
+ *    publish (the old replay's situation, weeks in seconds);
+ *  - spread: an org's simulated week — the trace's slots laid over five working days (09:00–18:00,
+ *    quiet nights and a quiet weekend), a little jitter, and operations sharing a slot sent as a
+ *    burst a few seconds apart.
+ * Time moves only between operations and when Serenity itself waits (a retry's backoff sleeps on the
+ * same clock, so it lets the lag pass as it would). The allocation lock runs in-process (the replay
+ * is one process and sequential; the database lease's heartbeat would sleep on simulated time).
  */
 import { parseArgs } from "node:util";
 
 import { BLOCK, roundUpToBlock } from "../src/domain/allocation.ts";
+import type { Clock } from "../src/domain/clock.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
 import { startSimulator } from "../src/simulator/startSimulator.ts";
 import { inProcessApi, printTable, scratchDatabase } from "./allocation-support.ts";
@@ -45,9 +58,12 @@ const { values: args } = parseArgs({
     seeds: { type: "string", default: "7,11,42" },
     demands: { type: "string", default: "1,2" },
     brands: { type: "string", default: "6" },
-    "publish-lag-ms": { type: "string", default: "1" },
+    "publish-lag-ms": { type: "string", default: "30000" },
+    "used-lag-ms": { type: "string", default: "20000" },
+    replays: { type: "string", default: "compressed,spread" },
   },
 });
+type Replay = "compressed" | "spread";
 const POOL = { projects: 13, prompts: 800 };
 const CARVE = { projects: 1, prompts: 500 };
 const MODELS = ["search-gpt", "perplexity", "google-ai-overview", "gpt-5"];
@@ -68,6 +84,8 @@ type Op =
 
 interface PlannedOp {
   op: Op;
+  /** The trace's slot (brands arrive and act in slots; several ops may share one). */
+  slot: number;
   /** Units the op uses (or frees, negative) if everything before it was served. */
   units: { projects: number; prompts: number };
 }
@@ -130,30 +148,93 @@ function buildTrace(seed: number, brands: number, scale = 1): PlannedOp[] {
   }
   // Units in the everything-served world.
   const world = new Map<string, { texts: number; models: number }>();
-  return timeline.map(({ op }) => {
+  return timeline.map(({ at: slot, op }): PlannedOp => {
     const key = `${op.brand}:${op.market}`;
     switch (op.kind) {
       case "arrive":
       case "addMarket":
         world.set(key, { texts: 0, models: op.models });
-        return { op, units: { projects: 1, prompts: 0 } };
+        return { op, slot, units: { projects: 1, prompts: 0 } };
       case "addPrompts": {
         const market = world.get(key)!;
         market.texts += op.texts;
-        return { op, units: { projects: 0, prompts: op.texts * market.models } };
+        return { op, slot, units: { projects: 0, prompts: op.texts * market.models } };
       }
       case "addModel": {
         const market = world.get(key)!;
         market.models += 1;
-        return { op, units: { projects: 0, prompts: market.texts } };
+        return { op, slot, units: { projects: 0, prompts: market.texts } };
       }
       case "deleteMarket": {
         const market = world.get(key)!;
         world.delete(key);
-        return { op, units: { projects: -1, prompts: -market.texts * market.models } };
+        return { op, slot, units: { projects: -1, prompts: -market.texts * market.models } };
       }
     }
   });
+}
+
+const HOUR_MS = 3_600_000;
+const WORKING_DAYS = 5;
+const WORKING_HOURS = 9;
+/** Monday 2026-03-02 00:00 UTC: the simulated week starts here. */
+const WEEK_START_MS = Date.UTC(2026, 2, 2);
+
+/**
+ * When each operation happens (ms since the epoch). Compressed: one every 50 ms. Spread: the slots
+ * laid evenly over the working hours of a week (09:00–18:00, Monday to Friday), each op jittered
+ * within its slot; ops sharing a slot go out as a burst 2–20 s apart. Its own random stream, so the
+ * operations are the same in both replays.
+ */
+function timestamps(trace: PlannedOp[], replay: Replay, seed: number): number[] {
+  if (replay === "compressed") return trace.map((_, i) => WEEK_START_MS + 9 * HOUR_MS + i * 50);
+  const next = random(seed ^ 0x5eed);
+  const slots = Math.max(...trace.map(({ slot }) => slot)) + 1;
+  const workingMs = WORKING_DAYS * WORKING_HOURS * HOUR_MS;
+  const slotMs = workingMs / slots;
+  const calendar = (working: number) => {
+    const day = Math.floor(working / (WORKING_HOURS * HOUR_MS));
+    const inDay = working - day * WORKING_HOURS * HOUR_MS;
+    return WEEK_START_MS + day * 24 * HOUR_MS + 9 * HOUR_MS + inDay;
+  };
+  const times: number[] = [];
+  let previousSlot = -1;
+  for (const { slot } of trace) {
+    const last = times.at(-1) ?? 0;
+    const time =
+      slot === previousSlot
+        ? last + 2_000 + Math.floor(next() * 18_000)
+        : Math.max(last + 1_000, calendar(Math.min(workingMs - 1, (slot + next() * 0.8) * slotMs)));
+    times.push(time);
+    previousSlot = slot;
+  }
+  return times;
+}
+
+/**
+ * Simulated time, shared by Serenity and the simulator: it moves when the replay moves it to the
+ * next operation's timestamp, and when a wait sleeps on it (the wait is over at once, its time
+ * spent).
+ */
+class ReplayClock implements Clock {
+  #ms: number;
+  constructor(startMs: number) {
+    this.#ms = startMs;
+  }
+  now(): Date {
+    return new Date(this.#ms);
+  }
+  ms(): number {
+    return this.#ms;
+  }
+  advanceTo(ms: number): void {
+    this.#ms = Math.max(this.#ms, ms);
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    this.#ms += Math.max(0, ms);
+    return new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** The per-policy state of a pure model: markets that exist, with their texts and models. */
@@ -167,6 +248,8 @@ interface PolicyResult {
   /** Allocated but not in use at the end (`total − used − drafted`): stranded plus block rounding. */
   unused: { projects: number; prompts: number };
   activeSubWorkspaces: number;
+  /** The largest `stranded / block` over sub-workspaces and dimensions. */
+  maxStrandedBlocks: number;
   /** Resources reads + transfers in the simulator's call log (JIT only). */
   allocationCalls?: number;
 }
@@ -235,7 +318,14 @@ function perfectPool(trace: PlannedOp[]): PolicyResult {
   );
   const brands = new Set([...markets.keys()].map((key) => key.split(":")[0]));
   const none = { projects: 0, prompts: 0 };
-  return { served, promptUnits, stranded: none, unused: none, activeSubWorkspaces: brands.size };
+  return {
+    served,
+    promptUnits,
+    stranded: none,
+    unused: none,
+    activeSubWorkspaces: brands.size,
+    maxStrandedBlocks: 0,
+  };
 }
 
 type Units = { projects: number; prompts: number };
@@ -312,27 +402,40 @@ function flatCarve(trace: PlannedOp[], policy: CarvePolicy): PolicyResult {
   const stranded = { projects: 0, prompts: 0 };
   const unused = { projects: 0, prompts: 0 };
   let active = 0;
+  let maxStrandedBlocks = 0;
   for (const [brand, carve] of carves) {
     if (carve.projects === 0 && carve.prompts === 0) continue;
     active += 1;
     const used = usageOf(markets, brand);
     for (const d of DIMENSIONS) {
-      stranded[d] += Math.max(0, carve[d] - roundUpToBlock(used[d], BLOCK[d]));
+      const here = Math.max(0, carve[d] - roundUpToBlock(used[d], BLOCK[d]));
+      stranded[d] += here;
       unused[d] += carve[d] - used[d];
+      maxStrandedBlocks = Math.max(maxStrandedBlocks, here / BLOCK[d]);
     }
   }
-  return { served, promptUnits, stranded, unused, activeSubWorkspaces: active };
+  return { served, promptUnits, stranded, unused, activeSubWorkspaces: active, maxStrandedBlocks };
 }
 
 /** JIT for real: every op through the API with the flag on, against the gold simulator. */
-async function jit(trace: PlannedOp[], flags: Record<string, string>): Promise<PolicyResult> {
+async function jit(
+  trace: PlannedOp[],
+  times: number[],
+  flags: Record<string, string>,
+): Promise<PolicyResult> {
   const database = await scratchDatabase("pool_efficiency");
-  const sim = await startSimulator({ seed: "gold", settings: { settleReads: 0 } });
-  const api = await inProcessApi(database.url, sim.url);
+  const clock = new ReplayClock(times[0]! - HOUR_MS);
+  const sim = await startSimulator({
+    seed: "gold",
+    settings: { settleReads: 0, usedLagMs: Number(args["used-lag-ms"]) },
+    now: () => clock.ms(),
+  });
   Object.assign(process.env, flags, {
     SERENITY_DYNAMIC_ALLOCATION: "true",
     SERENITY_PUBLISH_LAG_MS: args["publish-lag-ms"],
+    SERENITY_ALLOCATION_LOCK_MODE: "in-process",
   });
+  const api = await inProcessApi(database.url, sim.url, { clock });
   try {
     const org = await api.call("POST", "/v2/orgs", {
       name: "Trace",
@@ -343,7 +446,8 @@ async function jit(trace: PlannedOp[], flags: Record<string, string>): Promise<P
     const texts = new Map<string, number>();
     let promptUnits = 0;
     const served: boolean[] = [];
-    for (const { op } of trace) {
+    for (const [index, { op }] of trace.entries()) {
+      clock.advanceTo(times[index]!);
       const key = `${op.brand}:${op.market}`;
       const market = MARKETS[op.market]!;
       const base = () => `/v2/orgs/${org.body.id}/brands/${brandIds.get(op.brand)}/serenity`;
@@ -431,13 +535,16 @@ async function jit(trace: PlannedOp[], flags: Record<string, string>): Promise<P
     const stranded = { projects: 0, prompts: 0 };
     const unused = { projects: 0, prompts: 0 };
     let active = 0;
+    let maxStrandedBlocks = 0;
     for (const workspace of sim.simulator.dump().workspaces) {
       if (workspace.parent_id !== GOLD_PARENT_WORKSPACE_ID) continue;
       active += 1;
       for (const dimension of ["projects", "prompts"] as const) {
         const { used, drafted, total } = workspace.resources[dimension];
-        stranded[dimension] += Math.max(0, total - roundUpToBlock(used + drafted, BLOCK[dimension]));
+        const here = Math.max(0, total - roundUpToBlock(used + drafted, BLOCK[dimension]));
+        stranded[dimension] += here;
         unused[dimension] += total - used - drafted;
+        maxStrandedBlocks = Math.max(maxStrandedBlocks, here / BLOCK[dimension]);
       }
     }
     const allocationCalls = sim.simulator.calls
@@ -447,7 +554,15 @@ async function jit(trace: PlannedOp[], flags: Record<string, string>): Promise<P
           (call.method === "GET" && call.path.endsWith("/resources")) ||
           (call.method === "POST" && call.path.endsWith("/resources/transfer")),
       ).length;
-    return { served, promptUnits, stranded, unused, activeSubWorkspaces: active, allocationCalls };
+    return {
+      served,
+      promptUnits,
+      stranded,
+      unused,
+      activeSubWorkspaces: active,
+      maxStrandedBlocks,
+      allocationCalls,
+    };
   } finally {
     await api.close();
     await sim.close();
@@ -482,17 +597,18 @@ function traceAt(seed: number, brands: number, factor: number): PlannedOp[] {
 
 async function main() {
   const brands = Number(args.brands);
+  const replays = args.replays.split(",") as Replay[];
   const rows: string[][] = [];
   for (const seed of args.seeds.split(",").map(Number)) {
     for (const factor of args.demands.split(",").map(Number)) {
       const trace = traceAt(seed, brands, factor);
       const demand = demandOf(trace);
-      const results: [string, PolicyResult][] = [];
-      for (const [name, flags] of Object.entries(JIT_VARIANTS)) results.push([name, await jit(trace, flags)]);
-      results.push(["flat: fixed slice {1, 500} (model)", flatCarve(trace, fixedSlice(CARVE))]);
-      results.push(["flat: even split, re-split (model)", flatCarve(trace, evenSplit)]);
+      const models: [string, PolicyResult][] = [
+        ["flat: fixed slice {1, 500} (model)", flatCarve(trace, fixedSlice(CARVE))],
+        ["flat: even split, re-split (model)", flatCarve(trace, evenSplit)],
+      ];
       const perfect = perfectPool(trace);
-      results.push(["perfect shared pool (model)", perfect]);
+      models.push(["perfect shared pool (model)", perfect]);
       const demandOps = trace.filter(({ units }) => units.projects > 0 || units.prompts > 0).length;
       const servedOps = (result: PolicyResult) =>
         trace.filter(({ units }, i) => result.served[i] && (units.projects > 0 || units.prompts > 0)).length;
@@ -500,35 +616,47 @@ async function main() {
       console.error(
         `seed ${seed}, demand ${factor}×: ${trace.length} operations, ${demand.projects} projects / ${demand.prompts} prompt units`,
       );
-      for (const [name, result] of results) {
-        rows.push([
-          `${seed}`,
-          `${factor}× (${demand.prompts})`,
-          name,
-          `${((100 * result.promptUnits) / perfect.promptUnits).toFixed(1)} %`,
-          `${result.promptUnits}`,
-          `${servedOps(result)} / ${demandOps}`,
-          `${result.stranded.projects} / ${result.stranded.prompts}`,
-          `${result.unused.projects} / ${result.unused.prompts}`,
-          result.allocationCalls === undefined
-            ? "—"
-            : (result.allocationCalls / allServed(result)).toFixed(2),
-        ]);
+      for (const replay of replays) {
+        const times = timestamps(trace, replay, seed);
+        const results: [string, PolicyResult][] = [];
+        for (const [name, flags] of Object.entries(JIT_VARIANTS)) {
+          results.push([name, await jit(trace, times, flags)]);
+        }
+        const spanHours = (times.at(-1)! - times[0]!) / HOUR_MS;
+        for (const [name, result] of [...results, ...models]) {
+          rows.push([
+            `${seed}`,
+            `${factor}× (${demand.prompts})`,
+            `${replay} (${spanHours < 1 ? `${Math.round(spanHours * 3600)} s` : `${spanHours.toFixed(0)} h`})`,
+            name,
+            `${((100 * result.promptUnits) / perfect.promptUnits).toFixed(1)} %`,
+            `${result.promptUnits}`,
+            `${servedOps(result)} / ${demandOps}`,
+            `${result.stranded.projects} / ${result.stranded.prompts}`,
+            result.maxStrandedBlocks.toFixed(2),
+            `${result.unused.projects} / ${result.unused.prompts}`,
+            result.allocationCalls === undefined
+              ? "—"
+              : (result.allocationCalls / allServed(result)).toFixed(2),
+          ]);
+        }
       }
     }
   }
   console.log(
-    `pool efficiency: ${brands} brands, pool ${POOL.projects} / ${POOL.prompts}, publish-lag window ${args["publish-lag-ms"]} ms\n`,
+    `pool efficiency: ${brands} brands, pool ${POOL.projects} / ${POOL.prompts}, publish-lag window ${args["publish-lag-ms"]} ms, simulator used-lag ${args["used-lag-ms"]} ms\n`,
   );
   printTable(
     [
       "seed",
       "demand (prompt units)",
+      "replay (span)",
       "policy",
       "served vs perfect",
       "prompt units served",
       "demand ops served",
       "stranded at end (projects / prompts)",
+      "max stranded per sub-workspace (blocks)",
       "allocated unused at end",
       "allocation calls per op served",
     ],

@@ -18,6 +18,8 @@ import {
 import { ServiceError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import { notePublishBasis } from "./publishBasis.ts";
+import { ownReadWithinPublishBound } from "./publishBound.ts";
 import { reclaimFromSiblings } from "./reclaimFromSiblings.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources, recordTransfer } from "./resourcesRecord.ts";
@@ -61,7 +63,12 @@ export async function ensureHeadroom(
     logFor(deps, target).warn({ err: error, need }, "allocation: resources read failed");
     throw toServiceError(deps.upstream, error);
   }
+  // Inside the window of our own last publish, `used` as that publish made it (docs/decisions/0030).
+  const raw = read;
+  read = await ownReadWithinPublishBound(deps, target.subWorkspaceId, raw);
 
+  // What a publish later in this section can move (docs/decisions/0030).
+  notePublishBasis(target.subWorkspaceId, { raw, planned: read, fallbackReadAt: new Date(started) }, need);
   const plan = planTopUp(read, need);
   if (isEmptyTargets(plan.targets)) {
     deps.events.emit("allocation.headroomCheck", { orgId: target.orgId, outcome: "hot_path" });

@@ -1,13 +1,17 @@
+import type { FlagSource } from "../config/flags.ts";
 import { recordPublish } from "../db/allocation/recordPublish.ts";
 import type { DbExecutor } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { Logger } from "../observability/logger.ts";
+import { takePublishBasis } from "./publishBasis.ts";
+import { publishLagMs } from "./publishLag.ts";
 
 export interface PublishRecorderDeps {
   db: DbExecutor;
   clock: Clock;
   logger: Logger;
+  env?: FlagSource;
 }
 
 /**
@@ -17,8 +21,10 @@ export interface PublishRecorderDeps {
  * once at composition covers every publish call site, present and future, without a seam of its
  * own. The time is recorded after the call, even when it failed (a timed-out publish may have
  * committed), and still inside the caller's guarded section, so a release that takes the
- * sub-workspace's lock next always sees it. Recording is best effort: a database failure is
- * logged and never fails the publish.
+ * sub-workspace's lock next always sees it. A publish inside its sub-workspace's guarded section
+ * also records what the section's read says it moved (publishBasis.ts, docs/decisions/0030), which
+ * lets rebalancing lower the sub-workspace inside the window. Recording is best effort: a
+ * database failure is logged and never fails the publish.
  */
 export function withPublishRecording(gateway: GatewayClient, deps: PublishRecorderDeps): GatewayClient {
   const projects = gateway.projects;
@@ -30,9 +36,13 @@ export function withPublishRecording(gateway: GatewayClient, deps: PublishRecord
         try {
           return await projects.publishProject(bearer, workspaceId, projectId);
         } finally {
-          await recordPublish(deps.db, { subWorkspaceId: workspaceId, now: deps.clock.now() }).catch(
-            (error: unknown) =>
-              deps.logger.warn({ err: error, workspaceId }, "allocation: could not record a publish"),
+          await recordPublish(deps.db, {
+            subWorkspaceId: workspaceId,
+            now: deps.clock.now(),
+            basis: takePublishBasis(workspaceId),
+            publishLagMs: publishLagMs(deps.env),
+          }).catch((error: unknown) =>
+            deps.logger.warn({ err: error, workspaceId }, "allocation: could not record a publish"),
           );
         }
       },

@@ -1,6 +1,7 @@
-import { boundedMap } from "../concurrency/boundedMap.ts";
-import { findLastPublishes } from "../db/allocation/findLastPublishes.ts";
+import { findLastPublishes, type LastPublish } from "../db/allocation/findLastPublishes.ts";
 import { listBrandSubWorkspaces } from "../db/brands/listBrandSubWorkspaces.ts";
+import { listOrgObservations } from "../db/resourceObservations/listOrgObservations.ts";
+import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
 import {
   DIMENSIONS,
   totalsAfter,
@@ -10,22 +11,19 @@ import {
   type WorkspaceResources,
   ZERO_UNITS,
 } from "../domain/allocation.ts";
-import { planReclaim } from "../domain/reclaimPlan.ts";
-import type { LockLease } from "../locks/reentrantLock.ts";
-import type { Logger } from "../observability/logger.ts";
+import { planReclaim, reclaimableSlack } from "../domain/reclaimPlan.ts";
 import type { AllocationDeps, AllocationTarget, SiblingSource, SiblingWorkspace } from "./allocationDeps.ts";
+import { withinPublishBound } from "./publishBound.ts";
 import { publishLagMs } from "./publishLag.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources, recordTransfer } from "./resourcesRecord.ts";
 import { sendTransfer } from "./sendTransfer.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
 
-/** At most this many siblings are locked and read by one rebalance: a few round trips, bounded. */
+/** At most this many siblings are tried (locked and read) by one rebalance: a few round trips, bounded. */
 export const REBALANCE_MAX_SIBLINGS = 8;
 /** How long rebalancing waits for a sibling's lock (only siblings after ours in id order). */
 export const REBALANCE_LOCK_WAIT_MS = 500;
-/** Sibling reads in flight at once. */
-const READ_CONCURRENCY = 4;
 
 /** The org's brand sub-workspaces from the brands table (the default sibling source). */
 export function databaseSiblings(deps: Pick<AllocationDeps, "db">): SiblingSource {
@@ -36,11 +34,6 @@ export function databaseSiblings(deps: Pick<AllocationDeps, "db">): SiblingSourc
     }));
 }
 
-interface Held {
-  sibling: SiblingWorkspace;
-  lease: LockLease;
-}
-
 /**
  * spec/allocation.md §11 step 2, for a caller holding `target`'s lock whose exact top-up the pool
  * refused: moves up to `shortfall` units of slack from sibling sub-workspaces of the same org back
@@ -48,15 +41,28 @@ interface Held {
  * no write of the sibling (from any process) runs between our read of it and our transfer, and a
  * sibling keeps at least `max(floor, used + drafted)` — its in-flight need is 0 while we hold it.
  *
- * Deadlock-free by construction (docs/decisions/0001, addendum on rebalancing): sibling locks are
- * taken one at a time in id order; a sibling whose id sorts before ours is only tried once (no
- * wait), one after ours is waited for at most REBALANCE_LOCK_WAIT_MS. A holder therefore only ever
- * waits for a lock above every lock it holds, so a cycle of waits cannot form — and every wait is
- * bounded anyway. Busy siblings, siblings inside their publish-lag window (their `used` may still
- * read low) and siblings whose read or transfer fails (not ready, forbidden…) are skipped.
+ * Which siblings (docs/decisions/0030): the resources record says what each sibling last had; the
+ * siblings are tried one at a time, the largest known slack in the short dimensions first and, at
+ * equal slack, the freshest entry first — each locked, read, lowered and let go before the next —
+ * until the shortfall is covered. A rebalance that one sibling covers costs one read and one
+ * transfer, instead of a read of every candidate. Siblings whose entry shows no slack are not
+ * tried; siblings without an entry come last (nothing is known of them).
  *
- * Cost: one read per sibling locked and one transfer per sibling lowered (reads and transfers in
- * parallel); no parent read — the caller's retried transfer is the exhaustion signal, as in §3.
+ * Inside a sibling's publish-lag window its read's `used` may miss units just published. When that
+ * publish was Serenity's, made inside a guarded section, its record carries a bound on the real
+ * `used` (`bound`); the read is then planned from `used` raised to it (publishBound.ts). A read
+ * that shows more `used` than the bound allows was moved by a write Serenity did not make, and a
+ * publish without a bound has no basis: both keep the conservative rule — skipped.
+ *
+ * Deadlock-free by construction (docs/decisions/0001, addendum on rebalancing): at most one
+ * sibling lock is held at a time, besides our own; a sibling whose id sorts before ours is only
+ * tried once (no wait), one after ours is waited for at most REBALANCE_LOCK_WAIT_MS. A holder
+ * therefore only ever waits for a lock above every lock it holds, so a cycle of waits cannot
+ * form — and every wait is bounded anyway. Busy siblings and siblings whose read or transfer fails
+ * (not ready, forbidden…) are skipped.
+ *
+ * Cost: one read per sibling tried and one transfer per sibling lowered; no parent read — the
+ * caller's retried transfer is the exhaustion signal, as in §3.
  */
 export async function reclaimFromSiblings(
   deps: AllocationDeps,
@@ -69,170 +75,224 @@ export async function reclaimFromSiblings(
     brandId: target.brandId,
     subWorkspaceId: target.subWorkspaceId,
   });
-  const emit = (
-    outcome: "lowered" | "notNeeded" | "busy" | "publishLag" | "failed",
-    reclaimed = ZERO_UNITS,
-  ) => deps.events.emit("allocation.rebalanceSibling", { orgId: target.orgId, outcome, reclaimed });
+  const emit: Emit = (outcome, reclaimed = ZERO_UNITS) =>
+    deps.events.emit("allocation.rebalanceSibling", { orgId: target.orgId, outcome, reclaimed });
 
   const source = deps.siblings ?? databaseSiblings(deps);
-  const siblings = chooseSiblings(
-    (await source(target.orgId)).filter((sibling) => sibling.subWorkspaceId !== target.subWorkspaceId),
+  const all = (await source(target.orgId)).filter(
+    (sibling) => sibling.subWorkspaceId !== target.subWorkspaceId,
   );
-  /** One sibling lowered to `targets` (under its lock), with its ledger row; the units it gave. */
-  const lowerSibling = async (
-    sibling: SiblingWorkspace,
-    resources: WorkspaceResources,
-    targets: TransferTargets,
-    gives: Units,
-  ): Promise<Units> => {
-    const at: AllocationTarget = {
-      orgId: target.orgId,
-      brandId: sibling.brandId,
-      subWorkspaceId: sibling.subWorkspaceId,
-      requestId: target.requestId,
-      bearer: target.bearer,
-    };
-    const before = totalsOf(resources);
-    const after = totalsAfter(resources, targets);
-    const startedAt = deps.clock.now();
+  const known = await knownSiblings(deps, target.orgId, all);
+  const lagMs = publishLagMs(deps.env);
+
+  const reclaimed = { ...ZERO_UNITS };
+  const stillShort = () => {
+    const left = { ...ZERO_UNITS };
+    for (const dimension of DIMENSIONS)
+      left[dimension] = Math.max(0, shortfall[dimension] - reclaimed[dimension]);
+    return left;
+  };
+  const { ranked, lagging } = rankSiblings(all, known, stillShort(), lagMs, deps.clock.now().getTime());
+  for (let i = 0; i < lagging; i++) emit("publishLag");
+  let tried = 0;
+  for (const sibling of ranked) {
+    if (!DIMENSIONS.some((dimension) => stillShort()[dimension] > 0)) break;
+    if (tried >= REBALANCE_MAX_SIBLINGS) break;
+    tried += 1;
+    const waitMs = sibling.subWorkspaceId < target.subWorkspaceId ? 0 : REBALANCE_LOCK_WAIT_MS;
+    const lease = await deps.lock.tryAcquire(sibling.subWorkspaceId, waitMs);
+    if (!lease) {
+      emit("busy");
+      continue;
+    }
     try {
-      // Fail fast even on a job's path: a not-ready sibling is skipped, not waited for under locks.
-      await sendTransfer(deps, at, targets, "failFast");
-    } catch (error) {
-      log.info(
-        { err: error, sibling: sibling.subWorkspaceId },
-        "allocation: rebalance could not lower a sibling",
-      );
-      const errorCode = releaseErrorCodeOf(deps.upstream, error) ?? "unexpected";
-      await recordLedgerEntry(deps, at, { reason: "rebalance", before, after, outcome: "failed", errorCode });
-      emit("failed");
-      return { ...ZERO_UNITS };
+      const resources = await readSibling(deps, target, sibling, lagMs, emit, log);
+      if (!resources) continue;
+      const lowered = planReclaim([{ id: sibling.subWorkspaceId, resources }], stillShort()).lowered[0];
+      if (!lowered) {
+        emit("notNeeded");
+        continue;
+      }
+      const moved = await lowerSibling(deps, target, sibling, resources, lowered, emit, log);
+      for (const dimension of DIMENSIONS) reclaimed[dimension] += moved[dimension];
+    } finally {
+      await lease.release();
     }
-    await recordTransfer(deps, at, resources, targets, startedAt);
-    await recordLedgerEntry(deps, at, { reason: "rebalance", before, after, outcome: "applied" });
-    log.info({ sibling: sibling.subWorkspaceId, before, after }, "allocation: rebalance lowered a sibling");
-    emit("lowered", gives);
-    return gives;
-  };
-  const held: Held[] = [];
-  /** Gives a sibling's lock back as soon as we are done with it: its own writes may go on. */
-  const letGo = async (entries: Held[]) => {
-    for (const entry of entries) held.splice(held.indexOf(entry), 1);
-    await Promise.all(entries.map(({ lease }) => lease.release()));
-  };
-  try {
-    for (const sibling of siblings) {
-      const waitMs = sibling.subWorkspaceId < target.subWorkspaceId ? 0 : REBALANCE_LOCK_WAIT_MS;
-      const lease = await deps.lock.tryAcquire(sibling.subWorkspaceId, waitMs);
-      if (lease) held.push({ sibling, lease });
-      else emit("busy");
-    }
-    if (held.length === 0) return { ...ZERO_UNITS };
-
-    const readable = await readSiblings(deps, target, [...held], emit, log);
-    await letGo(held.filter((entry) => !readable.some((read) => read.entry === entry)));
-
-    // Largest slack first, only what is still short. A sibling whose transfer fails (not ready,
-    // forbidden…) gives nothing: the next wave asks the siblings not yet lowered for the rest.
-    let candidates = readable;
-    const reclaimed = { ...ZERO_UNITS };
-    const stillShort = () => {
-      const left = { ...ZERO_UNITS };
-      for (const dimension of DIMENSIONS)
-        left[dimension] = Math.max(0, shortfall[dimension] - reclaimed[dimension]);
-      return left;
-    };
-    while (candidates.length > 0 && DIMENSIONS.some((dimension) => stillShort()[dimension] > 0)) {
-      const plan = planReclaim(
-        candidates.map(({ entry, resources }) => ({ id: entry.sibling.subWorkspaceId, resources })),
-        stillShort(),
-      );
-      if (plan.lowered.length === 0) break;
-      const planned = new Set(plan.lowered.map((reclaim) => reclaim.id));
-      const wave = candidates.filter(({ entry }) => planned.has(entry.sibling.subWorkspaceId));
-      candidates = candidates.filter(({ entry }) => !planned.has(entry.sibling.subWorkspaceId));
-      const moved = await Promise.all(
-        wave.map(async ({ entry, resources }) => {
-          const reclaim = plan.lowered.find((lowered) => lowered.id === entry.sibling.subWorkspaceId)!;
-          try {
-            return await lowerSibling(entry.sibling, resources, reclaim.targets, reclaim.reclaimed);
-          } finally {
-            await letGo([entry]);
-          }
-        }),
-      );
-      for (const units of moved) for (const dimension of DIMENSIONS) reclaimed[dimension] += units[dimension];
-    }
-    for (let i = 0; i < candidates.length; i++) emit("notNeeded");
-    return reclaimed;
-  } finally {
-    await letGo([...held]);
   }
+  return reclaimed;
 }
 
-type Emit = (outcome: "publishLag" | "failed") => void;
+type Emit = (outcome: "lowered" | "notNeeded" | "busy" | "publishLag" | "failed", reclaimed?: Units) => void;
+
+/** What the record and the publish log say of each sibling, before any lock is taken. */
+interface KnownSibling {
+  observation?: ResourceObservation;
+  publish?: LastPublish;
+}
+
+async function knownSiblings(
+  deps: AllocationDeps,
+  orgId: string,
+  siblings: SiblingWorkspace[],
+): Promise<Map<string, KnownSibling>> {
+  const ids = siblings.map((sibling) => sibling.subWorkspaceId);
+  const [observations, publishes] = await Promise.all([
+    listOrgObservations(deps.db, orgId),
+    findLastPublishes(deps.db, ids),
+  ]);
+  const byId = new Map(observations.map((observation) => [observation.workspaceId, observation]));
+  return new Map(ids.map((id) => [id, { observation: byId.get(id), publish: publishes.get(id) }]));
+}
 
 /**
- * The held siblings' resources, read in parallel — except those inside their publish-lag window
- * (a read could show `used` without units just published, and lowering to it would go below real
- * usage: ADR 0001 addendum) and those whose read fails. Called under the siblings' locks, so no
- * publish of theirs can land after the check.
+ * The order siblings are tried in: the largest known slack in the short dimensions first (each
+ * dimension weighed by the share of its shortfall it would cover), then the freshest entry;
+ * entries without slack are dropped, siblings without an entry come last, in id order. `lagging`
+ * counts the siblings dropped because their publish window rules their entry out.
  */
-async function readSiblings(
+function rankSiblings(
+  siblings: SiblingWorkspace[],
+  known: Map<string, KnownSibling>,
+  shortfall: Units,
+  lagMs: number,
+  nowMs: number,
+): { ranked: SiblingWorkspace[]; lagging: number } {
+  let lagging = 0;
+  const scored: { sibling: SiblingWorkspace; score: number; observedAt: number }[] = [];
+  const unknown: SiblingWorkspace[] = [];
+  for (const sibling of siblings) {
+    const entry = known.get(sibling.subWorkspaceId);
+    if (!entry?.observation) {
+      unknown.push(sibling);
+      continue;
+    }
+    const resources = estimateFromRecord(entry, lagMs, nowMs);
+    if (!resources) {
+      lagging += 1;
+      continue;
+    }
+    const slack = reclaimableSlack(resources);
+    let score = 0;
+    for (const dimension of DIMENSIONS) {
+      if (shortfall[dimension] > 0) {
+        score += Math.min(slack[dimension], shortfall[dimension]) / shortfall[dimension];
+      }
+    }
+    if (score > 0) scored.push({ sibling, score, observedAt: entry.observation.observedAt.getTime() });
+  }
+  scored.sort((a, b) => b.score - a.score || b.observedAt - a.observedAt);
+  unknown.sort((a, b) => (a.subWorkspaceId < b.subWorkspaceId ? -1 : 1));
+  return { ranked: [...scored.map(({ sibling }) => sibling), ...unknown], lagging };
+}
+
+/**
+ * A sibling's resources as its record entry suggests, for ranking only (the read under its lock
+ * decides). An entry the last publish came after still counts the published units as `drafted`
+ * (the section staged them): inside the window they are `used` up to the publish's bound.
+ */
+function estimateFromRecord(
+  entry: KnownSibling,
+  lagMs: number,
+  nowMs: number,
+): WorkspaceResources | undefined {
+  const observation = entry.observation!;
+  const publish = entry.publish;
+  if (!publish || observation.observedAt > publish.publishedAt) {
+    return withinPublishBound(observation.resources, publish, lagMs, nowMs);
+  }
+  const staged = observation.resources;
+  const asPublished: WorkspaceResources = {
+    projects: {
+      used: staged.projects.used + staged.projects.drafted,
+      drafted: 0,
+      total: staged.projects.total,
+    },
+    prompts: { used: staged.prompts.used + staged.prompts.drafted, drafted: 0, total: staged.prompts.total },
+  };
+  return withinPublishBound(asPublished, publish, lagMs, nowMs) ?? asPublished;
+}
+
+/**
+ * A held sibling's resources as rebalancing may plan from them: read under its lock (so no
+ * publish of Serenity's can land after the check), `used` raised to its publish bound inside the
+ * window; `undefined` (skipped) when the window rules it out or the read fails.
+ */
+async function readSibling(
   deps: AllocationDeps,
   target: AllocationTarget,
-  held: Held[],
+  sibling: SiblingWorkspace,
+  lagMs: number,
   emit: Emit,
-  log: Logger,
-): Promise<{ entry: Held; resources: WorkspaceResources }[]> {
-  const lastPublishes = await findLastPublishes(
-    deps.db,
-    held.map(({ sibling }) => sibling.subWorkspaceId),
-  );
-  const lagMs = publishLagMs(deps.env);
-  const now = deps.clock.now().getTime();
-  const readable = held.filter(({ sibling }) => {
-    const published = lastPublishes.get(sibling.subWorkspaceId);
-    const lagging = published !== undefined && now - published.getTime() < lagMs;
-    if (lagging) emit("publishLag");
-    return !lagging;
-  });
-  const reads = await boundedMap(readable, READ_CONCURRENCY, async (entry) => {
-    try {
-      return {
-        entry,
-        resources: await observeResources(deps, {
-          orgId: target.orgId,
-          bearer: target.bearer,
-          workspaceId: entry.sibling.subWorkspaceId,
-        }),
-      };
-    } catch (error) {
-      log.info(
-        { err: error, sibling: entry.sibling.subWorkspaceId },
-        "allocation: rebalance skipped a sibling whose read failed",
-      );
-      emit("failed");
-      return undefined;
-    }
-  });
-  return reads.filter((read) => read !== undefined);
+  log: AllocationDeps["logger"],
+): Promise<WorkspaceResources | undefined> {
+  const publish = (await findLastPublishes(deps.db, [sibling.subWorkspaceId])).get(sibling.subWorkspaceId);
+  const nowMs = deps.clock.now().getTime();
+  if (publish && nowMs - publish.publishedAt.getTime() < lagMs && !publish.bound) {
+    emit("publishLag");
+    return undefined;
+  }
+  let read: WorkspaceResources;
+  try {
+    read = await observeResources(deps, {
+      orgId: target.orgId,
+      bearer: target.bearer,
+      workspaceId: sibling.subWorkspaceId,
+    });
+  } catch (error) {
+    log.info(
+      { err: error, sibling: sibling.subWorkspaceId },
+      "allocation: rebalance skipped a sibling whose read failed",
+    );
+    emit("failed");
+    return undefined;
+  }
+  const planned = withinPublishBound(read, publish, lagMs, nowMs);
+  if (!planned) {
+    log.info(
+      { sibling: sibling.subWorkspaceId, read, bound: publish?.bound },
+      "allocation: rebalance skipped a sibling: usage moved by a write Serenity did not make",
+    );
+    emit("publishLag");
+  }
+  return planned;
 }
 
-/**
- * At most REBALANCE_MAX_SIBLINGS siblings, sorted by sub-workspace id (the lock order). With more,
- * a random sample: no sibling is always the first to give (which slack is largest is only known
- * after a read).
- */
-function chooseSiblings(siblings: SiblingWorkspace[]): SiblingWorkspace[] {
-  let chosen = siblings;
-  if (siblings.length > REBALANCE_MAX_SIBLINGS) {
-    const pool = [...siblings];
-    for (let i = pool.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [pool[i], pool[j]] = [pool[j]!, pool[i]!];
-    }
-    chosen = pool.slice(0, REBALANCE_MAX_SIBLINGS);
+/** One sibling lowered to `targets` (under its lock), with its ledger row; the units it gave. */
+async function lowerSibling(
+  deps: AllocationDeps,
+  target: AllocationTarget,
+  sibling: SiblingWorkspace,
+  resources: WorkspaceResources,
+  lowered: { targets: TransferTargets; reclaimed: Units },
+  emit: Emit,
+  log: AllocationDeps["logger"],
+): Promise<Units> {
+  const at: AllocationTarget = {
+    orgId: target.orgId,
+    brandId: sibling.brandId,
+    subWorkspaceId: sibling.subWorkspaceId,
+    requestId: target.requestId,
+    bearer: target.bearer,
+  };
+  const before = totalsOf(resources);
+  const after = totalsAfter(resources, lowered.targets);
+  const startedAt = deps.clock.now();
+  try {
+    // Fail fast even on a job's path: a not-ready sibling is skipped, not waited for under locks.
+    await sendTransfer(deps, at, lowered.targets, "failFast");
+  } catch (error) {
+    log.info(
+      { err: error, sibling: sibling.subWorkspaceId },
+      "allocation: rebalance could not lower a sibling",
+    );
+    const errorCode = releaseErrorCodeOf(deps.upstream, error) ?? "unexpected";
+    await recordLedgerEntry(deps, at, { reason: "rebalance", before, after, outcome: "failed", errorCode });
+    emit("failed");
+    return { ...ZERO_UNITS };
   }
-  return [...chosen].sort((a, b) => (a.subWorkspaceId < b.subWorkspaceId ? -1 : 1));
+  await recordTransfer(deps, at, resources, lowered.targets, startedAt);
+  await recordLedgerEntry(deps, at, { reason: "rebalance", before, after, outcome: "applied" });
+  log.info({ sibling: sibling.subWorkspaceId, before, after }, "allocation: rebalance lowered a sibling");
+  emit("lowered", lowered.reclaimed);
+  return lowered.reclaimed;
 }

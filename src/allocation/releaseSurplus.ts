@@ -1,4 +1,5 @@
 import { findLastPublish } from "../db/allocation/findLastPublish.ts";
+import type { LastPublish } from "../db/allocation/findLastPublishes.ts";
 import type { LedgerReason } from "../db/allocation/ledgerEntryRow.ts";
 import {
   type Dimension,
@@ -10,6 +11,7 @@ import {
   type Units,
 } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import { withinPublishBound } from "./publishBound.ts";
 import { publishLagMs } from "./publishLag.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources, recordTransfer } from "./resourcesRecord.ts";
@@ -55,8 +57,10 @@ function difference(before: Units, after: Units): Units {
  *
  * Within the publish lag window (a publish into the sub-workspace less than
  * SERENITY_PUBLISH_LAG_MS ago) the read could show `used` without the published units, and a
- * plan from it could lower the total below real usage: the release is `deferred` — no read, no
- * transfer — and left to the next release or the sweep (ADR 0001 addendum). Deactivation is not
+ * plan from it could lower the total below real usage. When Serenity recorded that publish with
+ * its bound (docs/decisions/0030), the release plans from `used` raised to the bound; otherwise —
+ * or when the read shows usage the bound cannot explain — the release is `deferred` (no transfer)
+ * and left to the next release or the sweep (ADR 0001 addendum). Deactivation is not
  * deferred: it releases after deleting every project of the sub-workspace, so no usage is left
  * for a read to miss.
  */
@@ -78,24 +82,27 @@ export async function releaseSurplusLocked(
     return { subWorkspaceId: target.subWorkspaceId, ...fields };
   };
 
+  const lagMs = publishLagMs(deps.env);
+  let lastPublish: LastPublish | undefined;
   if (reason !== "deactivate") {
-    let lastPublish: Date | undefined;
     try {
       lastPublish = await findLastPublish(deps.db, target.subWorkspaceId);
     } catch (error) {
       log.warn({ err: error, reason }, "allocation: release could not read the last publish");
       return report({ outcome: "error", requiresDecommission: [] });
     }
-    const sincePublishMs = lastPublish ? deps.clock.now().getTime() - lastPublish.getTime() : Infinity;
-    if (sincePublishMs < publishLagMs(deps.env)) {
+    const sincePublishMs = lastPublish
+      ? deps.clock.now().getTime() - lastPublish.publishedAt.getTime()
+      : Infinity;
+    if (sincePublishMs < lagMs && !lastPublish?.bound) {
       log.info({ reason, sincePublishMs }, "allocation: release deferred: usage may still lag a publish");
       return report({ outcome: "deferred", requiresDecommission: [] });
     }
   }
 
-  let resources;
+  let read;
   try {
-    resources = await observeResources(deps, {
+    read = await observeResources(deps, {
       orgId: target.orgId,
       bearer: target.bearer,
       workspaceId: target.subWorkspaceId,
@@ -104,6 +111,13 @@ export async function releaseSurplusLocked(
     const errorCode = releaseErrorCodeOf(deps.upstream, error);
     log.warn({ err: error, errorCode, reason }, "allocation: release read failed");
     return report({ outcome: "error", errorCode, requiresDecommission: [] });
+  }
+  // Inside the window of a publish Serenity recorded with its bound, the plan counts `used` as that
+  // bound allows (docs/decisions/0030); a read it cannot explain defers, as without a bound.
+  const resources = withinPublishBound(read, lastPublish, lagMs, deps.clock.now().getTime());
+  if (!resources) {
+    log.info({ reason, read, bound: lastPublish?.bound }, "allocation: release deferred: usage unexplained");
+    return report({ outcome: "deferred", requiresDecommission: [] });
   }
 
   const plan = planRelease(resources, options.floor);

@@ -10,6 +10,7 @@ import {
   type WorkspaceResources,
 } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
+import { noteSectionRead } from "./publishBasis.ts";
 import { publishLagMs } from "./publishLag.ts";
 import type { AllocationUpstream } from "./upstreamPort.ts";
 
@@ -33,6 +34,7 @@ export async function observeResources(
 ): Promise<WorkspaceResources> {
   const observedAt = deps.clock.now();
   const resources = await deps.upstream.readResources(read.bearer, read.workspaceId);
+  noteSectionRead(read.workspaceId, resources, observedAt);
   await recordRead(deps, { ...read, resources, observedAt });
   return resources;
 }

@@ -233,10 +233,23 @@ export const brandLeases = pgTable("brand_leases", {
  * The last publish written into each sub-workspace. Upstream's `used` catches up asynchronously
  * after a publish (spec/gateway.md §3), so a release computed from a read inside that lag could
  * lower the allocation below real usage; releases defer within the lag window (ADR 0001 addendum).
+ *
+ * A publish made inside a guarded section also carries what that section's read says
+ * (docs/decisions/0030): `*_used_bound`, at least the sub-workspace's real `used` right after the
+ * publish (the read's `used`, raised to the previous publish's bound when the read was inside its
+ * window, plus everything the publish can have moved: the read's `drafted` and the section's staged
+ * need), and `*_moved_in_window`, the units this publish and the earlier ones of its window moved
+ * (what a read inside the window can at most be missing). Null: a publish without such a read —
+ * the conservative rule (skip, defer) applies.
  */
 export const allocationPublishes = pgTable("allocation_publishes", {
   subWorkspaceId: text("sub_workspace_id").primaryKey(),
   publishedAt: tz("published_at").notNull(),
+  basisReadAt: tz("basis_read_at"),
+  projectsUsedBound: integer("projects_used_bound"),
+  promptsUsedBound: integer("prompts_used_bound"),
+  projectsMovedInWindow: integer("projects_moved_in_window"),
+  promptsMovedInWindow: integer("prompts_moved_in_window"),
 });
 
 /**

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "../../src/allocation/allocationDeps.ts";
 import { createAllocationGuard } from "../../src/allocation/allocationGuard.ts";
 import { AllocationService } from "../../src/allocation/allocationService.ts";
+import { SECTION_SCOPE } from "../../src/allocation/createAllocationLock.ts";
 import { createDatabaseLockProvider } from "../../src/allocation/databaseAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
 import type { Need, Units } from "../../src/domain/allocation.ts";
@@ -67,12 +68,18 @@ export async function startAllocationWorld(
     clock?: Clock;
     env?: Record<string, string>;
     settings?: Partial<SimulatorSettings>;
+    /** The simulator's clock (ms since the epoch; default the system clock): its lags run on it. */
+    simulatorNow?: () => number;
     /** The lock's own clock and lease length (default: the system clock, 6 s). */
     lock?: { clock?: Clock; ttlMs?: number };
   } = {},
 ): Promise<AllocationWorld> {
   const clock = options.clock ?? systemClock;
-  const sim = await startTestSimulator({ seed: "gold", settings: { settleReads: 0, ...options.settings } });
+  const sim = await startTestSimulator({
+    seed: "gold",
+    settings: { settleReads: 0, ...options.settings },
+    now: options.simulatorNow,
+  });
   const events = new EventBus();
   const logs = new LogCapture();
   const logger = createLogger({ level: "debug", destination: logs });
@@ -88,6 +95,7 @@ export async function startAllocationWorld(
       logger,
       env,
     }),
+    SECTION_SCOPE,
   );
   const deps: AllocationDeps = {
     db: db.db,

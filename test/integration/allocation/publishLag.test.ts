@@ -54,7 +54,7 @@ async function resources(workspaceId: string) {
   return (await sim.dump()).workspaces.find((workspace) => workspace.id === workspaceId)!.resources;
 }
 
-it("a release inside the publish lag window is deferred; the next one after it releases from a caught-up read", async () => {
+it("a release inside the publish lag window plans from what Serenity's publish moved (ADR 0030), never below the truth; the next one after it releases from a caught-up read", async () => {
   const brandsUrl = `/v2/orgs/${orgId}/brands`;
   const created = await call("POST", brandsUrl, {
     name: "Lagging",
@@ -87,7 +87,11 @@ it("a release inside the publish lag window is deferred; the next one after it r
   const after = await resources(subWorkspaceId);
   expect(after.prompts.total).toBeGreaterThanOrEqual(after.prompts.used + after.prompts.drafted);
   expect(after.projects.total).toBeGreaterThanOrEqual(after.projects.used + after.projects.drafted);
-  expect(releases).toEqual(["deferred"]);
+  // The publish was Serenity's own, recorded with its bound: the release is planned from that
+  // bound instead of deferred (a read the bound cannot explain is still skipped:
+  // rebalancePublishBound.test.ts), and lowers nothing the lagging read hides.
+  expect(releases).toHaveLength(1);
+  expect(releases).not.toContain("deferred");
   expect({ projects: after.projects.total, prompts: after.prompts.total }).toEqual({
     projects: 2,
     prompts: 200,

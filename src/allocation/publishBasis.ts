@@ -1,0 +1,81 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+import type { PublishBasisValues } from "../db/allocation/recordPublish.ts";
+import { DIMENSIONS, type Need, type Units, type WorkspaceResources } from "../domain/allocation.ts";
+
+/**
+ * What a guarded section knows a publish inside it can move (docs/decisions/0030), kept in the
+ * async context of the section that holds the sub-workspace's allocation lock: the guard's read
+ * (`used`, `drafted`, when it started) and the section's staged need. The publish recorder takes
+ * it when a publish of that sub-workspace runs inside the section, and only then — a publish
+ * outside any section of its sub-workspace finds nothing and is recorded without a basis (the
+ * conservative rule). Every Serenity write into a sub-workspace runs under its lock, so nothing
+ * but this section can stage units there between the read and the publish.
+ */
+
+interface Slot {
+  /** The section's resources reads, by the object they answered (to date the one ensure plans from). */
+  reads: WeakMap<WorkspaceResources, Date>;
+  basis?: PublishBasisValues;
+}
+
+const sections = new AsyncLocalStorage<Map<string, Slot>>();
+
+/** Runs `work` as the outermost section of `subWorkspaceId` (the allocation lock's `enter`). */
+export function withPublishBasisScope<T>(subWorkspaceId: string, work: () => Promise<T>): Promise<T> {
+  const next = new Map(sections.getStore());
+  next.set(subWorkspaceId, { reads: new WeakMap() });
+  return sections.run(next, work);
+}
+
+/** Remembers when a resources read of `workspaceId` inside its section started. */
+export function noteSectionRead(workspaceId: string, resources: WorkspaceResources, readAt: Date): void {
+  sections.getStore()?.get(workspaceId)?.reads.set(resources, readAt);
+}
+
+/**
+ * The section's ensure planned from `read.planned` (the read `read.raw`, its `used` perhaps raised
+ * to the last publish's bound) for `need`: a publish after it moves at most `drafted + need` into
+ * `used`. The read's start is what `noteSectionRead` remembered for `raw` (else `fallbackReadAt`). A second ensure in the same section (a 405's re-ensure) only widens
+ * the bound: the lowest `used` and the largest `used + drafted + need` of the two, the earliest read
+ * time — never narrower than either.
+ */
+export function notePublishBasis(
+  subWorkspaceId: string,
+  read: { raw: WorkspaceResources; planned: WorkspaceResources; fallbackReadAt: Date },
+  need: Need,
+): void {
+  const slot = sections.getStore()?.get(subWorkspaceId);
+  if (!slot) return;
+  const readAt = slot.reads.get(read.raw) ?? read.fallbackReadAt;
+  const resources = read.planned;
+  const usedBefore = { projects: 0, prompts: 0 };
+  const moved = { projects: 0, prompts: 0 };
+  for (const dimension of DIMENSIONS) {
+    const { used, drafted } = resources[dimension];
+    const total = used + drafted + Math.max(0, need[dimension] ?? 0);
+    const previous = slot.basis;
+    usedBefore[dimension] = previous ? Math.min(previous.usedBefore[dimension], used) : used;
+    const bound = previous
+      ? Math.max(previous.usedBefore[dimension] + previous.moved[dimension], total)
+      : total;
+    moved[dimension] = bound - usedBefore[dimension];
+  }
+  const earliest = slot.basis && slot.basis.readAt < readAt ? slot.basis.readAt : readAt;
+  slot.basis = { readAt: earliest, usedBefore, moved };
+}
+
+/**
+ * The basis for a publish of `subWorkspaceId` now, when it runs inside that sub-workspace's
+ * section after an ensure. What it moves is `used` from then on: a later publish of the same
+ * section starts from the bound and moves nothing more.
+ */
+export function takePublishBasis(subWorkspaceId: string): PublishBasisValues | undefined {
+  const slot = sections.getStore()?.get(subWorkspaceId);
+  const basis = slot?.basis;
+  if (!slot || !basis) return undefined;
+  const bound: Units = { projects: 0, prompts: 0 };
+  for (const dimension of DIMENSIONS) bound[dimension] = basis.usedBefore[dimension] + basis.moved[dimension];
+  slot.basis = { readAt: basis.readAt, usedBefore: bound, moved: { projects: 0, prompts: 0 } };
+  return basis;
+}
