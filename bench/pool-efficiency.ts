@@ -224,6 +224,10 @@ class ReplayClock implements Clock {
   now(): Date {
     return new Date(this.#ms);
   }
+  /** What the database-clock statements decide with (publish windows among them): simulated time too. */
+  databaseTime(): Date {
+    return new Date(this.#ms);
+  }
   ms(): number {
     return this.#ms;
   }

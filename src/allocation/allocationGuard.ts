@@ -73,8 +73,10 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
   // The check lives where the guard is built, so every request path that builds one reaches it.
   mode();
 
-  function ensureUnderLock(target: AllocationTarget, need: Need): Promise<EnsureResult> {
-    return deps.lock.withLock(target.subWorkspaceId, () => ensureHeadroom(deps, target, need, path));
+  function ensureAfterQuotaRejection(target: AllocationTarget, need: Need): Promise<EnsureResult> {
+    return deps.lock.withLock(target.subWorkspaceId, () =>
+      ensureHeadroom(deps, target, need, path, undefined, { afterQuotaRejection: true }),
+    );
   }
 
   /**
@@ -98,7 +100,9 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
         requestId: context.requestId,
         budget,
         ensure:
-          current.kind === "on" ? async () => ensureUnderLock(current.target, await needOf(need)) : undefined,
+          current.kind === "on"
+            ? async () => ensureAfterQuotaRejection(current.target, await needOf(need))
+            : undefined,
       },
       callSite,
       write,

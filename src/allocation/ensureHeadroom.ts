@@ -15,6 +15,7 @@ import {
   type Units,
   type WorkspaceResources,
 } from "../domain/allocation.ts";
+import { monotonicMsOf } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
@@ -40,7 +41,9 @@ type TopUpStep = "topUp" | "exact" | "rebalance";
  * ensure and the metered write (docs/decisions/0001), so the next reader already sees staged units.
  *
  * `resources`, when given, is the read the caller already started under the lock (a section
- * overlaps it with the reads that decide its need); otherwise ensure reads.
+ * overlaps it with the reads that decide its need); otherwise ensure reads. `afterQuotaRejection`:
+ * this ensure follows a metered 405 of the section's write, upstream's word that the read was low
+ * (publishBound.ts).
  */
 export async function ensureHeadroom(
   deps: AllocationDeps,
@@ -48,8 +51,10 @@ export async function ensureHeadroom(
   need: Need,
   path: TransferPath,
   resources?: Promise<WorkspaceResources>,
+  options: { afterQuotaRejection?: boolean } = {},
 ): Promise<EnsureResult> {
   const started = deps.clock.now().getTime();
+  const startedMonotonic = monotonicMsOf(deps.clock);
 
   let read: WorkspaceResources;
   try {
@@ -63,12 +68,10 @@ export async function ensureHeadroom(
     logFor(deps, target).warn({ err: error, need }, "allocation: resources read failed");
     throw toServiceError(deps.upstream, error);
   }
-  // Inside the window of our own last publish, `used` as that publish made it (docs/decisions/0030).
-  const raw = read;
-  read = await ownReadWithinPublishBound(deps, target.subWorkspaceId, raw);
-
-  // What a publish later in this section can move (docs/decisions/0030).
-  notePublishBasis(target.subWorkspaceId, { raw, planned: read, fallbackReadAt: new Date(started) }, need);
+  // What a publish later in this section can move, from the read as upstream gave it; then, inside
+  // the window of our own last publish, `used` as that publish made it (docs/decisions/0030).
+  notePublishBasis(target.subWorkspaceId, { resources: read, fallbackReadAtMs: startedMonotonic }, need);
+  read = await ownReadWithinPublishBound(deps, target.subWorkspaceId, read, options);
   const plan = planTopUp(read, need);
   if (isEmptyTargets(plan.targets)) {
     deps.events.emit("allocation.headroomCheck", { orgId: target.orgId, outcome: "hot_path" });

@@ -6,17 +6,25 @@ import { DIMENSIONS, type Need, type Units, type WorkspaceResources } from "../d
 /**
  * What a guarded section knows a publish inside it can move (docs/decisions/0030), kept in the
  * async context of the section that holds the sub-workspace's allocation lock: the guard's read
- * (`used`, `drafted`, when it started) and the section's staged need. The publish recorder takes
- * it when a publish of that sub-workspace runs inside the section, and only then — a publish
- * outside any section of its sub-workspace finds nothing and is recorded without a basis (the
- * conservative rule). Every Serenity write into a sub-workspace runs under its lock, so nothing
- * but this section can stage units there between the read and the publish.
+ * (`used`, `drafted`, when it started on the process's monotonic clock) and the section's staged
+ * need. The publish recorder takes it when a publish of that sub-workspace runs inside the
+ * section, and only then — a publish outside any section of its sub-workspace finds nothing and is
+ * recorded without a basis (the conservative rule). Every Serenity write into a sub-workspace runs
+ * under its lock, so nothing but this section can stage units there between the read and the
+ * publish.
  */
+
+interface Basis {
+  /** When the earliest read the basis rests on started (monotonic milliseconds). */
+  readAtMs: number;
+  usedBefore: Units;
+  moved: Units;
+}
 
 interface Slot {
   /** The section's resources reads, by the object they answered (to date the one ensure plans from). */
-  reads: WeakMap<WorkspaceResources, Date>;
-  basis?: PublishBasisValues;
+  reads: WeakMap<WorkspaceResources, number>;
+  basis?: Basis;
 }
 
 const sections = new AsyncLocalStorage<Map<string, Slot>>();
@@ -28,54 +36,52 @@ export function withPublishBasisScope<T>(subWorkspaceId: string, work: () => Pro
   return sections.run(next, work);
 }
 
-/** Remembers when a resources read of `workspaceId` inside its section started. */
-export function noteSectionRead(workspaceId: string, resources: WorkspaceResources, readAt: Date): void {
-  sections.getStore()?.get(workspaceId)?.reads.set(resources, readAt);
+/** Remembers when (monotonic milliseconds) a resources read of `workspaceId` inside its section started. */
+export function noteSectionRead(workspaceId: string, resources: WorkspaceResources, readAtMs: number): void {
+  sections.getStore()?.get(workspaceId)?.reads.set(resources, readAtMs);
 }
 
 /**
- * The section's ensure planned from `read.planned` (the read `read.raw`, its `used` perhaps raised
- * to the last publish's bound) for `need`: a publish after it moves at most `drafted + need` into
- * `used`. The read's start is what `noteSectionRead` remembered for `raw` (else `fallbackReadAt`). A second ensure in the same section (a 405's re-ensure) only widens
- * the bound: the lowest `used` and the largest `used + drafted + need` of the two, the earliest read
- * time — never narrower than either.
+ * The section's ensure read `read` (as upstream answered it) and planned for `need`: a publish
+ * after it moves at most `drafted + need` into `used`. The read's start is what `noteSectionRead`
+ * remembered for it (else `fallbackReadAtMs`). A second ensure in the same section (a 405's
+ * re-ensure) only widens the basis: the lowest `used` and the largest `used + drafted + need` of
+ * the two, the earliest read time — never narrower than either.
  */
 export function notePublishBasis(
   subWorkspaceId: string,
-  read: { raw: WorkspaceResources; planned: WorkspaceResources; fallbackReadAt: Date },
+  read: { resources: WorkspaceResources; fallbackReadAtMs: number },
   need: Need,
 ): void {
   const slot = sections.getStore()?.get(subWorkspaceId);
   if (!slot) return;
-  const readAt = slot.reads.get(read.raw) ?? read.fallbackReadAt;
-  const resources = read.planned;
+  const readAtMs = slot.reads.get(read.resources) ?? read.fallbackReadAtMs;
   const usedBefore = { projects: 0, prompts: 0 };
   const moved = { projects: 0, prompts: 0 };
+  const previous = slot.basis;
   for (const dimension of DIMENSIONS) {
-    const { used, drafted } = resources[dimension];
+    const { used, drafted } = read.resources[dimension];
     const total = used + drafted + Math.max(0, need[dimension] ?? 0);
-    const previous = slot.basis;
     usedBefore[dimension] = previous ? Math.min(previous.usedBefore[dimension], used) : used;
     const bound = previous
       ? Math.max(previous.usedBefore[dimension] + previous.moved[dimension], total)
       : total;
     moved[dimension] = bound - usedBefore[dimension];
   }
-  const earliest = slot.basis && slot.basis.readAt < readAt ? slot.basis.readAt : readAt;
-  slot.basis = { readAt: earliest, usedBefore, moved };
+  slot.basis = { readAtMs: previous ? Math.min(previous.readAtMs, readAtMs) : readAtMs, usedBefore, moved };
 }
 
 /**
- * The basis for a publish of `subWorkspaceId` now, when it runs inside that sub-workspace's
- * section after an ensure. What it moves is `used` from then on: a later publish of the same
- * section starts from the bound and moves nothing more.
+ * The basis for a publish of `subWorkspaceId` now (`nowMs`, monotonic), when it runs inside that
+ * sub-workspace's section after an ensure. What it moves is `used` from then on: a later publish
+ * of the same section starts from the bound and moves nothing more.
  */
-export function takePublishBasis(subWorkspaceId: string): PublishBasisValues | undefined {
+export function takePublishBasis(subWorkspaceId: string, nowMs: number): PublishBasisValues | undefined {
   const slot = sections.getStore()?.get(subWorkspaceId);
   const basis = slot?.basis;
   if (!slot || !basis) return undefined;
   const bound: Units = { projects: 0, prompts: 0 };
   for (const dimension of DIMENSIONS) bound[dimension] = basis.usedBefore[dimension] + basis.moved[dimension];
-  slot.basis = { readAt: basis.readAt, usedBefore: bound, moved: { projects: 0, prompts: 0 } };
-  return basis;
+  slot.basis = { readAtMs: basis.readAtMs, usedBefore: bound, moved: { projects: 0, prompts: 0 } };
+  return { readAgeMs: nowMs - basis.readAtMs, usedBefore: basis.usedBefore, moved: basis.moved };
 }

@@ -1,5 +1,5 @@
 import { findLastPublish } from "../db/allocation/findLastPublish.ts";
-import type { LastPublish } from "../db/allocation/findLastPublishes.ts";
+import type { LastPublish, PublishWindow } from "../db/allocation/findLastPublishes.ts";
 import { type Dimension, DIMENSIONS, type WorkspaceResources } from "../domain/allocation.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
 import { publishLagMs } from "./publishLag.ts";
@@ -10,6 +10,11 @@ import { publishLagMs } from "./publishLag.ts";
  * moved, and never by more than the bound allows, so `used := max(read.used, bound)` is at least
  * the real `used` — while only Serenity writes there.
  */
+
+/** The publish-lag window of `deps`: its length, and the time a test's clock drives by hand. */
+export function publishWindowOf(deps: Pick<AllocationDeps, "clock" | "env">): PublishWindow {
+  return { publishLagMs: publishLagMs(deps.env), now: deps.clock.databaseTime?.() };
+}
 
 /**
  * `resources` with `used` raised to what the sub-workspace's last publish bounds it by, while
@@ -22,10 +27,8 @@ import { publishLagMs } from "./publishLag.ts";
 export function withinPublishBound(
   resources: WorkspaceResources,
   publish: LastPublish | undefined,
-  lagMs: number,
-  nowMs: number,
 ): WorkspaceResources | undefined {
-  if (!publish || nowMs - publish.publishedAt.getTime() >= lagMs) return resources;
+  if (!publish?.inWindow) return resources;
   const bound = publish.bound;
   if (!bound) return undefined;
   if (DIMENSIONS.some((dimension) => resources[dimension].used > bound.used[dimension])) return undefined;
@@ -41,16 +44,24 @@ export function withinPublishBound(
 
 /**
  * The guard's own read of the sub-workspace it holds, raised to its last publish's bound inside
- * the window (so a section right after a publish plans from the usage that publish made, instead
- * of a lagging read it would top up too little from). Outside the window, or when the publish has
- * no bound or the read cannot be explained by it, the read as it is (today's behaviour: a 405 is
- * retryOnQuota's).
+ * the window, so a section right after a publish plans from the usage that publish made instead of
+ * a lagging read it would top up too little from (and meet a 405 for).
+ *
+ * Raised only while the bound is tight: once a delete landed in the window (`boundLoose`) the
+ * bound may sit far above the real `used` — every project created and deleted again since the
+ * window opened still counts — and a top-up planned from it would take units the sub-workspace
+ * does not need, or be refused by a pool that could serve the real need. The read is then used as
+ * it is, and only a 405 (`afterQuotaRejection`: upstream's own word that the read is low) raises
+ * it to the loose bound. Outside the window, or when the publish has no bound or the read cannot
+ * be explained by it, the read as it is.
  */
 export async function ownReadWithinPublishBound(
   deps: Pick<AllocationDeps, "db" | "clock" | "env">,
   subWorkspaceId: string,
   read: WorkspaceResources,
+  options: { afterQuotaRejection?: boolean } = {},
 ): Promise<WorkspaceResources> {
-  const publish = await findLastPublish(deps.db, subWorkspaceId);
-  return withinPublishBound(read, publish, publishLagMs(deps.env), deps.clock.now().getTime()) ?? read;
+  const publish = await findLastPublish(deps.db, subWorkspaceId, publishWindowOf(deps));
+  if (publish?.boundLoose && !options.afterQuotaRejection) return read;
+  return withinPublishBound(read, publish) ?? read;
 }

@@ -1,11 +1,12 @@
 import type { FlagSource } from "../config/flags.ts";
+import { loosenPublishBound } from "../db/allocation/loosenPublishBound.ts";
 import { recordPublish } from "../db/allocation/recordPublish.ts";
 import type { DbExecutor } from "../db/database.ts";
-import type { Clock } from "../domain/clock.ts";
+import { type Clock, monotonicMsOf } from "../domain/clock.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { Logger } from "../observability/logger.ts";
 import { takePublishBasis } from "./publishBasis.ts";
-import { publishLagMs } from "./publishLag.ts";
+import { publishWindowOf } from "./publishBound.ts";
 
 export interface PublishRecorderDeps {
   db: DbExecutor;
@@ -23,11 +24,29 @@ export interface PublishRecorderDeps {
  * committed), and still inside the caller's guarded section, so a release that takes the
  * sub-workspace's lock next always sees it. A publish inside its sub-workspace's guarded section
  * also records what the section's read says it moved (publishBasis.ts, docs/decisions/0030), which
- * lets rebalancing lower the sub-workspace inside the window. Recording is best effort: a
- * database failure is logged and never fails the publish.
+ * lets rebalancing lower the sub-workspace inside the window.
+ *
+ * Every delete that can lower usage (a project, prompts, model assignments) marks an open window's
+ * bound loose, after the call for the same reason (docs/decisions/0030, addendum). Recording is
+ * best effort: a database failure is logged and never fails the publish or the delete.
  */
 export function withPublishRecording(gateway: GatewayClient, deps: PublishRecorderDeps): GatewayClient {
   const projects = gateway.projects;
+  const loosen = (workspaceId: string) =>
+    loosenPublishBound(deps.db, workspaceId, publishWindowOf(deps)).catch((error: unknown) =>
+      deps.logger.warn(
+        { err: error, workspaceId },
+        "allocation: could not mark a delete in the publish window",
+      ),
+    );
+  /** `call`, then `workspaceId`'s open publish window marked loose, whatever the call's outcome. */
+  const deleting = async <T>(workspaceId: string, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } finally {
+      await loosen(workspaceId);
+    }
+  };
   return {
     ...gateway,
     projects: {
@@ -38,14 +57,22 @@ export function withPublishRecording(gateway: GatewayClient, deps: PublishRecord
         } finally {
           await recordPublish(deps.db, {
             subWorkspaceId: workspaceId,
-            now: deps.clock.now(),
-            basis: takePublishBasis(workspaceId),
-            publishLagMs: publishLagMs(deps.env),
+            now: deps.clock.databaseTime?.(),
+            basis: takePublishBasis(workspaceId, monotonicMsOf(deps.clock)),
+            publishLagMs: publishWindowOf(deps).publishLagMs,
           }).catch((error: unknown) =>
             deps.logger.warn({ err: error, workspaceId }, "allocation: could not record a publish"),
           );
         }
       },
+      deleteProject: (bearer, workspaceId, projectId, options) =>
+        deleting(workspaceId, () => projects.deleteProject(bearer, workspaceId, projectId, options)),
+      deletePrompts: (bearer, workspaceId, projectId, promptIds) =>
+        deleting(workspaceId, () => projects.deletePrompts(bearer, workspaceId, projectId, promptIds)),
+      deleteProjectAiModels: (bearer, workspaceId, projectId, assignmentIds) =>
+        deleting(workspaceId, () =>
+          projects.deleteProjectAiModels(bearer, workspaceId, projectId, assignmentIds),
+        ),
     },
   };
 }

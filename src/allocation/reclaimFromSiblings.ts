@@ -13,8 +13,7 @@ import {
 } from "../domain/allocation.ts";
 import { planReclaim, reclaimableSlack } from "../domain/reclaimPlan.ts";
 import type { AllocationDeps, AllocationTarget, SiblingSource, SiblingWorkspace } from "./allocationDeps.ts";
-import { withinPublishBound } from "./publishBound.ts";
-import { publishLagMs } from "./publishLag.ts";
+import { publishWindowOf, withinPublishBound } from "./publishBound.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources, recordTransfer } from "./resourcesRecord.ts";
 import { sendTransfer } from "./sendTransfer.ts";
@@ -83,7 +82,6 @@ export async function reclaimFromSiblings(
     (sibling) => sibling.subWorkspaceId !== target.subWorkspaceId,
   );
   const known = await knownSiblings(deps, target.orgId, all);
-  const lagMs = publishLagMs(deps.env);
 
   const reclaimed = { ...ZERO_UNITS };
   const stillShort = () => {
@@ -92,7 +90,7 @@ export async function reclaimFromSiblings(
       left[dimension] = Math.max(0, shortfall[dimension] - reclaimed[dimension]);
     return left;
   };
-  const { ranked, lagging } = rankSiblings(all, known, stillShort(), lagMs, deps.clock.now().getTime());
+  const { ranked, lagging } = rankSiblings(all, known, stillShort());
   for (let i = 0; i < lagging; i++) emit("publishLag");
   let tried = 0;
   for (const sibling of ranked) {
@@ -106,7 +104,7 @@ export async function reclaimFromSiblings(
       continue;
     }
     try {
-      const resources = await readSibling(deps, target, sibling, lagMs, emit, log);
+      const resources = await readSibling(deps, target, sibling, emit, log);
       if (!resources) continue;
       const lowered = planReclaim([{ id: sibling.subWorkspaceId, resources }], stillShort()).lowered[0];
       if (!lowered) {
@@ -138,7 +136,7 @@ async function knownSiblings(
   const ids = siblings.map((sibling) => sibling.subWorkspaceId);
   const [observations, publishes] = await Promise.all([
     listOrgObservations(deps.db, orgId),
-    findLastPublishes(deps.db, ids),
+    findLastPublishes(deps.db, ids, publishWindowOf(deps)),
   ]);
   const byId = new Map(observations.map((observation) => [observation.workspaceId, observation]));
   return new Map(ids.map((id) => [id, { observation: byId.get(id), publish: publishes.get(id) }]));
@@ -154,8 +152,6 @@ function rankSiblings(
   siblings: SiblingWorkspace[],
   known: Map<string, KnownSibling>,
   shortfall: Units,
-  lagMs: number,
-  nowMs: number,
 ): { ranked: SiblingWorkspace[]; lagging: number } {
   let lagging = 0;
   const scored: { sibling: SiblingWorkspace; score: number; observedAt: number }[] = [];
@@ -166,7 +162,7 @@ function rankSiblings(
       unknown.push(sibling);
       continue;
     }
-    const resources = estimateFromRecord(entry, lagMs, nowMs);
+    const resources = estimateFromRecord(entry);
     if (!resources) {
       lagging += 1;
       continue;
@@ -190,15 +186,11 @@ function rankSiblings(
  * decides). An entry the last publish came after still counts the published units as `drafted`
  * (the section staged them): inside the window they are `used` up to the publish's bound.
  */
-function estimateFromRecord(
-  entry: KnownSibling,
-  lagMs: number,
-  nowMs: number,
-): WorkspaceResources | undefined {
+function estimateFromRecord(entry: KnownSibling): WorkspaceResources | undefined {
   const observation = entry.observation!;
   const publish = entry.publish;
   if (!publish || observation.observedAt > publish.publishedAt) {
-    return withinPublishBound(observation.resources, publish, lagMs, nowMs);
+    return withinPublishBound(observation.resources, publish);
   }
   const staged = observation.resources;
   const asPublished: WorkspaceResources = {
@@ -209,7 +201,7 @@ function estimateFromRecord(
     },
     prompts: { used: staged.prompts.used + staged.prompts.drafted, drafted: 0, total: staged.prompts.total },
   };
-  return withinPublishBound(asPublished, publish, lagMs, nowMs) ?? asPublished;
+  return withinPublishBound(asPublished, publish) ?? asPublished;
 }
 
 /**
@@ -221,13 +213,13 @@ async function readSibling(
   deps: AllocationDeps,
   target: AllocationTarget,
   sibling: SiblingWorkspace,
-  lagMs: number,
   emit: Emit,
   log: AllocationDeps["logger"],
 ): Promise<WorkspaceResources | undefined> {
-  const publish = (await findLastPublishes(deps.db, [sibling.subWorkspaceId])).get(sibling.subWorkspaceId);
-  const nowMs = deps.clock.now().getTime();
-  if (publish && nowMs - publish.publishedAt.getTime() < lagMs && !publish.bound) {
+  const publish = (await findLastPublishes(deps.db, [sibling.subWorkspaceId], publishWindowOf(deps))).get(
+    sibling.subWorkspaceId,
+  );
+  if (publish?.inWindow && !publish.bound) {
     emit("publishLag");
     return undefined;
   }
@@ -246,7 +238,7 @@ async function readSibling(
     emit("failed");
     return undefined;
   }
-  const planned = withinPublishBound(read, publish, lagMs, nowMs);
+  const planned = withinPublishBound(read, publish);
   if (!planned) {
     log.info(
       { sibling: sibling.subWorkspaceId, read, bound: publish?.bound },

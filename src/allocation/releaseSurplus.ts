@@ -11,8 +11,7 @@ import {
   type Units,
 } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
-import { withinPublishBound } from "./publishBound.ts";
-import { publishLagMs } from "./publishLag.ts";
+import { publishWindowOf, withinPublishBound } from "./publishBound.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources, recordTransfer } from "./resourcesRecord.ts";
 import { sendTransfer } from "./sendTransfer.ts";
@@ -82,20 +81,19 @@ export async function releaseSurplusLocked(
     return { subWorkspaceId: target.subWorkspaceId, ...fields };
   };
 
-  const lagMs = publishLagMs(deps.env);
   let lastPublish: LastPublish | undefined;
   if (reason !== "deactivate") {
     try {
-      lastPublish = await findLastPublish(deps.db, target.subWorkspaceId);
+      lastPublish = await findLastPublish(deps.db, target.subWorkspaceId, publishWindowOf(deps));
     } catch (error) {
       log.warn({ err: error, reason }, "allocation: release could not read the last publish");
       return report({ outcome: "error", requiresDecommission: [] });
     }
-    const sincePublishMs = lastPublish
-      ? deps.clock.now().getTime() - lastPublish.publishedAt.getTime()
-      : Infinity;
-    if (sincePublishMs < lagMs && !lastPublish?.bound) {
-      log.info({ reason, sincePublishMs }, "allocation: release deferred: usage may still lag a publish");
+    if (lastPublish?.inWindow && !lastPublish.bound) {
+      log.info(
+        { reason, publishedAt: lastPublish.publishedAt },
+        "allocation: release deferred: usage may still lag a publish",
+      );
       return report({ outcome: "deferred", requiresDecommission: [] });
     }
   }
@@ -114,7 +112,7 @@ export async function releaseSurplusLocked(
   }
   // Inside the window of a publish Serenity recorded with its bound, the plan counts `used` as that
   // bound allows (docs/decisions/0030); a read it cannot explain defers, as without a bound.
-  const resources = withinPublishBound(read, lastPublish, lagMs, deps.clock.now().getTime());
+  const resources = withinPublishBound(read, lastPublish);
   if (!resources) {
     log.info({ reason, read, bound: lastPublish?.bound }, "allocation: release deferred: usage unexplained");
     return report({ outcome: "deferred", requiresDecommission: [] });

@@ -9,6 +9,7 @@ import {
   type Units,
   type WorkspaceResources,
 } from "../domain/allocation.ts";
+import { monotonicMsOf } from "../domain/clock.ts";
 import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
 import { noteSectionRead } from "./publishBasis.ts";
 import { publishLagMs } from "./publishLag.ts";
@@ -33,8 +34,9 @@ export async function observeResources(
   read: { orgId: string; bearer: string; workspaceId: string; title?: string },
 ): Promise<WorkspaceResources> {
   const observedAt = deps.clock.now();
+  const startedMs = monotonicMsOf(deps.clock);
   const resources = await deps.upstream.readResources(read.bearer, read.workspaceId);
-  noteSectionRead(read.workspaceId, resources, observedAt);
+  noteSectionRead(read.workspaceId, resources, startedMs);
   await recordRead(deps, { ...read, resources, observedAt });
   return resources;
 }
@@ -56,7 +58,9 @@ export async function recordRead(
       workspaceId: read.workspaceId,
       resources: read.resources,
       observedAt: read.observedAt,
+      readAgeMs: deps.clock.now().getTime() - read.observedAt.getTime(),
       publishLagMs: publishLagMs(deps.env),
+      now: deps.clock.databaseTime?.(),
       title: read.title,
     });
     deps.events.emit("allocation.recordWrite", { source: "read", outcome: recorded ? "recorded" : "older" });

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigserial,
+  boolean,
   check,
   customType,
   index,
@@ -15,8 +16,10 @@ import {
 } from "drizzle-orm/pg-core";
 
 /**
- * The whole schema. Timestamps that guards compare (updated_at, lease expiry, credential expiry)
- * are written from the application's clock, never from now(), so tests can move time.
+ * The whole schema. Timestamps that decide an expiry or a takeover (lease expiry, a job's or a
+ * brand's updated_at, a publish's time) are written on PostgreSQL's clock inside the guarded
+ * statement, or on a test's hand-driven time passed in its place (src/db/databaseTime.ts,
+ * docs/decisions/0023).
  */
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
@@ -250,6 +253,12 @@ export const allocationPublishes = pgTable("allocation_publishes", {
   promptsUsedBound: integer("prompts_used_bound"),
   projectsMovedInWindow: integer("projects_moved_in_window"),
   promptsMovedInWindow: integer("prompts_moved_in_window"),
+  /**
+   * A delete landed inside the window of this chain of publishes: the bound still holds (a delete
+   * only lowers `used`) but may now be far above it, so the guard no longer plans its own top-ups
+   * from it (docs/decisions/0030, addendum). Cleared when a publish starts a new window.
+   */
+  boundLoose: boolean("bound_loose").notNull().default(false),
 });
 
 /**

@@ -1,43 +1,81 @@
-import { inArray } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 
 import type { Units } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { allocationPublishes } from "../schema.ts";
+import { databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
 
 export interface LastPublish {
   publishedAt: Date;
+  /**
+   * Whether the publish is less than the publish-lag window old, decided inside the statement on
+   * the database's clock (the clock `published_at` was written on), never on a process's.
+   */
+  inWindow: boolean;
   /**
    * At least the sub-workspace's real `used` right after this publish, and the units the publishes
    * of its window moved (docs/decisions/0030); absent when the publish had no basis.
    */
   bound?: { used: Units; movedInWindow: Units };
+  /** A delete landed in the window since: the bound holds but may be far above `used`. */
+  boundLoose: boolean;
+}
+
+/** Which publishes count as recent: the window length, and the time a test drives by hand. */
+export interface PublishWindow {
+  publishLagMs: number;
+  now: DatabaseTime;
+}
+
+interface Row extends Record<string, unknown> {
+  sub_workspace_id: string;
+  published_at: Date | string;
+  in_window: boolean;
+  projects_used_bound: number | null;
+  prompts_used_bound: number | null;
+  projects_moved_in_window: number | null;
+  prompts_moved_in_window: number | null;
+  bound_loose: boolean;
 }
 
 /** The last publish written into each of `subWorkspaceIds` (absent: none recorded). */
 export async function findLastPublishes(
   db: DbExecutor,
   subWorkspaceIds: readonly string[],
+  window: PublishWindow,
 ): Promise<Map<string, LastPublish>> {
   if (subWorkspaceIds.length === 0) return new Map();
-  const rows = await db
-    .select()
-    .from(allocationPublishes)
-    .where(inArray(allocationPublishes.subWorkspaceId, [...subWorkspaceIds]));
-  return new Map(
-    rows.map((row) => {
-      const values = [
-        row.projectsUsedBound,
-        row.promptsUsedBound,
-        row.projectsMovedInWindow,
-        row.promptsMovedInWindow,
-      ];
-      const bound = values.every((value) => value !== null)
-        ? {
-            used: { projects: row.projectsUsedBound!, prompts: row.promptsUsedBound! },
-            movedInWindow: { projects: row.projectsMovedInWindow!, prompts: row.promptsMovedInWindow! },
-          }
-        : undefined;
-      return [row.subWorkspaceId, { publishedAt: row.publishedAt, ...(bound ? { bound } : {}) }];
-    }),
+  const ids = sql.join(
+    subWorkspaceIds.map((id) => sql`${id}`),
+    sql`, `,
   );
+  const result = await db.execute<Row>(sql`
+    select sub_workspace_id, published_at,
+      published_at > ${databaseNowPlus(window.now, -window.publishLagMs)} as in_window,
+      projects_used_bound, prompts_used_bound, projects_moved_in_window, prompts_moved_in_window,
+      bound_loose
+    from allocation_publishes
+    where sub_workspace_id in (${ids})
+  `);
+  return new Map(result.rows.map((row) => [row.sub_workspace_id, lastPublishOf(row)]));
+}
+
+function lastPublishOf(row: Row): LastPublish {
+  const values = [
+    row.projects_used_bound,
+    row.prompts_used_bound,
+    row.projects_moved_in_window,
+    row.prompts_moved_in_window,
+  ];
+  const bound = values.every((value) => value !== null)
+    ? {
+        used: { projects: row.projects_used_bound!, prompts: row.prompts_used_bound! },
+        movedInWindow: { projects: row.projects_moved_in_window!, prompts: row.prompts_moved_in_window! },
+      }
+    : undefined;
+  return {
+    publishedAt: new Date(row.published_at),
+    inWindow: row.in_window,
+    ...(bound ? { bound } : {}),
+    boundLoose: row.bound_loose,
+  };
 }

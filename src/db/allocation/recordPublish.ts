@@ -2,28 +2,36 @@ import { sql } from "drizzle-orm";
 
 import type { Units } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 
 /** What the guarded section's read says a publish can have moved (docs/decisions/0030). */
 export interface PublishBasisValues {
-  /** When the section's resources read started. */
-  readAt: Date;
-  /** The read's `used` (raised to the last publish's bound when the guard planned from that). */
+  /**
+   * How long before the publish the section's resources read started, on the publishing process's
+   * monotonic clock: an interval of one process, so it can be laid onto the database's clock.
+   */
+  readAgeMs: number;
+  /** The read's `used`. */
   usedBefore: Units;
   /** The read's `drafted` plus the section's staged need: all a publish there can turn into `used`. */
   moved: Units;
 }
 
 /**
- * Remembers that a publish was written into `subWorkspaceId` at `now` (an upsert that never moves
- * the time backwards, so a slow writer cannot shorten another's lag window), with its basis when it
- * has one (null columns otherwise: a publish made without a guard read).
+ * Remembers that a publish was written into `subWorkspaceId` (an upsert that never moves the time
+ * backwards, so a slow writer cannot shorten another's lag window), with its basis when it has one
+ * (null columns otherwise: a publish made without a guard read). The time is the database's
+ * (`now`: only a test passes one), like every other stamp another process judges the age of
+ * (docs/decisions/0023); the basis read's time is that minus the read's age.
  *
  * - `used_bound = used_before + moved`, where the basis read may itself have been inside the
  *   previous publish's window, its `used` still missing that publish's units: when the previous
- *   publish is less than `publishLagMs` before the read, `used_before` is raised to the previous
- *   bound first.
+ *   publish is less than `publishLagMs` before the read, the bound is at least the previous bound
+ *   plus what this one moved.
  * - `moved_in_window = moved`, plus the previous publish's `moved_in_window` in that same case:
  *   every unit the publishes of one window moved, what a read inside it can at most be missing.
+ * - `bound_loose` carries over inside the window (a delete there made the bound loose) and is
+ *   cleared when this publish starts a window of its own.
  *
  * When that previous publish had no basis, neither has this one: nothing bounds what the read
  * missed. Runs under the sub-workspace's allocation lock (inside the section), so two basis writes
@@ -31,12 +39,15 @@ export interface PublishBasisValues {
  */
 export async function recordPublish(
   db: DbExecutor,
-  values: { subWorkspaceId: string; now: Date; basis?: PublishBasisValues; publishLagMs?: number },
+  values: { subWorkspaceId: string; now: DatabaseTime; basis?: PublishBasisValues; publishLagMs: number },
 ): Promise<void> {
   const basis = values.basis;
-  const readAt = basis ? basis.readAt.toISOString() : null;
-  const lagMs = values.publishLagMs ?? 0;
-  const chained = sql`p.published_at > excluded.basis_read_at - ${lagMs} * interval '1 millisecond'`;
+  const lagMs = values.publishLagMs;
+  const now = databaseNow(values.now);
+  const readAt = basis
+    ? sql`(${now} - ${Math.max(0, Math.round(basis.readAgeMs))}::double precision * interval '1 millisecond')`
+    : sql`null::timestamptz`;
+  const chained = sql`p.published_at > excluded.basis_read_at - ${lagMs}::double precision * interval '1 millisecond'`;
   const bound = (dimension: "projects" | "prompts") => {
     const column = sql.raw(`${dimension}_used_bound`);
     const moved = basis?.moved[dimension] ?? null;
@@ -59,11 +70,13 @@ export async function recordPublish(
   await db.execute(sql`
     insert into allocation_publishes as p (
       sub_workspace_id, published_at, basis_read_at,
-      projects_used_bound, prompts_used_bound, projects_moved_in_window, prompts_moved_in_window
+      projects_used_bound, prompts_used_bound, projects_moved_in_window, prompts_moved_in_window,
+      bound_loose
     ) values (
-      ${values.subWorkspaceId}, ${values.now.toISOString()}::timestamptz, ${readAt}::timestamptz,
+      ${values.subWorkspaceId}, ${now}, ${readAt},
       ${sum("projects")}::integer, ${sum("prompts")}::integer,
-      ${basis?.moved.projects ?? null}::integer, ${basis?.moved.prompts ?? null}::integer
+      ${basis?.moved.projects ?? null}::integer, ${basis?.moved.prompts ?? null}::integer,
+      false
     )
     on conflict (sub_workspace_id) do update set
       published_at = greatest(p.published_at, excluded.published_at),
@@ -71,6 +84,7 @@ export async function recordPublish(
       projects_used_bound = ${bound("projects")},
       prompts_used_bound = ${bound("prompts")},
       projects_moved_in_window = ${inWindow("projects")},
-      prompts_moved_in_window = ${inWindow("prompts")}
+      prompts_moved_in_window = ${inWindow("prompts")},
+      bound_loose = coalesce(${chained} and p.bound_loose, false)
   `);
 }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 
 import type { WorkspaceResources } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
+import { databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
 import {
   OBSERVATION_COLUMNS,
   observationOf,
@@ -17,7 +18,8 @@ import {
  *   nothing and `undefined` is returned — a lost race, not an error.
  * - **The publish lag.** After a publish, upstream drops `drafted` at once but `used` catches up
  *   later (spec/gateway.md §3, ADR 0001 addendum). When a publish into the workspace is recorded
- *   (allocation_publishes) less than `publishLagMs` before the read, usage (`used + drafted`) is
+ *   (allocation_publishes, on the database's clock) less than `publishLagMs` before the read
+ *   started (the statement's time minus the read's age), usage (`used + drafted`) is
  *   not allowed to fall below what the record held: `used` is raised to the recorded usage minus
  *   the read's `drafted`. A publish only moves units from drafted to used, so the recorded usage —
  *   the guard's read before the section plus the units its writes staged — is what Serenity knows
@@ -31,7 +33,15 @@ export async function recordResourcesRead(
     workspaceId: string;
     resources: WorkspaceResources;
     observedAt: Date;
+    /**
+     * How long before this statement the read started, on the reading process's own clock (one
+     * process's interval): laid onto the database's clock to tell whether the read fell inside a
+     * publish's window, since `published_at` is stamped on the database's clock.
+     */
+    readAgeMs: number;
     publishLagMs: number;
+    /** The time a test drives by hand; production passes undefined (the database's clock). */
+    now: DatabaseTime;
     title?: string;
   },
 ): Promise<ResourceObservation | undefined> {
@@ -40,7 +50,7 @@ export async function recordResourcesRead(
   const lagging = sql`exists (
     select 1 from allocation_publishes p
     where p.sub_workspace_id = excluded.workspace_id
-      and p.published_at > excluded.observed_at - ${read.publishLagMs} * interval '1 millisecond'
+      and p.published_at > ${databaseNowPlus(read.now, -(read.publishLagMs + Math.max(0, read.readAgeMs)))}
   )`;
   const used = (dimension: "projects" | "prompts") => {
     const column = sql.raw(`${dimension}_used`);

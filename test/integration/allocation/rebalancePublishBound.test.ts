@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
+import { publishWindowOf } from "../../../src/allocation/publishBound.ts";
 import { withPublishRecording } from "../../../src/allocation/publishRecorder.ts";
 import { findLastPublish } from "../../../src/db/allocation/findLastPublish.ts";
 import { DIMENSIONS, type Units } from "../../../src/domain/allocation.ts";
@@ -80,7 +81,7 @@ describe("rebalancing inside the publish-lag window", () => {
     await t.sim.control("/quota", { workspaceId: a, prompts: { used: 100 } });
     await drainPool(t);
     // The publish carries its basis: the read's used (0) and what it moved (1 project, 120 prompts).
-    expect((await findLastPublish(db.db, b))?.bound).toEqual({
+    expect((await findLastPublish(db.db, b, publishWindowOf(t.deps)))?.bound).toEqual({
       used: { projects: 1, prompts: 120 },
       movedInWindow: { projects: 1, prompts: 120 },
     });

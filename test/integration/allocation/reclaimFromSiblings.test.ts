@@ -276,7 +276,11 @@ describe("rebalancing (§11 step 2)", () => {
     await observe(t, [spare, notReady, lagging, busy]);
     await drainPool(t);
     const before = await poolSum(t);
-    await recordPublish(db.db, { subWorkspaceId: lagging, now: t.deps.clock.now() });
+    await recordPublish(db.db, {
+      subWorkspaceId: lagging,
+      now: t.deps.clock.databaseTime?.(),
+      publishLagMs: 30_000,
+    });
     await t.sim.control("/faults", {
       match: { method: "POST", pathPattern: `/workspaces/${notReady}/resources/transfer$` },
       action: { status: 422, body: { message: "workspace not ready" } },
@@ -294,7 +298,7 @@ describe("rebalancing (§11 step 2)", () => {
 
     const served = t.ensure(a, { prompts: 50 });
     // The busy sibling may be waited for (briefly, on the lock's clock) if it sorts after A.
-    await advanceUntilSettled(clock, served, 2_000);
+    await advanceUntilSettled(clock, [served], 2_000);
     expect(await served).toEqual({ toppedUp: true, newTotal: { projects: 1, prompts: 150 } });
     finishBusy();
     await busySection;
@@ -345,8 +349,9 @@ describe("deadlock freedom", () => {
       },
     };
 
-    const outcomes = Promise.allSettled([t.ensure(a, { prompts: 80 }), t.ensure(b, { prompts: 80 })]);
-    const clockTime = await advanceUntilSettled(clock, outcomes, DEFAULT_LOCK_TIMEOUT_MS);
+    const operations = [t.ensure(a, { prompts: 80 }), t.ensure(b, { prompts: 80 })];
+    const outcomes = Promise.allSettled(operations);
+    const clockTime = await advanceUntilSettled(clock, operations, DEFAULT_LOCK_TIMEOUT_MS);
     expect(clockTime).toBeLessThan(DEFAULT_LOCK_TIMEOUT_MS);
     const settled = await outcomes;
 
@@ -376,20 +381,28 @@ describe("deadlock freedom", () => {
  * lock poll), to the next deadline; fails if it needs more than `budgetMs` of clock time. Never
  * reads the wall clock except as a guard against a hang.
  */
-async function advanceUntilSettled(clock: ManualClock, promise: Promise<unknown>, budgetMs: number) {
-  let done = false;
-  void promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
+/**
+ * Moves the manual clock until every one of `operations` settled, one wake at a time, and only
+ * while each unsettled operation is blocked on a short sleep of the clock (a lock poll; a held
+ * lease's heartbeat sleeps a third of the long TTL and does not count). An operation busy with
+ * real I/O — a read, a transfer, a lock release — is never overtaken by the clock, however slow
+ * the machine: a wait times out only when its holder is itself waiting.
+ */
+async function advanceUntilSettled(clock: ManualClock, operations: Promise<unknown>[], budgetMs: number) {
+  let unsettled = operations.length;
+  for (const operation of operations) {
+    void operation.then(
+      () => (unsettled -= 1),
+      () => (unsettled -= 1),
+    );
+  }
   const start = clock.now().getTime();
   const hangGuard = Date.now() + 60_000;
-  while (!done) {
+  while (unsettled > 0) {
     if (Date.now() > hangGuard) throw new Error("no progress: the code under test hangs");
-    const wake = clock.nextWakeAt();
-    // A lease heartbeat sleeps a third of the (long) TTL: only shorter sleeps are lock polls.
-    if (wake !== undefined && wake - clock.now().getTime() <= 1_000) {
-      clock.advance(wake - clock.now().getTime());
+    const shortSleeps = clock.remainingSleeps().filter((remaining) => remaining <= 1_000);
+    if (shortSleeps.length >= unsettled) {
+      clock.advance(shortSleeps[0]!);
       if (clock.now().getTime() - start > budgetMs)
         throw new Error(`needed more than ${budgetMs} ms of clock time`);
     }

@@ -294,12 +294,22 @@ describe("the record's writes", () => {
     const workspaceId = subWorkspaceIds[0]!;
     const newer = new Date("2026-05-02T10:00:10.000Z");
     const older = new Date("2026-05-02T10:00:05.000Z");
-    const base = { orgId, workspaceId, publishLagMs: 30_000 };
+    const base = { orgId, workspaceId, publishLagMs: 30_000, readAgeMs: 0 };
     expect(
-      await recordResourcesRead(t.db.db, { ...base, resources: usage(40, 0, 300), observedAt: newer }),
+      await recordResourcesRead(t.db.db, {
+        ...base,
+        resources: usage(40, 0, 300),
+        observedAt: newer,
+        now: newer,
+      }),
     ).toBeDefined();
     expect(
-      await recordResourcesRead(t.db.db, { ...base, resources: usage(10, 0, 100), observedAt: older }),
+      await recordResourcesRead(t.db.db, {
+        ...base,
+        resources: usage(10, 0, 100),
+        observedAt: older,
+        now: older,
+      }),
     ).toBeUndefined();
     expect(
       await recordTransferAnswer(t.db.db, {
@@ -321,15 +331,21 @@ describe("the record's writes", () => {
     const { orgId, subWorkspaceIds } = await orgWithBrands(1);
     const workspaceId = subWorkspaceIds[0]!;
     const at = (seconds: number) => new Date(Date.parse("2026-05-03T10:00:00.000Z") + seconds * 1000);
-    const base = { orgId, workspaceId, publishLagMs: 30_000 };
+    const base = { orgId, workspaceId, publishLagMs: 30_000, readAgeMs: 0 };
     // Before the publish: 20 used, 130 staged.
-    await recordResourcesRead(t.db.db, { ...base, resources: usage(20, 130, 200), observedAt: at(0) });
-    await recordPublish(t.db.db, { subWorkspaceId: workspaceId, now: at(1) });
+    await recordResourcesRead(t.db.db, {
+      ...base,
+      resources: usage(20, 130, 200),
+      observedAt: at(0),
+      now: at(0),
+    });
+    await recordPublish(t.db.db, { subWorkspaceId: workspaceId, now: at(1), publishLagMs: 30_000 });
     // A lagging read 5 s later: drafted is gone, used has not caught up.
     const lagging = await recordResourcesRead(t.db.db, {
       ...base,
       resources: usage(20, 0, 200),
       observedAt: at(5),
+      now: at(5),
     });
     expect(lagging!.resources.prompts).toEqual({ used: 150, drafted: 0, total: 200 });
     // Past the lag window a read is taken as it is (a delete may really have lowered usage).
@@ -337,6 +353,7 @@ describe("the record's writes", () => {
       ...base,
       resources: usage(90, 0, 200),
       observedAt: at(40),
+      now: at(40),
     });
     expect(caughtUp!.resources.prompts).toEqual({ used: 90, drafted: 0, total: 200 });
   });

@@ -83,6 +83,10 @@ class SharedClock implements Clock {
   now(): Date {
     return new Date(this.ms);
   }
+  /** Publish windows are decided on the database's clock: here, on this one (docs/decisions/0023). */
+  databaseTime(): Date {
+    return new Date(this.ms);
+  }
   sleep(ms: number): Promise<void> {
     this.ms += Math.max(0, ms);
     return new Promise((resolve) => setImmediate(resolve));

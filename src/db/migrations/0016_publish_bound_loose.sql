@@ -1,0 +1,1 @@
+ALTER TABLE "allocation_publishes" ADD COLUMN "bound_loose" boolean DEFAULT false NOT NULL;
