@@ -47,6 +47,8 @@
  */
 import { parseArgs } from "node:util";
 
+import { DEFAULT_POOL_SAMPLE_INTERVAL_MS } from "../src/config/env.ts";
+import { findOrgById } from "../src/db/orgs/findOrgById.ts";
 import { BLOCK, roundUpToBlock } from "../src/domain/allocation.ts";
 import type { Clock } from "../src/domain/clock.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
@@ -175,6 +177,8 @@ function buildTrace(seed: number, brands: number, scale = 1): PlannedOp[] {
 }
 
 const HOUR_MS = 3_600_000;
+/** The pool sampler's cadence in a worker (SERENITY_POOL_SAMPLE_INTERVAL_MS, default 60 s). */
+const SAMPLE_EVERY_MS = DEFAULT_POOL_SAMPLE_INTERVAL_MS;
 const WORKING_DAYS = 5;
 const WORKING_HOURS = 9;
 /** Monday 2026-03-02 00:00 UTC: the simulated week starts here. */
@@ -256,6 +260,9 @@ interface PolicyResult {
   maxStrandedBlocks: number;
   /** Resources reads + transfers in the simulator's call log (JIT only). */
   allocationCalls?: number;
+  /** Upstream calls of the pool sampler's passes (background work, not the operations'), and the passes. */
+  samplerCalls?: number;
+  samplerPasses?: number;
 }
 
 /** The JIT variants: the flags each runs with (read per request, so set around its run). */
@@ -450,8 +457,20 @@ async function jit(
     const texts = new Map<string, number>();
     let promptUnits = 0;
     const served: boolean[] = [];
+    const orgRow = (await findOrgById(api.db, org.body.id))!;
+    // The pool sampler, as a worker runs it in production: a pass every SAMPLE_EVERY_MS of simulated
+    // time. A pass between two operations sees nothing the one just before the next would not, so
+    // only that one runs; its reads are counted apart from the operations' (background work).
+    let sampledAt = -Infinity;
+    const samplerRanges: [number, number][] = [];
     for (const [index, { op }] of trace.entries()) {
       clock.advanceTo(times[index]!);
+      if (clock.ms() - sampledAt >= SAMPLE_EVERY_MS) {
+        const before = sim.simulator.calls.list().length;
+        await api.services.allocation.samplePool(orgRow, api.token);
+        samplerRanges.push([before, sim.simulator.calls.list().length]);
+        sampledAt = clock.ms();
+      }
       const key = `${op.brand}:${op.market}`;
       const market = MARKETS[op.market]!;
       const base = () => `/v2/orgs/${org.body.id}/brands/${brandIds.get(op.brand)}/serenity`;
@@ -551,13 +570,13 @@ async function jit(
         maxStrandedBlocks = Math.max(maxStrandedBlocks, here / BLOCK[dimension]);
       }
     }
-    const allocationCalls = sim.simulator.calls
-      .list()
-      .filter(
-        (call) =>
-          (call.method === "GET" && call.path.endsWith("/resources")) ||
-          (call.method === "POST" && call.path.endsWith("/resources/transfer")),
-      ).length;
+    const bySampler = (index: number) => samplerRanges.some(([from, to]) => index >= from && index < to);
+    const isAllocationCall = (call: { method: string; path: string }) =>
+      (call.method === "GET" && call.path.endsWith("/resources")) ||
+      (call.method === "POST" && call.path.endsWith("/resources/transfer"));
+    const calls = sim.simulator.calls.list();
+    const allocationCalls = calls.filter((call, index) => isAllocationCall(call) && !bySampler(index)).length;
+    const samplerCalls = calls.filter((_call, index) => bySampler(index)).length;
     return {
       served,
       promptUnits,
@@ -566,6 +585,8 @@ async function jit(
       activeSubWorkspaces: active,
       maxStrandedBlocks,
       allocationCalls,
+      samplerCalls,
+      samplerPasses: samplerRanges.length,
     };
   } finally {
     await api.close();
@@ -642,6 +663,7 @@ async function main() {
             result.allocationCalls === undefined
               ? "—"
               : (result.allocationCalls / allServed(result)).toFixed(2),
+            result.samplerCalls === undefined ? "—" : `${result.samplerCalls} / ${result.samplerPasses}`,
           ]);
         }
       }
@@ -663,6 +685,7 @@ async function main() {
       "max stranded per sub-workspace (blocks)",
       "allocated unused at end",
       "allocation calls per op served",
+      "sampler calls / passes (background)",
     ],
     rows,
   );

@@ -19,6 +19,7 @@ import { monotonicMsOf } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import { knownNotToFit, knownPoolFreeBounds } from "./poolFreeBounds.ts";
 import { notePublishBasis } from "./publishBasis.ts";
 import { ownReadWithinPublishBound } from "./publishBound.ts";
 import { reclaimFromSiblings } from "./reclaimFromSiblings.ts";
@@ -112,12 +113,30 @@ async function topUp(
     throw new ServiceError("brandAiLimit", { details: { dimensions: overCeiling } });
   }
 
+  // What the pool is known not to have (docs/decisions/0033): an attempt it rules out is not sent.
+  const bounds = await knownPoolFreeBounds(deps, target.orgId);
+
   /** One transfer attempt, its ledger row, and whether the pool refused it (other failures throw). */
   const attempt = async (step: TopUpStep, targets: TransferTargets): Promise<"applied" | ServiceError> => {
     const after = totalsAfter(resources, targets);
+    const ruledOut = step === "rebalance" ? [] : knownNotToFit(bounds, before, targets);
+    if (ruledOut.length > 0) {
+      log.info(
+        { step, need, before, targets, ruledOut, bounds },
+        "allocation: top-up not sent: the pool is known not to cover it",
+      );
+      await recordLedgerEntry(deps, target, {
+        reason: step,
+        before,
+        after,
+        outcome: "rejected",
+        errorCode: "orgPoolExhausted",
+      });
+      return new ServiceError("orgPoolExhausted", { details: { knownRefusal: ruledOut } });
+    }
     const startedAt = deps.clock.now();
     try {
-      await sendTransfer(deps, target, targets, path);
+      await sendTransfer(deps, target, targets, path, before);
     } catch (error) {
       const mapped = toServiceError(deps.upstream, error);
       const errorCode = mapped instanceof ServiceError ? mapped.code : "unexpected";

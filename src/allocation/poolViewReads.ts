@@ -2,8 +2,10 @@ import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { forgetObservations } from "../db/resourceObservations/forgetObservations.ts";
 import { recordTitles } from "../db/resourceObservations/recordTitles.ts";
 import { DIMENSIONS } from "../domain/allocation.ts";
+import { monotonicMsOf } from "../domain/clock.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
+import { learnFromParentRead } from "./poolFreeBounds.ts";
 import type { PoolHistoryRecorder } from "./poolHistory.ts";
 import { poolDimensions, type PoolReadFailure } from "./poolView.ts";
 import { observeResources } from "./resourcesRecord.ts";
@@ -94,6 +96,7 @@ export async function readParentAndFamily(
   const parentId = org.parentWorkspaceId;
   if (!parentId) return [];
   const observedAt = deps.clock.now();
+  const sentAtMs = monotonicMsOf(deps.clock);
   let children: { id: string; title: string }[] | undefined;
   try {
     const [resources, family] = await Promise.all([
@@ -101,6 +104,8 @@ export async function readParentAndFamily(
       readFamily(deps, bearer, parentId, context.priority),
     ]);
     children = family;
+    // What the pool holds bounds what a top-up can take, until the next read (poolFreeBounds.ts).
+    await learnFromParentRead(deps, org.id, resources, sentAtMs);
     const pool = poolDimensions(resources);
     for (const name of DIMENSIONS) {
       const { total, free } = pool[name];

@@ -271,7 +271,7 @@ async function lowerSibling(
   const startedAt = deps.clock.now();
   try {
     // Fail fast even on a job's path: a not-ready sibling is skipped, not waited for under locks.
-    await sendTransfer(deps, at, lowered.targets, "failFast");
+    await sendTransfer(deps, at, lowered.targets, "failFast", before);
   } catch (error) {
     log.info(
       { err: error, sibling: sibling.subWorkspaceId },

@@ -138,7 +138,7 @@ export async function releaseSurplusLocked(
 
   const startedAt = deps.clock.now();
   try {
-    await sendTransfer(deps, target, plan.targets, path);
+    await sendTransfer(deps, target, plan.targets, path, before);
   } catch (error) {
     const errorCode = releaseErrorCodeOf(deps.upstream, error);
     // Ambiguous (a lost answer may hide a commit): a read settles what the ledger says.

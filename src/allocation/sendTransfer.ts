@@ -1,15 +1,39 @@
-import { DIMENSIONS, type TransferTargets } from "../domain/allocation.ts";
+import { DIMENSIONS, type TransferTargets, type Units } from "../domain/allocation.ts";
+import { monotonicMsOf } from "../domain/clock.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import { learnFromTransfer, type TransferOutcome } from "./poolFreeBounds.ts";
 
 /** The settle path's waits after successive "workspace not ready" answers (spec/operations.md §1). */
 export const NOT_READY_BACKOFF_MS = [1_000, 2_000, 3_000] as const;
 
 /**
- * Sends one absolute transfer. A 0 is never sent (upstream ignores it silently, so it could only
- * hide a bug). On the settle path a not-ready answer is retried with 1/2/3 s backoff through the
- * clock; on the fail-fast path every failure propagates at once.
+ * Sends one absolute transfer of `target` from the totals `before` (the read it was planned from)
+ * to `targets`. A 0 is never sent (upstream ignores it silently, so it could only hide a bug). On
+ * the settle path a not-ready answer is retried with 1/2/3 s backoff through the clock; on the
+ * fail-fast path every failure propagates at once. Every transfer's outcome tells what the org's
+ * pool holds (poolRefusals.ts): learned here, the one place every transfer passes.
  */
 export async function sendTransfer(
+  deps: Pick<AllocationDeps, "upstream" | "clock" | "events" | "db" | "env" | "logger">,
+  target: AllocationTarget,
+  targets: TransferTargets,
+  path: TransferPath,
+  before: Units,
+): Promise<void> {
+  const sentAtMs = monotonicMsOf(deps.clock);
+  let outcome: TransferOutcome = "failed";
+  try {
+    await sendWithRetries(deps, target, targets, path);
+    outcome = "applied";
+  } catch (error) {
+    if (deps.upstream.failureKind(error) === "poolExhausted") outcome = "poolExhausted";
+    throw error;
+  } finally {
+    await learnFromTransfer(deps, target, { before, targets, outcome, sentAtMs });
+  }
+}
+
+async function sendWithRetries(
   deps: Pick<AllocationDeps, "upstream" | "clock" | "events">,
   target: AllocationTarget,
   targets: TransferTargets,

@@ -293,6 +293,28 @@ export const resourceObservations = pgTable(
 );
 
 /**
+ * What Serenity knows of each org's pool, per dimension: its free units (`total − used` of the
+ * parent, what a transfer may take) are below `free_below` (docs/decisions/0033). Learned from a
+ * transfer refused 422 insufficient units (the units it asked for) and from every read of the
+ * parent (its free units plus one); raised by every unit Serenity gives back itself; trusted for
+ * the pool sampler's interval, within which a read of the parent would have shown units somebody
+ * else added. A top-up it says cannot fit is not sent. `learned_at` is when the call that taught it
+ * was sent, `grown_until` when the last release Serenity made there was answered: a call sent
+ * before that may predate the release, and is not recorded. Both on the database's clock.
+ */
+export const poolFreeBounds = pgTable(
+  "pool_free_bounds",
+  {
+    orgId: uuid("org_id").notNull(),
+    dimension: text("dimension").notNull(),
+    freeBelow: integer("free_below"),
+    learnedAt: tz("learned_at"),
+    grownUntil: tz("grown_until"),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.dimension] })],
+);
+
+/**
  * The org pool over time (the console's "pool free" line): one row per sample the pool sampler or a
  * fresh pool view recorded, purged after the retention (src/allocation/poolHistory.ts).
  */

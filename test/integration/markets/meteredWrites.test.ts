@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { Need } from "../../../src/domain/allocation.ts";
+import { ServiceError } from "../../../src/domain/errors.ts";
 import {
   type MeteredWriteContext,
   type MeteredWriteGuardFactory,
@@ -33,10 +34,17 @@ interface Recorded {
 
 let world: MarketWorld;
 const recorded: Recorded[] = [];
+/** When set, the next section is refused with this registry code before any write (the pool said no). */
+let refuseNextSection: "orgPoolExhausted" | undefined;
 
 const recordingGuards: MeteredWriteGuardFactory = (context) =>
   fakeGuard({
     async section(needSource, work) {
+      if (refuseNextSection) {
+        const code = refuseNextSection;
+        refuseNextSection = undefined;
+        throw new ServiceError(code);
+      }
       const section: Recorded = { event: "section", need: await needOf(needSource), writes: [], context };
       const result = await work(async (callSite, fn, stagesSource) => {
         const stages = stagesSource === undefined ? undefined : await needOf(stagesSource);
@@ -155,6 +163,25 @@ describe("metered writes go through the guard with their need", () => {
     expect(removed.status).toBe(200);
     expect(sections()).toEqual([[{ prompts: 0 }, [["publish", undefined]]]]);
     expect(recorded.at(-1)).toMatchObject({ event: "release", floor: { projects: 1, prompts: 100 } });
+  });
+
+  it("replace models answers the pool's refusal as the registry code its route declares (409 orgPoolExhausted)", async () => {
+    refuseNextSection = "orgPoolExhausted";
+    const refused = await world.call("PUT", `${world.marketsUrl()}/2840/en/models`, {
+      modelIds: ["search-gpt", "google-ai-overview", "perplexity", "gpt-5"],
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe("orgPoolExhausted");
+    // createTestApp fails the suite at close on any code a route answered without declaring it.
+    const document = world.t.app.swagger() as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const conflict = document.paths[
+      "/v2/orgs/{orgId}/brands/{brandId}/serenity/markets/{geoTargetId}/{languageCode}/models"
+    ]!.put!.responses["409"] as {
+      content: { "application/json": { schema: { properties: { error: { enum: string[] } } } } };
+    };
+    expect(conflict.content["application/json"].schema.properties.error.enum).toContain("orgPoolExhausted");
   });
 
   it("prompt delete publishes through the guard and releases surplus", async () => {
