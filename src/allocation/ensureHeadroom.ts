@@ -19,7 +19,7 @@ import { monotonicMsOf } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
-import { knownNotToFit, knownPoolFreeBounds } from "./poolFreeBounds.ts";
+import { knownNotToFit, knownPoolFree } from "./poolFreeBounds.ts";
 import { notePublishBasis } from "./publishBasis.ts";
 import { ownReadWithinPublishBound } from "./publishBound.ts";
 import { reclaimFromSiblings } from "./reclaimFromSiblings.ts";
@@ -114,15 +114,15 @@ async function topUp(
   }
 
   // What the pool is known not to have (docs/decisions/0033): an attempt it rules out is not sent.
-  const bounds = await knownPoolFreeBounds(deps, target.orgId);
+  const known = await knownPoolFree(deps, target.orgId);
 
   /** One transfer attempt, its ledger row, and whether the pool refused it (other failures throw). */
   const attempt = async (step: TopUpStep, targets: TransferTargets): Promise<"applied" | ServiceError> => {
     const after = totalsAfter(resources, targets);
-    const ruledOut = step === "rebalance" ? [] : knownNotToFit(bounds, before, targets);
+    const ruledOut = step === "rebalance" ? [] : knownNotToFit(known, before, targets);
     if (ruledOut.length > 0) {
       log.info(
-        { step, need, before, targets, ruledOut, bounds },
+        { step, need, before, targets, ruledOut, bounds: known?.bounds },
         "allocation: top-up not sent: the pool is known not to cover it",
       );
       await recordLedgerEntry(deps, target, {
@@ -136,7 +136,7 @@ async function topUp(
     }
     const startedAt = deps.clock.now();
     try {
-      await sendTransfer(deps, target, targets, path, before);
+      await sendTransfer(deps, target, targets, path, before, known);
     } catch (error) {
       const mapped = toServiceError(deps.upstream, error);
       const errorCode = mapped instanceof ServiceError ? mapped.code : "unexpected";

@@ -1,6 +1,6 @@
 import { DEFAULT_POOL_SAMPLE_INTERVAL_MS } from "../config/env.ts";
 import { durationMs } from "../config/flags.ts";
-import { findPoolFreeBounds } from "../db/poolFreeBounds/findPoolFreeBounds.ts";
+import { findPoolFreeBounds, type KnownPoolFree } from "../db/poolFreeBounds/findPoolFreeBounds.ts";
 import type { PoolFreeBoundWindow } from "../db/poolFreeBounds/poolFreeBoundWindow.ts";
 import { recordPoolFreeBound } from "../db/poolFreeBounds/recordPoolFreeBound.ts";
 import { recordPoolGrowth } from "../db/poolFreeBounds/recordPoolGrowth.ts";
@@ -26,8 +26,7 @@ import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
  * skipped for the exact top-up, the exact one for rebalancing.
  */
 
-/** Dimension → the pool's free units there are known to be below this. */
-export type PoolFreeBounds = Partial<Record<Dimension, number>>;
+export type { KnownPoolFree };
 
 /**
  * How long a bound is trusted: the pool sampler's interval (SERENITY_POOL_SAMPLE_INTERVAL_MS), the
@@ -40,24 +39,32 @@ export function poolFreeBoundWindowOf(deps: Pick<AllocationDeps, "clock" | "env"
   };
 }
 
-/** The bounds known for `orgId`; none when they cannot be read (then every attempt is sent). */
-export async function knownPoolFreeBounds(
+/**
+ * What is known of `orgId`'s pool, read before a call is sent (its generations go with what the
+ * call teaches); nothing known when it cannot be read — then every attempt is sent and nothing is
+ * learned.
+ */
+export async function knownPoolFree(
   deps: Pick<AllocationDeps, "db" | "clock" | "env" | "logger">,
   orgId: string,
-): Promise<PoolFreeBounds> {
+): Promise<KnownPoolFree | undefined> {
   try {
     return await findPoolFreeBounds(deps.db, orgId, poolFreeBoundWindowOf(deps));
   } catch (error) {
     deps.logger.warn({ err: error, orgId }, "allocation: could not read what is known of the pool");
-    return {};
+    return undefined;
   }
 }
 
 /** The dimensions in which moving `before` to `targets` takes at least what the pool is known not to have. */
-export function knownNotToFit(bounds: PoolFreeBounds, before: Units, targets: TransferTargets): Dimension[] {
+export function knownNotToFit(
+  known: KnownPoolFree | undefined,
+  before: Units,
+  targets: TransferTargets,
+): Dimension[] {
   return DIMENSIONS.filter((dimension) => {
     const target = targets[dimension];
-    const freeBelow = bounds[dimension];
+    const freeBelow = known?.bounds[dimension];
     return target !== undefined && freeBelow !== undefined && target - before[dimension] >= freeBelow;
   });
 }
@@ -70,13 +77,20 @@ type LearnDeps = Pick<AllocationDeps, "db" | "clock" | "env" | "logger">;
 /**
  * Learns from one transfer of `target` from `before` to `targets`, sent at `sentAtMs` (monotonic):
  * a refusal taking units of a single dimension bounds the pool there (one over two dimensions at
- * once says nothing of either); units given back raise what is known, or make it forgotten when a
- * lowering's outcome is unknown. Best effort: a failure is logged, never seen by the caller.
+ * once says nothing of either), when the caller read `known` before sending it; units given back
+ * raise what is known, or make it forgotten when a lowering's outcome is unknown. Best effort: a
+ * failure is logged, never seen by the caller.
  */
 export async function learnFromTransfer(
   deps: LearnDeps,
   target: AllocationTarget,
-  transfer: { before: Units; targets: TransferTargets; outcome: TransferOutcome; sentAtMs: number },
+  transfer: {
+    before: Units;
+    targets: TransferTargets;
+    outcome: TransferOutcome;
+    sentAtMs: number;
+    known?: KnownPoolFree;
+  },
 ): Promise<void> {
   const taken: Dimension[] = [];
   const returned: Partial<Record<Dimension, number | null>> = {};
@@ -88,7 +102,7 @@ export async function learnFromTransfer(
     if (delta < 0) returned[dimension] = transfer.outcome === "applied" ? -delta : null;
   }
   await bestEffort(deps, target.orgId, async () => {
-    if (transfer.outcome === "poolExhausted" && taken.length === 1) {
+    if (transfer.outcome === "poolExhausted" && taken.length === 1 && transfer.known) {
       const dimension = taken[0]!;
       await recordPoolFreeBound(
         deps.db,
@@ -98,37 +112,40 @@ export async function learnFromTransfer(
           freeBelow: transfer.targets[dimension]! - transfer.before[dimension],
           sentAgoMs: monotonicMsOf(deps.clock) - transfer.sentAtMs,
           source: "refused",
+          generation: transfer.known.generations[dimension],
         },
         poolFreeBoundWindowOf(deps),
       );
     } else if (transfer.outcome !== "poolExhausted" && Object.keys(returned).length > 0) {
-      await recordPoolGrowth(deps.db, { orgId: target.orgId, returned }, deps.clock.databaseTime?.());
+      await recordPoolGrowth(deps.db, { orgId: target.orgId, returned });
     }
   });
 }
 
 /**
- * Learns from a read of the org's parent sent at `sentAtMs` (monotonic): its free units per
- * dimension (`total − used`, what a transfer may take; a `used` still lagging a publish only makes
- * the figure larger, the safe direction).
+ * Learns from a read of the org's parent sent at `sentAtMs` (monotonic), `known` read before it
+ * was sent: its free units per dimension (`total − used`, what a transfer may take; a `used` still
+ * lagging a publish only makes the figure larger, the safe direction).
  */
 export async function learnFromParentRead(
   deps: LearnDeps,
   orgId: string,
-  parent: WorkspaceResources,
-  sentAtMs: number,
+  read: { parent: WorkspaceResources; sentAtMs: number; known: KnownPoolFree | undefined },
 ): Promise<void> {
+  const known = read.known;
+  if (!known) return;
   await bestEffort(deps, orgId, async () => {
     for (const dimension of DIMENSIONS) {
-      const free = Math.max(0, parent[dimension].total - parent[dimension].used);
+      const free = Math.max(0, read.parent[dimension].total - read.parent[dimension].used);
       await recordPoolFreeBound(
         deps.db,
         {
           orgId,
           dimension,
           freeBelow: free + 1,
-          sentAgoMs: monotonicMsOf(deps.clock) - sentAtMs,
+          sentAgoMs: monotonicMsOf(deps.clock) - read.sentAtMs,
           source: "read",
+          generation: known.generations[dimension],
         },
         poolFreeBoundWindowOf(deps),
       );

@@ -5,7 +5,7 @@ import { DIMENSIONS } from "../domain/allocation.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
-import { learnFromParentRead } from "./poolFreeBounds.ts";
+import { knownPoolFree, learnFromParentRead } from "./poolFreeBounds.ts";
 import type { PoolHistoryRecorder } from "./poolHistory.ts";
 import { poolDimensions, type PoolReadFailure } from "./poolView.ts";
 import { observeResources } from "./resourcesRecord.ts";
@@ -96,6 +96,8 @@ export async function readParentAndFamily(
   const parentId = org.parentWorkspaceId;
   if (!parentId) return [];
   const observedAt = deps.clock.now();
+  // What is known of the pool before the read: what the read teaches is recorded against it.
+  const known = await knownPoolFree(deps, org.id);
   const sentAtMs = monotonicMsOf(deps.clock);
   let children: { id: string; title: string }[] | undefined;
   try {
@@ -105,7 +107,7 @@ export async function readParentAndFamily(
     ]);
     children = family;
     // What the pool holds bounds what a top-up can take, until the next read (poolFreeBounds.ts).
-    await learnFromParentRead(deps, org.id, resources, sentAtMs);
+    await learnFromParentRead(deps, org.id, { parent: resources, sentAtMs, known });
     const pool = poolDimensions(resources);
     for (const name of DIMENSIONS) {
       const { total, free } = pool[name];

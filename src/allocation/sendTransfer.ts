@@ -1,7 +1,7 @@
 import { DIMENSIONS, type TransferTargets, type Units } from "../domain/allocation.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
-import { learnFromTransfer, type TransferOutcome } from "./poolFreeBounds.ts";
+import { type KnownPoolFree, learnFromTransfer, type TransferOutcome } from "./poolFreeBounds.ts";
 
 /** The settle path's waits after successive "workspace not ready" answers (spec/operations.md §1). */
 export const NOT_READY_BACKOFF_MS = [1_000, 2_000, 3_000] as const;
@@ -19,6 +19,8 @@ export async function sendTransfer(
   targets: TransferTargets,
   path: TransferPath,
   before: Units,
+  /** What was known of the pool, read before this transfer: a refusal is learned against it. */
+  known?: KnownPoolFree,
 ): Promise<void> {
   const sentAtMs = monotonicMsOf(deps.clock);
   let outcome: TransferOutcome = "failed";
@@ -29,7 +31,13 @@ export async function sendTransfer(
     if (deps.upstream.failureKind(error) === "poolExhausted") outcome = "poolExhausted";
     throw error;
   } finally {
-    await learnFromTransfer(deps, target, { before, targets, outcome, sentAtMs });
+    await learnFromTransfer(deps, target, {
+      before,
+      targets,
+      outcome,
+      sentAtMs,
+      ...(known ? { known } : {}),
+    });
   }
 }
 

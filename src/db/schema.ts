@@ -297,10 +297,11 @@ export const resourceObservations = pgTable(
  * parent, what a transfer may take) are below `free_below` (docs/decisions/0033). Learned from a
  * transfer refused 422 insufficient units (the units it asked for) and from every read of the
  * parent (its free units plus one); raised by every unit Serenity gives back itself; trusted for
- * the pool sampler's interval, within which a read of the parent would have shown units somebody
- * else added. A top-up it says cannot fit is not sent. `learned_at` is when the call that taught it
- * was sent, `grown_until` when the last release Serenity made there was answered: a call sent
- * before that may predate the release, and is not recorded. Both on the database's clock.
+ * the pool sampler's interval from `learned_at` (when the call that taught it was sent, on the
+ * database's clock), within which the sampler's next read of the parent shows units somebody else
+ * added. `generation` counts the times Serenity gave units back: what a call taught is recorded only
+ * if no unit came back since the caller read the generation before sending it (a compare-and-set,
+ * no clock involved), since the call may then predate those units.
  */
 export const poolFreeBounds = pgTable(
   "pool_free_bounds",
@@ -309,7 +310,7 @@ export const poolFreeBounds = pgTable(
     dimension: text("dimension").notNull(),
     freeBelow: integer("free_below"),
     learnedAt: tz("learned_at"),
-    grownUntil: tz("grown_until"),
+    generation: integer("generation").notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.orgId, table.dimension] })],
 );

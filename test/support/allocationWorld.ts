@@ -6,7 +6,7 @@ import { AllocationService } from "../../src/allocation/allocationService.ts";
 import { SECTION_SCOPE } from "../../src/allocation/createAllocationLock.ts";
 import { createDatabaseLockProvider } from "../../src/allocation/databaseAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
-import type { Need, Units } from "../../src/domain/allocation.ts";
+import { DIMENSIONS, type Need, type Units } from "../../src/domain/allocation.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
 import type { MeteredWriteContext, MeteredWriteGuard } from "../../src/domain/meteredWrites.ts";
 import { createGatewayClient, type GatewayClient } from "../../src/gateway/index.ts";
@@ -177,4 +177,25 @@ export async function startAllocationWorld(
       await sim.close();
     },
   };
+}
+
+/** Carves what is left of the gold pool into a filler sub-workspace, leaving `free` units in the parent. */
+export async function drainPool(t: AllocationWorld, free: Partial<Units> = {}): Promise<void> {
+  const parent = await t.client.users.getResources(TOKEN, PARENT);
+  const carve: Partial<Units> = {};
+  for (const dimension of DIMENSIONS) {
+    carve[dimension] = parent[dimension].total - parent[dimension].used - (free[dimension] ?? 0);
+  }
+  await t.newSubWorkspace(carve);
+}
+
+/** `parent.total + Σ child totals` per dimension of the gold pool: what no transfer may change. */
+export async function poolSum(t: AllocationWorld): Promise<Units> {
+  const dump = await t.sim.dump();
+  const sum = { projects: 0, prompts: 0 };
+  for (const workspace of dump.workspaces) {
+    if (workspace.id !== PARENT && workspace.parent_id !== PARENT) continue;
+    for (const dimension of DIMENSIONS) sum[dimension] += workspace.resources[dimension].total;
+  }
+  return sum;
 }

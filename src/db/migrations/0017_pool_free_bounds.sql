@@ -3,6 +3,6 @@ CREATE TABLE "pool_free_bounds" (
 	"dimension" text NOT NULL,
 	"free_below" integer,
 	"learned_at" timestamp with time zone,
-	"grown_until" timestamp with time zone,
+	"generation" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "pool_free_bounds_org_id_dimension_pk" PRIMARY KEY("org_id","dimension")
 );

@@ -1,25 +1,42 @@
 import { sql } from "drizzle-orm";
 
-import type { Dimension } from "../../domain/allocation.ts";
+import { type Dimension, DIMENSIONS } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
 import { databaseNowPlus } from "../databaseTime.ts";
 import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
 
-/**
- * What `orgId`'s pool is known to hold at most, per dimension: its free units there are below the
- * figure (docs/decisions/0033). Only bounds younger than the window's TTL, on the database's clock;
- * a dimension absent is not known.
- */
+export interface KnownPoolFree {
+  /**
+   * Dimension → the pool's free units there are below this (docs/decisions/0033); only bounds
+   * younger than the window's TTL, on the database's clock. A dimension absent is not known.
+   */
+  bounds: Partial<Record<Dimension, number>>;
+  /** How many times Serenity gave units back in each dimension so far (0 for no row). */
+  generations: Record<Dimension, number>;
+}
+
+/** What is known of `orgId`'s pool, and the generations a call about to be sent must quote. */
 export async function findPoolFreeBounds(
   db: DbExecutor,
   orgId: string,
   window: PoolFreeBoundWindow,
-): Promise<Partial<Record<Dimension, number>>> {
-  const result = await db.execute<{ dimension: Dimension; free_below: number }>(sql`
-    select dimension, free_below from pool_free_bounds
+): Promise<KnownPoolFree> {
+  const result = await db.execute<{
+    dimension: Dimension;
+    free_below: number | null;
+    generation: number;
+  }>(sql`
+    select dimension,
+      case when learned_at > ${databaseNowPlus(window.now, -window.ttlMs)} then free_below end as free_below,
+      generation
+    from pool_free_bounds
     where org_id = ${orgId}::uuid
-      and free_below is not null
-      and learned_at > ${databaseNowPlus(window.now, -window.ttlMs)}
   `);
-  return Object.fromEntries(result.rows.map((row) => [row.dimension, row.free_below]));
+  const known: KnownPoolFree = { bounds: {}, generations: { projects: 0, prompts: 0 } };
+  for (const row of result.rows) {
+    if (!DIMENSIONS.includes(row.dimension)) continue;
+    known.generations[row.dimension] = Number(row.generation);
+    if (row.free_below !== null) known.bounds[row.dimension] = Number(row.free_below);
+  }
+  return known;
 }

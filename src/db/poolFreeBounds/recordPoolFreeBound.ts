@@ -11,9 +11,10 @@ import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
  *   units are below it; a bound still trusted that says less is kept;
  * - `read`: a read of the parent showed `freeBelow − 1` free units (`total − used`), which replaces
  *   what was known.
- * One guarded upsert on the database's clock, which changes nothing when a release Serenity made
- * was answered after the call was sent (`grown_until`): the call may predate units given back
- * since. Answers whether the row changed.
+ * One guarded upsert: it changes nothing unless the dimension's `generation` is still the one the
+ * caller read before sending the call (no unit came back since, which the call may not have seen;
+ * rows are never deleted, so a caller that saw no row quotes 0 and a growth since made it 1).
+ * Answers whether the row changed.
  */
 export async function recordPoolFreeBound(
   db: DbExecutor,
@@ -23,6 +24,8 @@ export async function recordPoolFreeBound(
     freeBelow: number;
     sentAgoMs: number;
     source: "refused" | "read";
+    /** The dimension's generation, read before the call was sent. */
+    generation: number;
   },
   window: PoolFreeBoundWindow,
 ): Promise<boolean> {
@@ -36,12 +39,12 @@ export async function recordPoolFreeBound(
         )`
       : sql``;
   const result = await db.execute(sql`
-    insert into pool_free_bounds as r (org_id, dimension, free_below, learned_at)
-    values (${bound.orgId}::uuid, ${bound.dimension}, ${bound.freeBelow}::integer, ${sentAt})
+    insert into pool_free_bounds as r (org_id, dimension, free_below, learned_at, generation)
+    values (${bound.orgId}::uuid, ${bound.dimension}, ${bound.freeBelow}::integer, ${sentAt}, 0)
     on conflict (org_id, dimension) do update set
       free_below = excluded.free_below,
       learned_at = excluded.learned_at
-    where (r.grown_until is null or excluded.learned_at > r.grown_until) ${tighterKept}
+    where r.generation = ${bound.generation}::integer ${tighterKept}
     returning org_id
   `);
   return result.rows.length > 0;

@@ -2,19 +2,17 @@ import { sql } from "drizzle-orm";
 
 import type { Dimension } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 
 /**
  * Serenity gave units back to `orgId`'s pool (a release, a sibling lowered), or may have (a
  * lowering whose answer was lost: `null`): a bound still known is raised by what came back, or
- * forgotten when that is unknown, and `grown_until` moves to now, so that what a call sent before
- * this answer told can no longer be recorded (docs/decisions/0033). One statement on the
- * database's clock for every dimension given.
+ * forgotten when that is unknown, and the dimension's `generation` moves on, so that what a call
+ * sent before this could not see is no longer recorded (docs/decisions/0033). One statement for
+ * every dimension given.
  */
 export async function recordPoolGrowth(
   db: DbExecutor,
   growth: { orgId: string; returned: Partial<Record<Dimension, number | null>> },
-  now: DatabaseTime,
 ): Promise<void> {
   const rows = Object.entries(growth.returned).map(
     ([dimension, units]) => sql`(${growth.orgId}::uuid, ${dimension}, ${units ?? null}::integer)`,
@@ -22,10 +20,10 @@ export async function recordPoolGrowth(
   if (rows.length === 0) return;
   await db.execute(sql`
     with v(org_id, dimension, returned) as (values ${sql.join(rows, sql`, `)})
-    insert into pool_free_bounds as r (org_id, dimension, free_below, grown_until)
-    select v.org_id, v.dimension, null, ${databaseNow(now)} from v
+    insert into pool_free_bounds as r (org_id, dimension, free_below, generation)
+    select v.org_id, v.dimension, null, 1 from v
     on conflict (org_id, dimension) do update set
       free_below = r.free_below + (select v.returned from v where v.dimension = r.dimension),
-      grown_until = greatest(r.grown_until, excluded.grown_until)
+      generation = r.generation + 1
   `);
 }

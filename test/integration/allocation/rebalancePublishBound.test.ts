@@ -5,10 +5,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { publishWindowOf } from "../../../src/allocation/publishBound.ts";
 import { withPublishRecording } from "../../../src/allocation/publishRecorder.ts";
 import { findLastPublish } from "../../../src/db/allocation/findLastPublish.ts";
-import { DIMENSIONS, type Units } from "../../../src/domain/allocation.ts";
+import type { Units } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
-import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
+import {
+  type AllocationWorld,
+  drainPool,
+  startAllocationWorld,
+  TOKEN,
+} from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 
 /**
@@ -29,13 +34,6 @@ afterEach(async () => {
   h = undefined;
 });
 afterAll(() => db.destroy());
-
-async function drainPool(t: AllocationWorld): Promise<void> {
-  const parent = await t.client.users.getResources(TOKEN, PARENT);
-  const carve: Partial<Units> = {};
-  for (const dimension of DIMENSIONS) carve[dimension] = parent[dimension].total - parent[dimension].used;
-  await t.newSubWorkspace(carve);
-}
 
 async function truth(t: AllocationWorld, workspaceId: string) {
   return (await t.sim.dump()).workspaces.find((workspace) => workspace.id === workspaceId)!.resources;

@@ -7,10 +7,17 @@ import { DEFAULT_LOCK_TIMEOUT_MS } from "../../../src/allocation/databaseAllocat
 import { observeResources } from "../../../src/allocation/resourcesRecord.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
 import { recordPublish } from "../../../src/db/allocation/recordPublish.ts";
-import { DIMENSIONS, type Units } from "../../../src/domain/allocation.ts";
+import type { Units } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
-import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
+import {
+  type AllocationWorld,
+  drainPool,
+  PARENT,
+  poolSum,
+  startAllocationWorld,
+  TOKEN,
+} from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 
@@ -46,27 +53,6 @@ async function subWorkspace(t: AllocationWorld, total: Partial<Units>, used: Par
   );
   if (Object.keys(usage).length > 0) await t.sim.control("/quota", { workspaceId: ws, ...usage });
   return ws;
-}
-
-/** Carves what is left of the pool into a filler sub-workspace, leaving `free` units in the parent. */
-async function drainPool(t: AllocationWorld, free: Partial<Units> = {}): Promise<void> {
-  const parent = await t.client.users.getResources(TOKEN, PARENT);
-  const carve: Partial<Units> = {};
-  for (const dimension of DIMENSIONS) {
-    carve[dimension] = parent[dimension].total - parent[dimension].used - (free[dimension] ?? 0);
-  }
-  await t.newSubWorkspace(carve);
-}
-
-/** `parent.total + Σ child totals` per dimension: what no transfer may change. */
-async function poolSum(t: AllocationWorld): Promise<Units> {
-  const dump = await t.sim.dump();
-  const sum = { projects: 0, prompts: 0 };
-  for (const workspace of dump.workspaces) {
-    if (workspace.id !== PARENT && workspace.parent_id !== PARENT) continue;
-    for (const dimension of DIMENSIONS) sum[dimension] += workspace.resources[dimension].total;
-  }
-  return sum;
 }
 
 /** What the resources record knows of `ids`: one read each, in this order (the last is the freshest). */

@@ -1,0 +1,193 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import { poolFreeBoundWindowOf } from "../../../src/allocation/poolFreeBounds.ts";
+import { readParentAndFamily } from "../../../src/allocation/poolViewReads.ts";
+import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
+import { findPoolFreeBounds } from "../../../src/db/poolFreeBounds/findPoolFreeBounds.ts";
+import { recordPoolFreeBound } from "../../../src/db/poolFreeBounds/recordPoolFreeBound.ts";
+import { recordPoolGrowth } from "../../../src/db/poolFreeBounds/recordPoolGrowth.ts";
+import { ServiceError } from "../../../src/domain/errors.ts";
+import {
+  type AllocationWorld,
+  drainPool,
+  PARENT,
+  poolSum,
+  startAllocationWorld,
+  TOKEN,
+} from "../../support/allocationWorld.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { ManualClock } from "../../support/manualClock.ts";
+
+/**
+ * What Serenity knows its org's pool cannot give (docs/decisions/0033), over real HTTP against the
+ * simulator (gold pool 13 / 800), the real gateway client and the database: a refused top-up bounds
+ * the pool, a top-up the bound rules out is not sent, units Serenity gives back raise the bound, a
+ * read of the parent or the bound's age lets units somebody else added be used, and what a call
+ * sent before units came back taught is not recorded. Rebalancing is off here: these are the
+ * attempts before it (§11 steps 1 and 2's exact and block transfers).
+ */
+
+let db: TestDatabase;
+let h: AllocationWorld | undefined;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+afterAll(() => db.destroy());
+
+const transfers = async (t: AllocationWorld) =>
+  (await t.calls()).filter((call) => call.endsWith("/resources/transfer"));
+
+async function world() {
+  const clock = new ManualClock(new Date("2026-06-01T09:00:00.000Z"));
+  h = await startAllocationWorld(db, { clock, env: { SERENITY_ALLOCATION_REBALANCE: "false" } });
+  return { t: h, clock };
+}
+
+async function refused(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    if (error instanceof ServiceError) return error.code;
+    throw error;
+  }
+}
+
+describe("the pool's known free units", () => {
+  it("a refused top-up bounds the pool: the attempts it rules out are not sent, the rest are", async () => {
+    const { t } = await world();
+    const a = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    const b = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    await drainPool(t, { prompts: 50 });
+    const before = await poolSum(t);
+
+    // 180 prompts: the block (→ 200, 100 from the pool) and the exact top-up (→ 180, 80) are refused.
+    await t.clearCalls();
+    expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
+    expect(await transfers(t)).toHaveLength(2);
+    expect((await findPoolFreeBounds(db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
+      prompts: 80,
+    });
+
+    // The same again costs the read only: both attempts take at least 80.
+    await t.clearCalls();
+    expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
+    expect(await t.calls()).toEqual([`GET UM/v1/workspaces/${a}/resources`]);
+    const ledger = await listLedgerEntries(db.db, t.orgId, { limit: 10 });
+    expect(ledger.slice(0, 2).map((row) => [row.reason, row.outcome, row.errorCode])).toEqual([
+      ["exact", "rejected", "orgPoolExhausted"],
+      ["topUp", "rejected", "orgPoolExhausted"],
+    ]);
+
+    // A top-up the bound does not rule out is sent: B's block (200, taking 100) is skipped, its exact
+    // top-up (150, taking 50) fits and is served.
+    await t.clearCalls();
+    expect(await t.ensure(b, { prompts: 150 })).toEqual({
+      toppedUp: true,
+      newTotal: { projects: 1, prompts: 150 },
+    });
+    expect(await transfers(t)).toEqual([`POST UM/v2/workspaces/${b}/resources/transfer`]);
+    expect(await poolSum(t)).toEqual(before);
+  });
+
+  it("units Serenity gives back raise the bound by what came back", async () => {
+    const { t } = await world();
+    const a = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    const spare = await t.newSubWorkspace({ projects: 1, prompts: 300 });
+    await drainPool(t, { prompts: 50 });
+    expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
+
+    // The spare gives 200 back (to its floor of 100): the pool has 250, the bound is 80 + 200, and
+    // the block (200, taking 100) is sent again and served.
+    const released = await t.release(spare, { floor: { projects: 1, prompts: 100 } });
+    expect(released.outcome).toBe("released");
+    expect((await findPoolFreeBounds(db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
+      prompts: 280,
+    });
+    expect(await t.ensure(a, { prompts: 180 })).toEqual({
+      toppedUp: true,
+      newTotal: { projects: 1, prompts: 200 },
+    });
+  });
+
+  it("units somebody else added are used at once after a read of the parent, or once the bound is a sampler interval old", async () => {
+    const { t, clock } = await world();
+    const a = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    const b = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    await drainPool(t, { prompts: 50 });
+    expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
+
+    // The org buys 500 more prompts: the parent's total grows outside Serenity.
+    const parent = await t.client.users.getResources(TOKEN, PARENT);
+    await t.sim.control("/quota", { workspaceId: PARENT, prompts: { total: parent.prompts.total + 500 } });
+    // Still known not to fit: nothing is sent (the sampler has not read the parent yet).
+    await t.clearCalls();
+    expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
+    expect(await transfers(t)).toEqual([]);
+
+    // The sampler's read of the parent (550 free) replaces the bound: the top-up is sent and served.
+    await readParentAndFamily(t.deps, { id: t.orgId, parentWorkspaceId: PARENT }, TOKEN, {
+      pointed: new Set([a]),
+      known: new Set(),
+      priority: "background",
+    });
+    expect((await findPoolFreeBounds(db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
+      projects: 1,
+      prompts: 551,
+    });
+    expect(await t.ensure(a, { prompts: 180 })).toMatchObject({ toppedUp: true });
+
+    // Without a read: a new refusal, more units bought, and a sampler interval later the bound is
+    // no longer trusted — the attempt is sent again.
+    await drainPool(t, { prompts: 10 });
+    expect(await refused(t.ensure(b, { prompts: 150 }))).toBe("orgPoolExhausted");
+    const now = await t.client.users.getResources(TOKEN, PARENT);
+    await t.sim.control("/quota", { workspaceId: PARENT, prompts: { total: now.prompts.total + 500 } });
+    clock.advance(poolFreeBoundWindowOf(t.deps).ttlMs - 1);
+    expect(await refused(t.ensure(b, { prompts: 150 }))).toBe("orgPoolExhausted");
+    clock.advance(1);
+    expect(await t.ensure(b, { prompts: 150 })).toMatchObject({ toppedUp: true });
+  });
+
+  it("a refusal over both dimensions at once bounds neither", async () => {
+    const { t } = await world();
+    const a = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    await drainPool(t, { projects: 0, prompts: 500 });
+    // Both short: one transfer names both; the pool has no project, so it is refused.
+    expect(await refused(t.ensure(a, { projects: 2, prompts: 150 }))).toBe("orgPoolExhausted");
+    expect((await findPoolFreeBounds(db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({});
+  });
+
+  it("what a call sent before units came back taught is not recorded (the generation moved on)", async () => {
+    const { t } = await world();
+    const window = poolFreeBoundWindowOf(t.deps);
+    const seen = await findPoolFreeBounds(db.db, t.orgId, window);
+    expect(seen.generations).toEqual({ projects: 0, prompts: 0 });
+    // A release is answered while a refusal is on its way back: the refusal may predate it.
+    await recordPoolGrowth(db.db, { orgId: t.orgId, returned: { prompts: 100 } });
+    const stale = {
+      orgId: t.orgId,
+      dimension: "prompts" as const,
+      freeBelow: 40,
+      sentAgoMs: 5,
+      source: "refused" as const,
+    };
+    expect(await recordPoolFreeBound(db.db, { ...stale, generation: seen.generations.prompts }, window)).toBe(
+      false,
+    );
+    expect((await findPoolFreeBounds(db.db, t.orgId, window)).bounds).toEqual({});
+    // Sent after the release: recorded; then raised by the next release, forgotten by an unknown one.
+    const after = await findPoolFreeBounds(db.db, t.orgId, window);
+    expect(
+      await recordPoolFreeBound(db.db, { ...stale, generation: after.generations.prompts }, window),
+    ).toBe(true);
+    await recordPoolGrowth(db.db, { orgId: t.orgId, returned: { prompts: 25 } });
+    expect((await findPoolFreeBounds(db.db, t.orgId, window)).bounds).toEqual({ prompts: 65 });
+    await recordPoolGrowth(db.db, { orgId: t.orgId, returned: { prompts: null } });
+    expect((await findPoolFreeBounds(db.db, t.orgId, window)).bounds).toEqual({});
+  });
+});
