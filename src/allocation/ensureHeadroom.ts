@@ -119,8 +119,9 @@ async function topUp(
   /** One transfer attempt, its ledger row, and whether the pool refused it (other failures throw). */
   const attempt = async (step: TopUpStep, targets: TransferTargets): Promise<"applied" | ServiceError> => {
     const after = totalsAfter(resources, targets);
+    // The retry after rebalancing is always sent: the units just reclaimed are not in `known`.
     const ruledOut = step === "rebalance" ? [] : knownNotToFit(known, before, targets);
-    if (ruledOut.length > 0) {
+    if (step !== "rebalance" && ruledOut.length > 0) {
       log.info(
         { step, need, before, targets, ruledOut, bounds: known?.bounds },
         "allocation: top-up not sent: the pool is known not to cover it",
@@ -132,7 +133,8 @@ async function topUp(
         outcome: "rejected",
         errorCode: "orgPoolExhausted",
       });
-      return new ServiceError("orgPoolExhausted", { details: { knownRefusal: ruledOut } });
+      deps.events.emit("allocation.topUpNotSent", { orgId: target.orgId, step });
+      return new ServiceError("orgPoolExhausted", { details: { knownNotToFit: ruledOut } });
     }
     const startedAt = deps.clock.now();
     try {

@@ -92,6 +92,8 @@ export interface ServiceEvents {
    * exact retry (`exact`) or the retry after rebalancing (`rebalance`) served the write or not.
    */
   "allocation.nearExhaustion": { orgId: string; step: "exact" | "rebalance"; outcome: "served" | "refused" };
+  /** A top-up attempt not sent: the pool was known not to cover it (docs/decisions/0033). */
+  "allocation.topUpNotSent": { orgId: string; step: "topUp" | "exact" };
   /**
    * One sibling a rebalance considered: `lowered` (its slack moved to the pool), `notNeeded` (read,
    * but others covered the need or it had no slack), or skipped: `busy` (its lock was not free in

@@ -74,6 +74,14 @@ export function registerAllocationMetrics(registry: Registry, events: EventBus):
   });
   events.on("allocation.nearExhaustion", ({ step, outcome }) => nearExhaustion.inc({ step, outcome }));
 
+  const topUpsNotSent = new Counter({
+    name: "serenity_allocation_topups_not_sent_total",
+    help: "Top-up attempts not sent because the org's pool was known not to cover them, by step.",
+    labelNames: ["step"],
+    registers: [registry],
+  });
+  events.on("allocation.topUpNotSent", ({ step }) => topUpsNotSent.inc({ step }));
+
   const rebalanceSiblings = new Counter({
     name: "serenity_allocation_rebalance_siblings_total",
     help: "Sibling sub-workspaces considered by rebalancing, by outcome.",

@@ -74,9 +74,12 @@ describe("the pool's known free units", () => {
     });
 
     // The same again costs the read only: both attempts take at least 80.
+    const notSent: string[] = [];
+    t.events.on("allocation.topUpNotSent", ({ step }) => notSent.push(step));
     await t.clearCalls();
     expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
     expect(await t.calls()).toEqual([`GET UM/v1/workspaces/${a}/resources`]);
+    expect(notSent).toEqual(["topUp", "exact"]);
     const ledger = await listLedgerEntries(db.db, t.orgId, { limit: 10 });
     expect(ledger.slice(0, 2).map((row) => [row.reason, row.outcome, row.errorCode])).toEqual([
       ["exact", "rejected", "orgPoolExhausted"],

@@ -1,0 +1,87 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import { publishWindowOf } from "../../../src/allocation/publishBound.ts";
+import { withPublishRecording } from "../../../src/allocation/publishRecorder.ts";
+import { findLastPublish } from "../../../src/db/allocation/findLastPublish.ts";
+import { type AllocationWorld, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { ManualClock } from "../../support/manualClock.ts";
+
+/**
+ * A chain of create-and-publish / delete sections on one sub-workspace inside one publish-lag
+ * window (docs/decisions/0030, addendum) — what the lifecycle race does to a brand: every publish
+ * raises the chained bound by the project it moved, no delete lowers it. The bound stays a true
+ * upper bound, but the guard must not take units by it: after the first delete it is loose, and
+ * the next section plans from the read as upstream gives it (here: nothing used), not from the
+ * bound (five projects). Real HTTP against the simulator, `used` lagging every publish.
+ */
+
+let db: TestDatabase;
+let h: AllocationWorld | undefined;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+afterAll(() => db.destroy());
+
+describe("a delete inside the publish window loosens the bound", () => {
+  it("the guard plans from the read, not from a bound create/delete chains inflated; the chain stays bounded for releases", async () => {
+    const clock = new ManualClock(new Date("2026-06-01T09:00:00.000Z"));
+    const t = (h = await startAllocationWorld(db, { clock, settings: { usedLagReads: 1_000 } }));
+    const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    const gateway = withPublishRecording(t.client, {
+      db: db.db,
+      clock,
+      logger: t.deps.logger,
+      env: t.env,
+    });
+    const window = publishWindowOf(t.deps);
+    /** One section: a project created and published, then deleted (with the guard's release). */
+    const createPublishDelete = async () => {
+      let projectId = "";
+      await t.guardFor(ws).section({ projects: 1 }, async (write) => {
+        projectId = await write("projectCreate", () => t.createProject(ws), { projects: 1 });
+        await gateway.projects.patchProject(TOKEN, ws, projectId, { primaryUrl: "https://brand.example/" });
+        await write("publish", () => gateway.projects.publishProject(TOKEN, ws, projectId));
+      });
+      await gateway.projects.deleteProject(TOKEN, ws, projectId);
+      await t.guardFor(ws).releaseSurplus({ projects: 1, prompts: 100 }, "release");
+      clock.advance(1_000);
+    };
+
+    await createPublishDelete();
+    // One publish: its bound is the project it moved; the delete after it made the bound loose.
+    expect(await findLastPublish(db.db, ws, window)).toMatchObject({
+      inWindow: true,
+      bound: { used: { projects: 1, prompts: 0 } },
+      boundLoose: true,
+    });
+    for (let round = 0; round < 4; round++) await createPublishDelete();
+    // Five publishes chained in one window: the bound counts five projects, none is used.
+    const chained = await findLastPublish(db.db, ws, window);
+    expect(chained).toMatchObject({ inWindow: true, bound: { used: { projects: 5 } }, boundLoose: true });
+    expect((await t.totals(ws)).projects).toBe(1);
+
+    // The next section needs one project: the read (0 used) says it fits — no top-up to six.
+    await t.clearCalls();
+    await createPublishDelete();
+    expect((await t.calls()).filter((call) => call.endsWith("/resources/transfer"))).toEqual([]);
+    expect((await t.totals(ws)).projects).toBe(1);
+
+    // Past the window the chain is over: the next publish starts a tight bound of its own.
+    clock.advance(window.publishLagMs);
+    await t.guardFor(ws).section({ projects: 1 }, async (write) => {
+      const projectId = await write("projectCreate", () => t.createProject(ws), { projects: 1 });
+      await gateway.projects.patchProject(TOKEN, ws, projectId, { primaryUrl: "https://brand.example/" });
+      await write("publish", () => gateway.projects.publishProject(TOKEN, ws, projectId));
+    });
+    expect(await findLastPublish(db.db, ws, window)).toMatchObject({
+      inWindow: true,
+      bound: { used: { projects: 1 } },
+      boundLoose: false,
+    });
+  });
+});
