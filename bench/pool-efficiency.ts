@@ -44,6 +44,9 @@
  * Time moves only between operations and when Serenity itself waits (a retry's backoff sleeps on the
  * same clock, so it lets the lag pass as it would). The allocation lock runs in-process (the replay
  * is one process and sequential; the database lease's heartbeat would sleep on simulated time).
+ * The pool sampler runs as a worker runs it, a pass every 60 s of simulated time (only the one just
+ * before an operation: a pass between two operations sees nothing the next would not); its calls
+ * are background work, reported apart and not counted as the operations' allocation calls.
  */
 import { parseArgs } from "node:util";
 
