@@ -4,14 +4,18 @@ import { ServiceError } from "../domain/errors.ts";
 import {
   type MeteredWriteContext,
   type MeteredWriteGuard,
+  MODEL_ADD_CALL_SITE,
   needOf,
   type NeedSource,
+  PROJECT_CREATE_CALL_SITE,
   type ReleaseReason,
   type SectionWrite,
 } from "../domain/meteredWrites.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { ensureHeadroom, type EnsureResult } from "./ensureHeadroom.ts";
+import { announcedModelAdd, modelSetChangesNow, modelSetMayHaveChanged } from "./modelSetChanges.ts";
+import { distrustPublishBasis } from "./publishBasis.ts";
 import { createQuotaRetryBudget } from "./quotaRetryBudget.ts";
 import { releaseSurplusLocked } from "./releaseSurplus.ts";
 import { observeResources, recordStaged } from "./resourcesRecord.ts";
@@ -124,24 +128,36 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
       return work((callSite, fn, stages = {}) => retry(current, callSite, stages, fn));
     }
     const { target } = current;
-    // Before each write: a holder that stalled past its lease must not write unserialised.
+    const id = target.subWorkspaceId;
+    // Before each write: a holder that stalled past its lease must not write unserialised. A model
+    // add is announced around its call; one to a project the section did not create was planned from
+    // a text count read before the lock, and leaves the section's publish without a basis
+    // (modelSetChanges.ts).
+    let createdProject = false;
     const write: SectionWrite = (callSite, fn, stages = {}) => {
-      deps.lock.assertHeld(target.subWorkspaceId);
-      return retry(current, callSite, stages, fn);
+      deps.lock.assertHeld(id);
+      if (callSite === PROJECT_CREATE_CALL_SITE) createdProject = true;
+      if (callSite === MODEL_ADD_CALL_SITE && !createdProject) distrustPublishBasis(id);
+      const send = callSite === MODEL_ADD_CALL_SITE ? () => announcedModelAdd(deps, id, fn) : fn;
+      return retry(current, callSite, stages, send);
     };
+    // Where the model sets stand before the need is worked out: a change before the lock is held
+    // may leave the need short of what the writes stage (modelSetChanges.ts).
+    const modelsBefore = await modelSetChangesNow(deps, id);
     // The reads that decide the need start now, alongside the lock and the resources read: they
     // look at the project, not at the allocation, so they need not wait for the lock. The
     // resources read starts only once the lock is held, so it sees every unit staged before.
     const deciding = needOf(need);
     deciding.catch(() => undefined); // awaited below; a failed lock wait must not leave it unobserved
-    return deps.lock.withLock(target.subWorkspaceId, async () => {
+    return deps.lock.withLock(id, async () => {
       const resources = observeResources(deps, {
         orgId: target.orgId,
         bearer: target.bearer,
-        workspaceId: target.subWorkspaceId,
+        workspaceId: id,
       });
       resources.catch(() => undefined); // awaited by ensure unless the need's reads failed first
-      const ensured = await deciding;
+      const [ensured, modelsNow] = await Promise.all([deciding, modelSetChangesNow(deps, id)]);
+      if (modelSetMayHaveChanged(modelsBefore, modelsNow)) distrustPublishBasis(id);
       await ensureHeadroom(deps, target, ensured, path, resources);
       const result = await work(write);
       // What the section staged (its need, §5) goes to the resources record while the lock is

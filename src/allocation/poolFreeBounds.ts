@@ -1,9 +1,10 @@
 import { DEFAULT_POOL_SAMPLE_INTERVAL_MS } from "../config/env.ts";
 import { durationMs } from "../config/flags.ts";
+import { beginPoolLowering } from "../db/poolFreeBounds/beginPoolLowering.ts";
+import { endPoolLowering } from "../db/poolFreeBounds/endPoolLowering.ts";
 import { findPoolFreeBounds, type KnownPoolFree } from "../db/poolFreeBounds/findPoolFreeBounds.ts";
 import type { PoolFreeBoundWindow } from "../db/poolFreeBounds/poolFreeBoundWindow.ts";
 import { recordPoolFreeBound } from "../db/poolFreeBounds/recordPoolFreeBound.ts";
-import { recordPoolGrowth } from "../db/poolFreeBounds/recordPoolGrowth.ts";
 import {
   type Dimension,
   DIMENSIONS,
@@ -69,57 +70,79 @@ export function knownNotToFit(
   });
 }
 
-/** How a transfer ended, as far as the pool is concerned. */
-export type TransferOutcome = "applied" | "poolExhausted" | "failed";
-
 type LearnDeps = Pick<AllocationDeps, "db" | "clock" | "env" | "logger">;
 
 /**
- * Learns from one transfer of `target` from `before` to `targets`, sent at `sentAtMs` (monotonic):
- * a refusal taking units of a single dimension bounds the pool there (one over two dimensions at
- * once says nothing of either), when the caller read `known` before sending it; units given back
- * raise what is known, or make it forgotten when a lowering's outcome is unknown. Best effort: a
- * failure is logged, never seen by the caller.
+ * How long an unanswered lowering holds records back when its end is never written (a process
+ * that died): longer than any transfer's attempts, retries and waits.
  */
-export async function learnFromTransfer(
+export const LOWERING_HOLD_MS = 120_000;
+
+/** The units moving `before` to `targets` gives back to the pool, per dimension (none when it takes). */
+export function returnedUnits(before: Units, targets: TransferTargets): Partial<Record<Dimension, number>> {
+  const returned: Partial<Record<Dimension, number>> = {};
+  for (const dimension of DIMENSIONS) {
+    const value = targets[dimension];
+    if (value !== undefined && value < before[dimension]) returned[dimension] = before[dimension] - value;
+  }
+  return returned;
+}
+
+/**
+ * Before a lowering is sent: the bound is raised by what it returns, and the lowering is in flight
+ * (`beginPoolLowering`). Not best effort: when it cannot be written the lowering must not be sent,
+ * or a bound learned meanwhile would miss its units — the caller's transfer fails instead (a release
+ * is left for the sweep, a sibling is skipped).
+ */
+export async function beginLowering(
+  deps: LearnDeps,
+  orgId: string,
+  returning: Partial<Record<Dimension, number>>,
+): Promise<void> {
+  await beginPoolLowering(
+    deps.db,
+    { orgId, returning },
+    { now: deps.clock.databaseTime?.(), holdMs: LOWERING_HOLD_MS },
+  );
+}
+
+/** After a lowering was answered, whatever the answer (best effort: unwritten, it times out). */
+export async function endLowering(deps: LearnDeps, orgId: string, dimensions: Dimension[]): Promise<void> {
+  await bestEffort(deps, orgId, () => endPoolLowering(deps.db, { orgId, dimensions }));
+}
+
+/**
+ * Learns from a top-up of `target` from `before` to `targets`, sent at `sentAtMs` (monotonic) with
+ * `known` read before it: a refusal taking units of a single dimension bounds the pool there (one
+ * over two dimensions at once says nothing of either). Best effort: a failure is logged, never seen
+ * by the caller.
+ */
+export async function learnFromRefusal(
   deps: LearnDeps,
   target: AllocationTarget,
-  transfer: {
-    before: Units;
-    targets: TransferTargets;
-    outcome: TransferOutcome;
-    sentAtMs: number;
-    known?: KnownPoolFree;
-  },
+  transfer: { before: Units; targets: TransferTargets; sentAtMs: number; known: KnownPoolFree | undefined },
 ): Promise<void> {
-  const taken: Dimension[] = [];
-  const returned: Partial<Record<Dimension, number | null>> = {};
-  for (const dimension of DIMENSIONS) {
+  const known = transfer.known;
+  const taken = DIMENSIONS.filter((dimension) => {
     const value = transfer.targets[dimension];
-    if (value === undefined) continue;
-    const delta = value - transfer.before[dimension];
-    if (delta > 0) taken.push(dimension);
-    if (delta < 0) returned[dimension] = transfer.outcome === "applied" ? -delta : null;
-  }
-  await bestEffort(deps, target.orgId, async () => {
-    if (transfer.outcome === "poolExhausted" && taken.length === 1 && transfer.known) {
-      const dimension = taken[0]!;
-      await recordPoolFreeBound(
-        deps.db,
-        {
-          orgId: target.orgId,
-          dimension,
-          freeBelow: transfer.targets[dimension]! - transfer.before[dimension],
-          sentAgoMs: monotonicMsOf(deps.clock) - transfer.sentAtMs,
-          source: "refused",
-          generation: transfer.known.generations[dimension],
-        },
-        poolFreeBoundWindowOf(deps),
-      );
-    } else if (transfer.outcome !== "poolExhausted" && Object.keys(returned).length > 0) {
-      await recordPoolGrowth(deps.db, { orgId: target.orgId, returned });
-    }
+    return value !== undefined && value > transfer.before[dimension];
   });
+  if (!known || taken.length !== 1) return;
+  const dimension = taken[0]!;
+  await bestEffort(deps, target.orgId, () =>
+    recordPoolFreeBound(
+      deps.db,
+      {
+        orgId: target.orgId,
+        dimension,
+        freeBelow: transfer.targets[dimension]! - transfer.before[dimension],
+        sentAgoMs: monotonicMsOf(deps.clock) - transfer.sentAtMs,
+        source: "refused",
+        generation: known.generations[dimension],
+      },
+      poolFreeBoundWindowOf(deps),
+    ).then(() => undefined),
+  );
 }
 
 /**

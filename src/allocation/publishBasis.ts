@@ -25,6 +25,8 @@ interface Slot {
   /** The section's resources reads, by the object they answered (to date the one ensure plans from). */
   reads: WeakMap<WorkspaceResources, number>;
   basis?: Basis;
+  /** The section's need may be short of what its writes stage: its publishes get no basis. */
+  distrusted?: boolean;
 }
 
 const sections = new AsyncLocalStorage<Map<string, Slot>>();
@@ -72,16 +74,26 @@ export function notePublishBasis(
 }
 
 /**
- * The basis for a publish of `subWorkspaceId` now (`nowMs`, monotonic), when it runs inside that
- * sub-workspace's section after an ensure. What it moves is `used` from then on: a later publish
- * of the same section starts from the bound and moves nothing more.
+ * The section's need may be short of what its writes stage (a model set changed while it was worked
+ * out, or it adds models to a project whose texts were counted before its lock, modelSetChanges.ts):
+ * its publishes are recorded without a basis.
  */
-export function takePublishBasis(subWorkspaceId: string, nowMs: number): PublishBasisValues | undefined {
+export function distrustPublishBasis(subWorkspaceId: string): void {
+  const slot = sections.getStore()?.get(subWorkspaceId);
+  if (slot) slot.distrusted = true;
+}
+
+/**
+ * The basis for a publish of `subWorkspaceId` now, when it runs inside that sub-workspace's section
+ * after an ensure. What it moves is `used` from then on: a later publish of the same section starts
+ * from the bound and moves nothing more.
+ */
+export function takePublishBasis(subWorkspaceId: string): PublishBasisValues | undefined {
   const slot = sections.getStore()?.get(subWorkspaceId);
   const basis = slot?.basis;
-  if (!slot || !basis) return undefined;
+  if (!slot || !basis || slot.distrusted) return undefined;
   const bound: Units = { projects: 0, prompts: 0 };
   for (const dimension of DIMENSIONS) bound[dimension] = basis.usedBefore[dimension] + basis.moved[dimension];
   slot.basis = { readAtMs: basis.readAtMs, usedBefore: bound, moved: { projects: 0, prompts: 0 } };
-  return { readAgeMs: nowMs - basis.readAtMs, usedBefore: basis.usedBefore, moved: basis.moved };
+  return { readAtMs: basis.readAtMs, usedBefore: basis.usedBefore, moved: basis.moved };
 }

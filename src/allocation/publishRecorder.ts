@@ -1,5 +1,6 @@
 import type { FlagSource } from "../config/flags.ts";
 import { loosenPublishBound } from "../db/allocation/loosenPublishBound.ts";
+import { extendPublishWindow } from "../db/allocation/extendPublishWindow.ts";
 import { recordPublish } from "../db/allocation/recordPublish.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { type Clock, monotonicMsOf } from "../domain/clock.ts";
@@ -20,15 +21,18 @@ export interface PublishRecorderDeps {
  * whoever makes it: upstream's `used` catches up asynchronously after a publish, and a release
  * must not trust a read inside that lag (releaseSurplus, ADR 0001 addendum). Decorating the client
  * once at composition covers every publish call site, present and future, without a seam of its
- * own. The time is recorded after the call, even when it failed (a timed-out publish may have
- * committed), and still inside the caller's guarded section, so a release that takes the
- * sub-workspace's lock next always sees it. A publish inside its sub-workspace's guarded section
- * also records what the section's read says it moved (publishBasis.ts, docs/decisions/0030), which
- * lets rebalancing lower the sub-workspace inside the window.
+ * own. A publish inside its sub-workspace's guarded section also records what the section's read
+ * says it moved (publishBasis.ts, docs/decisions/0030), which lets rebalancing lower the
+ * sub-workspace inside the window.
+ *
+ * The record is written **before** the call, and a publish whose record cannot be written is not
+ * sent: a record lost after the call — a database blip that may also cost the section its lock —
+ * would let another process, taking the lock next, release from a read that lags the publish. After
+ * the call, answered or not (a timed-out publish may have committed), the window restarts from then
+ * (best effort: unwritten, it started at the record, only the call's duration earlier).
  *
  * Every delete that can lower usage (a project, prompts, model assignments) marks an open window's
- * bound loose, after the call for the same reason (docs/decisions/0030, addendum). Recording is
- * best effort: a database failure is logged and never fails the publish or the delete.
+ * bound loose, after the call for the same reason (docs/decisions/0030, addendum); best effort.
  */
 export function withPublishRecording(gateway: GatewayClient, deps: PublishRecorderDeps): GatewayClient {
   const projects = gateway.projects;
@@ -52,16 +56,22 @@ export function withPublishRecording(gateway: GatewayClient, deps: PublishRecord
     projects: {
       ...projects,
       publishProject: async (bearer, workspaceId, projectId) => {
+        await recordPublish(deps.db, {
+          subWorkspaceId: workspaceId,
+          now: deps.clock.databaseTime?.(),
+          basis: takePublishBasis(workspaceId),
+          publishLagMs: publishWindowOf(deps).publishLagMs,
+          monotonicMs: () => monotonicMsOf(deps.clock),
+        });
         try {
           return await projects.publishProject(bearer, workspaceId, projectId);
         } finally {
-          await recordPublish(deps.db, {
-            subWorkspaceId: workspaceId,
-            now: deps.clock.databaseTime?.(),
-            basis: takePublishBasis(workspaceId, monotonicMsOf(deps.clock)),
-            publishLagMs: publishWindowOf(deps).publishLagMs,
-          }).catch((error: unknown) =>
-            deps.logger.warn({ err: error, workspaceId }, "allocation: could not record a publish"),
+          await extendPublishWindow(deps.db, workspaceId, deps.clock.databaseTime?.()).catch(
+            (error: unknown) =>
+              deps.logger.warn(
+                { err: error, workspaceId },
+                "allocation: could not restart a publish's window",
+              ),
           );
         }
       },

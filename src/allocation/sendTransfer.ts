@@ -1,7 +1,13 @@
-import { DIMENSIONS, type TransferTargets, type Units } from "../domain/allocation.ts";
+import { type Dimension, DIMENSIONS, type TransferTargets, type Units } from "../domain/allocation.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
-import { type KnownPoolFree, learnFromTransfer, type TransferOutcome } from "./poolFreeBounds.ts";
+import {
+  beginLowering,
+  endLowering,
+  type KnownPoolFree,
+  learnFromRefusal,
+  returnedUnits,
+} from "./poolFreeBounds.ts";
 
 /** The settle path's waits after successive "workspace not ready" answers (spec/operations.md §1). */
 export const NOT_READY_BACKOFF_MS = [1_000, 2_000, 3_000] as const;
@@ -10,8 +16,9 @@ export const NOT_READY_BACKOFF_MS = [1_000, 2_000, 3_000] as const;
  * Sends one absolute transfer of `target` from the totals `before` (the read it was planned from)
  * to `targets`. A 0 is never sent (upstream ignores it silently, so it could only hide a bug). On
  * the settle path a not-ready answer is retried with 1/2/3 s backoff through the clock; on the
- * fail-fast path every failure propagates at once. Every transfer's outcome tells what the org's
- * pool holds (poolRefusals.ts): learned here, the one place every transfer passes.
+ * fail-fast path every failure propagates at once. What a transfer tells of the org's pool is
+ * learned here, the one place every transfer passes (poolFreeBounds.ts): a lowering is announced
+ * before it is sent (and is not sent when that cannot be written), a refusal remembered after.
  */
 export async function sendTransfer(
   deps: Pick<AllocationDeps, "upstream" | "clock" | "events" | "db" | "env" | "logger">,
@@ -22,22 +29,25 @@ export async function sendTransfer(
   /** What was known of the pool, read before this transfer: a refusal is learned against it. */
   known?: KnownPoolFree,
 ): Promise<void> {
+  for (const dimension of DIMENSIONS) {
+    const value = targets[dimension];
+    if (value !== undefined && (!Number.isInteger(value) || value <= 0)) {
+      throw new RangeError(`refusing to transfer ${dimension}=${value}: totals must be positive integers`);
+    }
+  }
+  const returning = returnedUnits(before, targets);
+  const lowered = Object.keys(returning) as Dimension[];
+  if (lowered.length > 0) await beginLowering(deps, target.orgId, returning);
   const sentAtMs = monotonicMsOf(deps.clock);
-  let outcome: TransferOutcome = "failed";
   try {
     await sendWithRetries(deps, target, targets, path);
-    outcome = "applied";
   } catch (error) {
-    if (deps.upstream.failureKind(error) === "poolExhausted") outcome = "poolExhausted";
+    if (deps.upstream.failureKind(error) === "poolExhausted") {
+      await learnFromRefusal(deps, target, { before, targets, sentAtMs, known });
+    }
     throw error;
   } finally {
-    await learnFromTransfer(deps, target, {
-      before,
-      targets,
-      outcome,
-      sentAtMs,
-      ...(known ? { known } : {}),
-    });
+    if (lowered.length > 0) await endLowering(deps, target.orgId, lowered);
   }
 }
 
@@ -47,12 +57,6 @@ async function sendWithRetries(
   targets: TransferTargets,
   path: TransferPath,
 ): Promise<void> {
-  for (const dimension of DIMENSIONS) {
-    const value = targets[dimension];
-    if (value !== undefined && (!Number.isInteger(value) || value <= 0)) {
-      throw new RangeError(`refusing to transfer ${dimension}=${value}: totals must be positive integers`);
-    }
-  }
   for (let retry = 0; ; retry++) {
     try {
       await deps.upstream.transfer(target.bearer, target.subWorkspaceId, targets);

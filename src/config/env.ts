@@ -249,6 +249,7 @@ export const DURATION_VARIABLES = [
   "SERENITY_JOB_LEASE_TTL_MS",
   "SERENITY_POOL_HISTORY_RETENTION_MS",
   "SERENITY_POOL_VIEW_MAX_AGE_MS",
+  "SERENITY_POOL_SAMPLE_INTERVAL_MS",
 ] as const;
 
 /** durationMs, a malformed value rethrown as the ConfigError that names it. */

@@ -223,7 +223,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: "60 000",
     unit: "ms",
     read: "boot",
-    meaning: "how often workers sample each org's pool for the pool-free gauge",
+    meaning:
+      "how often workers sample each org's pool for the pool-free gauge; also how long a known bound of the pool's free units is trusted (read per request, docs/decisions/0033)",
   },
   {
     names: ["SERENITY_POOL_VIEW_MAX_AGE_MS"],

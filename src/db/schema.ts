@@ -299,9 +299,10 @@ export const resourceObservations = pgTable(
  * parent (its free units plus one); raised by every unit Serenity gives back itself; trusted for
  * the pool sampler's interval from `learned_at` (when the call that taught it was sent, on the
  * database's clock), within which the sampler's next read of the parent shows units somebody else
- * added. `generation` counts the times Serenity gave units back: what a call taught is recorded only
- * if no unit came back since the caller read the generation before sending it (a compare-and-set,
- * no clock involved), since the call may then predate those units.
+ * added. Every lowering Serenity sends raises the bound by what it returns before it is sent, and
+ * moves `generation` on when it starts and when it is answered: what a call taught is recorded only
+ * if the generation is still the one the caller read before sending it and no lowering is in
+ * flight (a compare-and-set, no clock involved), since the call may not have seen those units.
  */
 export const poolFreeBounds = pgTable(
   "pool_free_bounds",
@@ -311,9 +312,28 @@ export const poolFreeBounds = pgTable(
     freeBelow: integer("free_below"),
     learnedAt: tz("learned_at"),
     generation: integer("generation").notNull().default(0),
+    /** Lowerings sent and not yet answered; while any is, nothing a call taught is recorded. */
+    loweringsInFlight: integer("lowerings_in_flight").notNull().default(0),
+    /** When an unanswered lowering stops holding records back (one whose end was never written). */
+    loweringUntil: tz("lowering_until"),
   },
   (table) => [primaryKey({ columns: [table.orgId, table.dimension] })],
 );
+
+/**
+ * Model sets changed under each sub-workspace's allocation lock (docs/decisions/0030, addendum): a
+ * section counts `changes` before it works out its need (the need of a prompt write multiplies by
+ * the project's model count, read before the lock is held) and again once it holds the lock; a
+ * change in between, or one in flight (`in_flight`, until `hold_until` on the database's clock when
+ * its end was never written), means its need may be short of what its writes stage, and its publish
+ * is recorded without a basis.
+ */
+export const modelSetChanges = pgTable("model_set_changes", {
+  subWorkspaceId: text("sub_workspace_id").primaryKey(),
+  changes: integer("changes").notNull().default(0),
+  inFlight: integer("in_flight").notNull().default(0),
+  holdUntil: tz("hold_until"),
+});
 
 /**
  * The org pool over time (the console's "pool free" line): one row per sample the pool sampler or a

@@ -53,6 +53,14 @@ export async function needOf(source: NeedSource): Promise<Need> {
  * (spec/allocation.md §6), since a rejected write staged nothing. As a function it is asked only
  * then — the write may first re-read what decided it (a model set remembered from before).
  */
+/**
+ * The call site of a model add: the guard announces it around its call, since a section that
+ * worked its need out meanwhile may stage more than that need said (src/allocation/modelSetChanges.ts).
+ */
+export const MODEL_ADD_CALL_SITE = "modelAdd";
+/** The call site of a project create: model adds after it in the section go to a project with no texts. */
+export const PROJECT_CREATE_CALL_SITE = "projectCreate";
+
 export type SectionWrite = <R>(callSite: string, fn: () => Promise<R>, stages?: NeedSource) => Promise<R>;
 
 export interface MeteredWriteGuard {

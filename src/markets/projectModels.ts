@@ -1,4 +1,4 @@
-import type { SectionWrite } from "../domain/meteredWrites.ts";
+import { MODEL_ADD_CALL_SITE, type SectionWrite } from "../domain/meteredWrites.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import type { AiModelAssignment } from "../gateway/types.ts";
 import { addOrFindModel } from "./createOrAdopt.ts";
@@ -69,7 +69,7 @@ export async function addModels(
 ): Promise<void> {
   for (const modelId of plan.added) {
     await write(
-      "modelAdd",
+      MODEL_ADD_CALL_SITE,
       // Create-or-adopt: a transiently failed add is looked for before it is sent again.
       () => addOrFindModel(projects, ref, modelId),
       { prompts: texts },

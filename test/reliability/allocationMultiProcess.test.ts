@@ -145,17 +145,19 @@ describe("allocation across processes (one database, one simulator)", () => {
 
   it("with only an in-process lock (SERENITY_ALLOCATION_LOCK_MODE=in-process) the same workload breaks", async () => {
     const rounds: { report: RoundReport; violations: string[] }[] = [];
+    // What the race itself does: metered writes refused (405) or rejected (quotaExceeded) although
+    // the pool was large enough. A round that broke otherwise (a busy answer on a loaded machine)
+    // is not the race, and the next round is tried.
+    const raced = (report: RoundReport) => report.refused405 + report.quotaExceeded > 0;
     // The race is probabilistic; a few rounds (bounded) make a miss vanishingly unlikely.
     for (let round = 1; round <= 4; round++) {
       const report = await runRound(sim.url, inProcessLock, org, DEFAULT_SHAPE, `in-process-${round}`);
       rounds.push({ report, violations: violationsOf(report, DEFAULT_SHAPE) });
-      if (rounds.at(-1)!.violations.length > 0) break;
+      if (raced(report)) break;
     }
     const failed = rounds.at(-1)!;
-    expect(failed.violations, rounds.map((r) => describeRound(r.report)).join("\n")).not.toEqual([]);
-    // The failure is the cross-process race itself: metered writes refused (405) or rejected
-    // (quotaExceeded) although the pool was large enough — never an unrelated error.
-    expect(failed.report.refused405 + failed.report.quotaExceeded).toBeGreaterThan(0);
+    expect(raced(failed.report), rounds.map((r) => describeRound(r.report)).join("\n")).toBe(true);
+    expect(failed.violations).not.toEqual([]);
     // Every refusal went through retryOnQuota: recovered only thanks to its 3 s waits, or exhausted.
     expect(failed.report.quotaRetries.recovered + failed.report.quotaRetries.exhausted).toBeGreaterThan(0);
     // Conservation is the upstream's, not the lock's: even the racing variant loses no unit.

@@ -21,7 +21,8 @@ import { waitFor } from "../support/wait.ts";
  * a market create on one brand met by a deactivate from a process with another clock — both ways
  * round — and a provisioning load spread over all three, no live lease is ever taken over.
  *
- * Every change of a lease row (brand leases, allocation locks, job leases) is recorded by a
+ * Every change of a lease row (brand leases, allocation locks, job leases, the upstream
+ * reconciler's org runs) is recorded by a
  * trigger into `lease_log`, stamped on the database's clock: who held it, until when, and who
  * came next. The test reads that table: no takeover of a lease still live, and no two holders of
  * one lease at any moment. Then every job is terminal, the pool is conserved and nothing is left
@@ -111,6 +112,23 @@ async function installLeaseLog(database: TestDatabase): Promise<void> {
     end $$;
     create trigger job_lease_log after update on jobs
       for each row execute function log_job_lease();
+
+    create function log_reconcile_run() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'UPDATE' and old.holder is not distinct from new.holder
+         and old.lease_expires_at is not distinct from new.lease_expires_at then
+        return new;
+      end if;
+      insert into lease_log (kind, key, op, old_holder, new_holder, old_expires_at, new_expires_at)
+      values ('reconcile', new.org_id::text,
+        case when new.holder is null then 'release'
+             when tg_op = 'INSERT' or old.holder is distinct from new.holder then 'acquire' else 'renew' end,
+        case when tg_op = 'UPDATE' then old.holder::text end, new.holder::text,
+        case when tg_op = 'UPDATE' then old.lease_expires_at end, new.lease_expires_at);
+      return new;
+    end $$;
+    create trigger reconcile_run_log after insert or update on upstream_reconcile_runs
+      for each row execute function log_reconcile_run();
   `),
   );
 }
@@ -165,7 +183,9 @@ function env(): Record<string, string> {
     SEMRUSH_PROJECTS_BASE_URL: sim.url,
     SEMRUSH_USERS_BASE_URL: sim.url,
     SERENITY_DYNAMIC_ALLOCATION: "true",
-    SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS: "0",
+    // The upstream reconciler's org lease is one of the leases: every process tries to take the
+    // org's run every 2 s (its grace stays the default 10 min, so it only observes here).
+    SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS: "2000",
     SERENITY_DB_ACQUIRE_TIMEOUT_MS: "60000",
   };
 }
@@ -318,6 +338,9 @@ describe("processes whose clocks are 5 minutes apart", () => {
       ).rows;
       expect(events.filter((event) => event.kind === "brand").length).toBeGreaterThan(0);
       expect(events.filter((event) => event.kind === "job").length).toBeGreaterThan(0);
+      expect(
+        events.filter((event) => event.kind === "reconcile" && event.op === "acquire").length,
+      ).toBeGreaterThan(1);
       const liveTakeovers = events.filter(
         (event) =>
           event.op === "acquire" &&

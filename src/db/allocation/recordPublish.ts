@@ -7,10 +7,11 @@ import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 /** What the guarded section's read says a publish can have moved (docs/decisions/0030). */
 export interface PublishBasisValues {
   /**
-   * How long before the publish the section's resources read started, on the publishing process's
-   * monotonic clock: an interval of one process, so it can be laid onto the database's clock.
+   * When the section's resources read started, on the publishing process's monotonic clock: its age
+   * (an interval of one process) is laid onto the database's clock inside the statement's
+   * transaction, once a connection is held — a wait for one must not make the read look younger.
    */
-  readAgeMs: number;
+  readAtMs: number;
   /** The read's `used`. */
   usedBefore: Units;
   /** The read's `drafted` plus the section's staged need: all a publish there can turn into `used`. */
@@ -18,8 +19,9 @@ export interface PublishBasisValues {
 }
 
 /**
- * Remembers that a publish was written into `subWorkspaceId` (an upsert that never moves the time
- * backwards, so a slow writer cannot shorten another's lag window), with its basis when it has one
+ * Remembers that a publish is about to be written into `subWorkspaceId` (an upsert that never moves
+ * the time backwards, so a slow writer cannot shorten another's lag window), with its basis when it
+ * has one
  * (null columns otherwise: a publish made without a guard read). The time is the database's
  * (`now`: only a test passes one), like every other stamp another process judges the age of
  * (docs/decisions/0023); the basis read's time is that minus the read's age.
@@ -39,13 +41,33 @@ export interface PublishBasisValues {
  */
 export async function recordPublish(
   db: DbExecutor,
-  values: { subWorkspaceId: string; now: DatabaseTime; basis?: PublishBasisValues; publishLagMs: number },
+  values: {
+    subWorkspaceId: string;
+    now: DatabaseTime;
+    basis?: PublishBasisValues;
+    publishLagMs: number;
+    /** The publishing process's monotonic clock (the basis read's age is taken on it); with a basis. */
+    monotonicMs?: () => number;
+  },
 ): Promise<void> {
+  const { basis, monotonicMs } = values;
+  if (basis && !monotonicMs)
+    throw new TypeError("recordPublish: a basis needs the monotonic clock it was read on");
+  await db.transaction(async (tx) => {
+    const readAgeMs = basis && monotonicMs ? monotonicMs() - basis.readAtMs : 0;
+    await tx.execute(publishUpsert(values, readAgeMs));
+  });
+}
+
+function publishUpsert(
+  values: { subWorkspaceId: string; now: DatabaseTime; basis?: PublishBasisValues; publishLagMs: number },
+  readAgeMs: number,
+) {
   const basis = values.basis;
   const lagMs = values.publishLagMs;
   const now = databaseNow(values.now);
   const readAt = basis
-    ? sql`(${now} - ${Math.max(0, Math.round(basis.readAgeMs))}::double precision * interval '1 millisecond')`
+    ? sql`(${now} - ${Math.max(0, Math.round(readAgeMs))}::double precision * interval '1 millisecond')`
     : sql`null::timestamptz`;
   const chained = sql`p.published_at > excluded.basis_read_at - ${lagMs}::double precision * interval '1 millisecond'`;
   const bound = (dimension: "projects" | "prompts") => {
@@ -67,7 +89,7 @@ export async function recordPublish(
   };
   const sum = (dimension: "projects" | "prompts") =>
     basis ? basis.usedBefore[dimension] + basis.moved[dimension] : null;
-  await db.execute(sql`
+  return sql`
     insert into allocation_publishes as p (
       sub_workspace_id, published_at, basis_read_at,
       projects_used_bound, prompts_used_bound, projects_moved_in_window, prompts_moved_in_window,
@@ -86,5 +108,5 @@ export async function recordPublish(
       projects_moved_in_window = ${inWindow("projects")},
       prompts_moved_in_window = ${inWindow("prompts")},
       bound_loose = coalesce(${chained} and p.bound_loose, false)
-  `);
+  `;
 }

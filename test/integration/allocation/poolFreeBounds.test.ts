@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { poolFreeBoundWindowOf } from "../../../src/allocation/poolFreeBounds.ts";
+import { LOWERING_HOLD_MS, poolFreeBoundWindowOf } from "../../../src/allocation/poolFreeBounds.ts";
 import { readParentAndFamily } from "../../../src/allocation/poolViewReads.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
+import { beginPoolLowering } from "../../../src/db/poolFreeBounds/beginPoolLowering.ts";
+import { endPoolLowering } from "../../../src/db/poolFreeBounds/endPoolLowering.ts";
 import { findPoolFreeBounds } from "../../../src/db/poolFreeBounds/findPoolFreeBounds.ts";
 import { recordPoolFreeBound } from "../../../src/db/poolFreeBounds/recordPoolFreeBound.ts";
-import { recordPoolGrowth } from "../../../src/db/poolFreeBounds/recordPoolGrowth.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import {
   type AllocationWorld,
@@ -165,32 +166,46 @@ describe("the pool's known free units", () => {
     expect((await findPoolFreeBounds(db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({});
   });
 
-  it("what a call sent before units came back taught is not recorded (the generation moved on)", async () => {
-    const { t } = await world();
-    const window = poolFreeBoundWindowOf(t.deps);
-    const seen = await findPoolFreeBounds(db.db, t.orgId, window);
+  it("what a call taught is not recorded when units came back, or were on their way, since it was sent", async () => {
+    const { t, clock } = await world();
+    // The window carries the clock's time: taken anew for every statement, as the code does.
+    const window = () => poolFreeBoundWindowOf(t.deps);
+    const hold = () => ({ now: clock.databaseTime(), holdMs: LOWERING_HOLD_MS });
+    const refusal = (generation: number, sentAgoMs = 5) =>
+      recordPoolFreeBound(
+        db.db,
+        { orgId: t.orgId, dimension: "prompts", freeBelow: 40, sentAgoMs, source: "refused", generation },
+        window(),
+      );
+    const known = async () => findPoolFreeBounds(db.db, t.orgId, window());
+    const seen = await known();
     expect(seen.generations).toEqual({ projects: 0, prompts: 0 });
-    // A release is answered while a refusal is on its way back: the refusal may predate it.
-    await recordPoolGrowth(db.db, { orgId: t.orgId, returned: { prompts: 100 } });
-    const stale = {
-      orgId: t.orgId,
-      dimension: "prompts" as const,
-      freeBelow: 40,
-      sentAgoMs: 5,
-      source: "refused" as const,
-    };
-    expect(await recordPoolFreeBound(db.db, { ...stale, generation: seen.generations.prompts }, window)).toBe(
-      false,
-    );
-    expect((await findPoolFreeBounds(db.db, t.orgId, window)).bounds).toEqual({});
-    // Sent after the release: recorded; then raised by the next release, forgotten by an unknown one.
-    const after = await findPoolFreeBounds(db.db, t.orgId, window);
-    expect(
-      await recordPoolFreeBound(db.db, { ...stale, generation: after.generations.prompts }, window),
-    ).toBe(true);
-    await recordPoolGrowth(db.db, { orgId: t.orgId, returned: { prompts: 25 } });
-    expect((await findPoolFreeBounds(db.db, t.orgId, window)).bounds).toEqual({ prompts: 65 });
-    await recordPoolGrowth(db.db, { orgId: t.orgId, returned: { prompts: null } });
-    expect((await findPoolFreeBounds(db.db, t.orgId, window)).bounds).toEqual({});
+
+    // A release answered while a refusal was on its way back: the refusal may predate its units.
+    await beginPoolLowering(db.db, { orgId: t.orgId, returning: { prompts: 100 } }, hold());
+    await endPoolLowering(db.db, { orgId: t.orgId, dimensions: ["prompts"] });
+    expect(await refusal(seen.generations.prompts)).toBe(false);
+    expect((await known()).bounds).toEqual({});
+
+    // Sent after it: recorded. A lowering sent next raises the bound before it goes out...
+    expect(await refusal((await known()).generations.prompts)).toBe(true);
+    await beginPoolLowering(db.db, { orgId: t.orgId, returning: { prompts: 25 } }, hold());
+    expect((await known()).bounds).toEqual({ prompts: 65 });
+    // ...and while it is in flight nothing is recorded, even quoting the current generation (the
+    // call may have been answered before its units arrived)...
+    expect(await refusal((await known()).generations.prompts)).toBe(false);
+    await endPoolLowering(db.db, { orgId: t.orgId, dimensions: ["prompts"] });
+    expect((await known()).bounds).toEqual({ prompts: 65 });
+    // ...until it is answered; a call sent before a bound already known is not recorded over it.
+    const current = (await known()).generations.prompts;
+    expect(await refusal(current, 5)).toBe(true);
+    expect(await refusal(current, 60_000)).toBe(false);
+
+    // A lowering whose end is never written (its process died) holds records back only so long.
+    await beginPoolLowering(db.db, { orgId: t.orgId, returning: { prompts: 10 } }, hold());
+    const afterDeath = (await known()).generations.prompts;
+    expect(await refusal(afterDeath)).toBe(false);
+    clock.advance(LOWERING_HOLD_MS + 1);
+    expect(await refusal(afterDeath)).toBe(true);
   });
 });

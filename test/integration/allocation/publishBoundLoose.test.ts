@@ -84,4 +84,91 @@ describe("a delete inside the publish window loosens the bound", () => {
       boundLoose: false,
     });
   });
+
+  it("a model added while a section worked out its need leaves that section's publish without a basis", async () => {
+    const clock = new ManualClock(new Date("2026-06-01T09:00:00.000Z"));
+    const t = (h = await startAllocationWorld(db, { clock, settings: { usedLagReads: 1_000 } }));
+    const ws = await t.newSubWorkspace({ projects: 3, prompts: 300 });
+    const gateway = withPublishRecording(t.client, {
+      db: db.db,
+      clock,
+      logger: t.deps.logger,
+      env: t.env,
+    });
+    const projectId = await t.createProject(ws);
+    await gateway.projects.patchProject(TOKEN, ws, projectId, { primaryUrl: "https://brand.example/" });
+    const assigned = new Set(
+      (await t.client.projects.listProjectAiModels(TOKEN, ws, projectId)).map((item) => item.model.id),
+    );
+    const models = (await t.client.projects.listAiModels(TOKEN)).items
+      .map((model) => model.id)
+      .filter((id) => !assigned.has(id));
+    let counter = 0;
+    /** A prompt write of `texts` texts whose need is worked out from the model count it reads. */
+    const promptWrite = (texts: number, afterNeed: () => Promise<void> = async () => {}) =>
+      t.guardFor(ws).section(
+        async () => {
+          const count = (await gateway.projects.listProjectAiModels(TOKEN, ws, projectId)).length;
+          await afterNeed();
+          return { prompts: texts * count };
+        },
+        async (write) => {
+          await write("promptCreate", () =>
+            gateway.projects.createPrompts(TOKEN, ws, projectId, {
+              texts: Array.from({ length: texts }, () => `prompt ${++counter}`),
+              createdBy: "test",
+            }),
+          );
+          await write("publish", () => gateway.projects.publishProject(TOKEN, ws, projectId));
+        },
+      );
+    const window = () => publishWindowOf(t.deps);
+
+    // Alone, the write's publish carries its basis.
+    await promptWrite(5);
+    expect((await findLastPublish(db.db, ws, window()))?.bound).toBeDefined();
+    clock.advance(window().publishLagMs);
+
+    // Models added to a project the section did not create were planned from a text count read
+    // before the lock (a prompt write may have added texts since): that publish has no basis.
+    await t.guardFor(ws).section({ prompts: 5 }, async (write) => {
+      await write("modelAdd", () => t.client.projects.addProjectAiModel(TOKEN, ws, projectId, models[1]!));
+      await write("publish", () => gateway.projects.publishProject(TOKEN, ws, projectId));
+    });
+    expect((await findLastPublish(db.db, ws, window()))?.bound).toBeUndefined();
+    clock.advance(window().publishLagMs);
+    // A section that creates its project adds models to a project with no texts: its basis stands.
+    await t.guardFor(ws).section({ projects: 1 }, async (write) => {
+      const fresh = await write("projectCreate", () => t.createProject(ws), { projects: 1 });
+      await gateway.projects.patchProject(TOKEN, ws, fresh, { primaryUrl: "https://brand.example/" });
+      await write("modelAdd", () => t.client.projects.addProjectAiModel(TOKEN, ws, fresh, models[1]!), {
+        prompts: 0,
+      });
+      await write("publish", () => gateway.projects.publishProject(TOKEN, ws, fresh));
+    });
+    expect((await findLastPublish(db.db, ws, window()))?.bound).toBeDefined();
+    clock.advance(window().publishLagMs);
+
+    // A model add holds the lock; a prompt write works its need out meanwhile (from the models it
+    // sees), then
+    // waits for the lock; the add lands first, so the write stages one model's worth more.
+    let addHolds!: () => void;
+    const held = new Promise<void>((resolve) => (addHolds = resolve));
+    let finishAdd!: () => void;
+    const adding = t.guardFor(ws).section({ prompts: 50 }, async (write) => {
+      addHolds();
+      await new Promise<void>((resolve) => (finishAdd = resolve));
+      await write("modelAdd", () => t.client.projects.addProjectAiModel(TOKEN, ws, projectId, models[0]!));
+      await write("publish", () => gateway.projects.publishProject(TOKEN, ws, projectId));
+    });
+    await held;
+    let needDone!: () => void;
+    const needWorkedOut = new Promise<void>((resolve) => (needDone = resolve));
+    const writing = promptWrite(5, async () => needDone());
+    await needWorkedOut;
+    finishAdd();
+    await Promise.all([adding, writing]);
+    // Its publish is recorded without a basis: rebalancing and releases keep the conservative rule.
+    expect((await findLastPublish(db.db, ws, window()))?.bound).toBeUndefined();
+  });
 });

@@ -1,0 +1,25 @@
+import { sql } from "drizzle-orm";
+
+import type { DbExecutor } from "../database.ts";
+import { databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
+
+/**
+ * A model is about to be added to a project of `subWorkspaceId` (docs/decisions/0030, addendum):
+ * `changes` moves on and the change is in flight until `endModelSetChange`, or for `holdMs` on the
+ * database's clock when that is never written. One upsert.
+ */
+export async function beginModelSetChange(
+  db: DbExecutor,
+  subWorkspaceId: string,
+  window: { now: DatabaseTime; holdMs: number },
+): Promise<void> {
+  const holdUntil = databaseNowPlus(window.now, window.holdMs);
+  await db.execute(sql`
+    insert into model_set_changes as c (sub_workspace_id, changes, in_flight, hold_until)
+    values (${subWorkspaceId}, 1, 1, ${holdUntil})
+    on conflict (sub_workspace_id) do update set
+      changes = c.changes + 1,
+      in_flight = c.in_flight + 1,
+      hold_until = greatest(c.hold_until, excluded.hold_until)
+  `);
+}

@@ -1,0 +1,35 @@
+import { sql } from "drizzle-orm";
+
+import type { Dimension } from "../../domain/allocation.ts";
+import type { DbExecutor } from "../database.ts";
+import { databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
+
+/**
+ * Serenity is about to give units back to `orgId`'s pool (a release, a sibling lowered): before the
+ * transfer is sent, a bound still known is raised by what it returns — as if it will apply; if it
+ * does not, the bound only says more than is free, the safe direction — the dimension's
+ * `generation` moves on, and the lowering counts as in flight until `endPoolLowering`, or for
+ * `holdMs` on the database's clock when that is never written (docs/decisions/0033). While it is
+ * in flight nothing a call taught is recorded: the call may have been answered before the units
+ * arrived. One statement for every dimension given.
+ */
+export async function beginPoolLowering(
+  db: DbExecutor,
+  lowering: { orgId: string; returning: Partial<Record<Dimension, number>> },
+  window: { now: DatabaseTime; holdMs: number },
+): Promise<void> {
+  const rows = Object.entries(lowering.returning).map(
+    ([dimension, units]) => sql`(${lowering.orgId}::uuid, ${dimension}, ${units}::integer)`,
+  );
+  if (rows.length === 0) return;
+  await db.execute(sql`
+    with v(org_id, dimension, units) as (values ${sql.join(rows, sql`, `)})
+    insert into pool_free_bounds as r (org_id, dimension, generation, lowerings_in_flight, lowering_until)
+    select v.org_id, v.dimension, 1, 1, ${databaseNowPlus(window.now, window.holdMs)} from v
+    on conflict (org_id, dimension) do update set
+      free_below = r.free_below + (select v.units from v where v.dimension = r.dimension),
+      generation = r.generation + 1,
+      lowerings_in_flight = r.lowerings_in_flight + 1,
+      lowering_until = greatest(r.lowering_until, excluded.lowering_until)
+  `);
+}

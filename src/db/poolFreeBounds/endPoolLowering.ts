@@ -1,0 +1,26 @@
+import { sql } from "drizzle-orm";
+
+import type { Dimension } from "../../domain/allocation.ts";
+import type { DbExecutor } from "../database.ts";
+
+/**
+ * A lowering `beginPoolLowering` announced was answered (applied, refused or lost): it is no longer
+ * in flight, and the `generation` moves on again, so what a call sent before this answer taught is
+ * not recorded (docs/decisions/0033). Its units were counted when it began.
+ */
+export async function endPoolLowering(
+  db: DbExecutor,
+  lowering: { orgId: string; dimensions: readonly Dimension[] },
+): Promise<void> {
+  if (lowering.dimensions.length === 0) return;
+  await db.execute(sql`
+    update pool_free_bounds set
+      generation = generation + 1,
+      lowerings_in_flight = greatest(0, lowerings_in_flight - 1)
+    where org_id = ${lowering.orgId}::uuid
+      and dimension in (${sql.join(
+        lowering.dimensions.map((dimension) => sql`${dimension}`),
+        sql`, `,
+      )})
+  `);
+}
