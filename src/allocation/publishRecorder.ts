@@ -1,6 +1,6 @@
 import type { FlagSource } from "../config/flags.ts";
-import { loosenPublishBound } from "../db/allocation/loosenPublishBound.ts";
 import { extendPublishWindow } from "../db/allocation/extendPublishWindow.ts";
+import { loosenPublishBound } from "../db/allocation/loosenPublishBound.ts";
 import { recordPublish } from "../db/allocation/recordPublish.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { type Clock, monotonicMsOf } from "../domain/clock.ts";
