@@ -7,8 +7,8 @@ import {
   MODEL_ADD_CALL_SITE,
   needOf,
   type NeedSource,
-  PROJECT_CREATE_CALL_SITE,
   type ReleaseReason,
+  type SectionOptions,
   type SectionWrite,
 } from "../domain/meteredWrites.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -121,7 +121,11 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
    * `used + drafted` cannot pass the total the ensure left, so its "re-check with drafted
    * included" (§5) is already done. A 405 anyway (the upstream's own lag) is retryOnQuota's.
    */
-  async function section<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T> {
+  async function section<T>(
+    need: NeedSource,
+    work: (write: SectionWrite) => Promise<T>,
+    options: SectionOptions = {},
+  ): Promise<T> {
     const current = mode();
     if (current.kind !== "on") {
       await needOf(need);
@@ -130,25 +134,21 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
     const { target } = current;
     const id = target.subWorkspaceId;
     // Before each write: a holder that stalled past its lease must not write unserialised. A model
-    // add is announced around its call; one to a project the section did not create was planned from
-    // a text count read before the lock, and leaves the section's publish without a basis
-    // (modelSetChanges.ts).
-    let createdProject = false;
+    // add is announced around its call (modelSetChanges.ts).
     const write: SectionWrite = (callSite, fn, stages = {}) => {
       deps.lock.assertHeld(id);
-      if (callSite === PROJECT_CREATE_CALL_SITE) createdProject = true;
-      if (callSite === MODEL_ADD_CALL_SITE && !createdProject) distrustPublishBasis(id);
       const send = callSite === MODEL_ADD_CALL_SITE ? () => announcedModelAdd(deps, id, fn) : fn;
       return retry(current, callSite, stages, send);
     };
     // Where the model sets stand before the need is worked out: a change before the lock is held
-    // may leave the need short of what the writes stage (modelSetChanges.ts).
-    const modelsBefore = await modelSetChangesNow(deps, id);
+    // may leave the need short of what the writes stage (modelSetChanges.ts). A need worked out
+    // under the lock has nothing to fear.
+    const modelsBefore = options.needUnderLock ? undefined : await modelSetChangesNow(deps, id);
     // The reads that decide the need start now, alongside the lock and the resources read: they
     // look at the project, not at the allocation, so they need not wait for the lock. The
     // resources read starts only once the lock is held, so it sees every unit staged before.
-    const deciding = needOf(need);
-    deciding.catch(() => undefined); // awaited below; a failed lock wait must not leave it unobserved
+    const deciding = options.needUnderLock ? undefined : needOf(need);
+    deciding?.catch(() => undefined); // awaited below; a failed lock wait must not leave it unobserved
     return deps.lock.withLock(id, async () => {
       const resources = observeResources(deps, {
         orgId: target.orgId,
@@ -156,8 +156,13 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
         workspaceId: id,
       });
       resources.catch(() => undefined); // awaited by ensure unless the need's reads failed first
-      const [ensured, modelsNow] = await Promise.all([deciding, modelSetChangesNow(deps, id)]);
-      if (modelSetMayHaveChanged(modelsBefore, modelsNow)) distrustPublishBasis(id);
+      const [ensured, modelsNow] = await Promise.all([
+        deciding ?? needOf(need),
+        modelsBefore && modelSetChangesNow(deps, id),
+      ]);
+      if (modelsBefore && modelsNow && modelSetMayHaveChanged(modelsBefore, modelsNow)) {
+        distrustPublishBasis(id);
+      }
       await ensureHeadroom(deps, target, ensured, path, resources);
       const result = await work(write);
       // What the section staged (its need, §5) goes to the resources record while the lock is

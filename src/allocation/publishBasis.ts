@@ -74,9 +74,9 @@ export function notePublishBasis(
 }
 
 /**
- * The section's need may be short of what its writes stage (a model set changed while it was worked
- * out, or it adds models to a project whose texts were counted before its lock, modelSetChanges.ts):
- * its publishes are recorded without a basis.
+ * The section's need may be short of what its writes stage, by an amount it cannot know (a model
+ * set changed while it was worked out, modelSetChanges.ts): its publishes are recorded without a
+ * basis.
  */
 export function distrustPublishBasis(subWorkspaceId: string): void {
   const slot = sections.getStore()?.get(subWorkspaceId);

@@ -58,10 +58,13 @@ export async function needOf(source: NeedSource): Promise<Need> {
  * worked its need out meanwhile may stage more than that need said (src/allocation/modelSetChanges.ts).
  */
 export const MODEL_ADD_CALL_SITE = "modelAdd";
-/** The call site of a project create: model adds after it in the section go to a project with no texts. */
-export const PROJECT_CREATE_CALL_SITE = "projectCreate";
 
 export type SectionWrite = <R>(callSite: string, fn: () => Promise<R>, stages?: NeedSource) => Promise<R>;
+
+export interface SectionOptions {
+  /** Work the need out only once the sub-workspace's lock is held (see `section`). */
+  needUnderLock?: boolean;
+}
 
 export interface MeteredWriteGuard {
   /**
@@ -69,9 +72,15 @@ export interface MeteredWriteGuard {
    * section stages — then runs `work`, whose metered writes all go through its `write`. While the
    * section runs, no other request (in any process) can stage units on the sub-workspace, so
    * headroom ensured at the start is still there for the last write. A `need` function runs
-   * alongside the lock and the guard's own read; `work` starts once both are done.
+   * alongside the lock and the guard's own read; `work` starts once both are done — or, with
+   * `needUnderLock`, once the lock is held, for a need that counts what another section may change
+   * meanwhile (the texts a model add stages one unit each for).
    */
-  section<T>(need: NeedSource, work: (write: SectionWrite) => Promise<T>): Promise<T>;
+  section<T>(
+    need: NeedSource,
+    work: (write: SectionWrite) => Promise<T>,
+    options?: SectionOptions,
+  ): Promise<T>;
   /** A section of one write: `section(need, (write) => write(callSite, fn, need))`. */
   singleWrite<T>(callSite: string, need: NeedSource, fn: () => Promise<T>): Promise<T>;
   /** Best-effort: lowers the allocation to what usage needs (never throws, never fails a request). */

@@ -9,7 +9,7 @@ import type { OrgRow } from "../db/orgs/orgRow.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { countryName, geoTargetIdFor } from "../domain/geoTarget.ts";
-import { type MeteredWriteGuardFactory, PROJECT_CREATE_CALL_SITE } from "../domain/meteredWrites.ts";
+import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
@@ -106,7 +106,7 @@ export async function createMarketForBrand(
     // adds stage nothing on a project without texts, and publish needs nothing more.
     projectId = await guard.section({ projects: 1 }, async (write) => {
       const project = await write(
-        PROJECT_CREATE_CALL_SITE,
+        "projectCreate",
         // Create-or-adopt: after a transient failure, the project the first try may have made.
         () =>
           createOrAdoptProject({ db: deps.db, projects, logger: log }, ctx.bearer, target.workspaceId, {

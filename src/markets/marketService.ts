@@ -282,14 +282,23 @@ export class MarketService {
       const change = modelChangeOf(plan);
       if (change.added.length === 0 && change.removed.length === 0) return change;
       await removeModels(gateway.projects, ref, plan);
-      const texts = plan.added.length > 0 ? await projectTextCount(gateway.projects, ref) : 0;
-      // One section for the adds and the publish: one lock, one resources read (SPEC §7).
-      await guard.section({ prompts: modelAddUnits(plan, texts) }, async (write) => {
-        await addModels(gateway.projects, write, ref, plan, texts);
-        await write("publish", () =>
-          gateway.projects.publishProject(ref.bearer, ref.workspaceId, ref.projectId),
-        );
-      });
+      // One section for the adds and the publish: one lock, one resources read (SPEC §7). Each add
+      // stages one unit per text, counted once the lock is held: a prompt write may add texts
+      // until then, and a need short of what the adds stage would leave the publish's bound short
+      // of what it moved (docs/decisions/0030, addendum).
+      let counting: Promise<number> | undefined;
+      const texts = () =>
+        (counting ??= plan.added.length > 0 ? projectTextCount(gateway.projects, ref) : Promise.resolve(0));
+      await guard.section(
+        async () => ({ prompts: modelAddUnits(plan, await texts()) }),
+        async (write) => {
+          await addModels(gateway.projects, write, ref, plan, await texts());
+          await write("publish", () =>
+            gateway.projects.publishProject(ref.bearer, ref.workspaceId, ref.projectId),
+          );
+        },
+        { needUnderLock: true },
+      );
       return change;
     });
     await rememberModels(

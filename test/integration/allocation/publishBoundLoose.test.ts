@@ -129,26 +129,43 @@ describe("a delete inside the publish window loosens the bound", () => {
     expect((await findLastPublish(db.db, ws, window()))?.bound).toBeDefined();
     clock.advance(window().publishLagMs);
 
-    // Models added to a project the section did not create were planned from a text count read
-    // before the lock (a prompt write may have added texts since): that publish has no basis.
-    await t.guardFor(ws).section({ prompts: 5 }, async (write) => {
-      await write("modelAdd", () => t.client.projects.addProjectAiModel(TOKEN, ws, projectId, models[1]!));
-      await write("publish", () => gateway.projects.publishProject(TOKEN, ws, projectId));
+    // A section whose need counts what another may change (a model add stages one unit per text)
+    // works it out under the lock: a prompt write holding the lock first is counted.
+    let writeHolds!: () => void;
+    const writeHeld = new Promise<void>((resolve) => (writeHolds = resolve));
+    let finishWrite!: () => void;
+    const writingFirst = t.guardFor(ws).section({ prompts: 5 }, async (write) => {
+      writeHolds();
+      await new Promise<void>((resolve) => (finishWrite = resolve));
+      await write("promptCreate", () =>
+        gateway.projects.createPrompts(TOKEN, ws, projectId, {
+          texts: Array.from({ length: 3 }, () => `prompt ${++counter}`),
+          createdBy: "test",
+        }),
+      );
     });
-    expect((await findLastPublish(db.db, ws, window()))?.bound).toBeUndefined();
+    await writeHeld;
+    const textsSeen: number[] = [];
+    const countTexts = async () =>
+      (await t.client.projects.listPrompts(TOKEN, ws, projectId, { draft: true, limit: 200 })).items.length;
+    const textsBefore = await countTexts();
+    const replacing = t.guardFor(ws).section(
+      async () => {
+        textsSeen.push(await countTexts());
+        return { prompts: textsSeen[0]! };
+      },
+      async (write) => {
+        await write("modelAdd", () => t.client.projects.addProjectAiModel(TOKEN, ws, projectId, models[1]!), {
+          prompts: textsSeen[0]!,
+        });
+        await write("publish", () => gateway.projects.publishProject(TOKEN, ws, projectId));
+      },
+      { needUnderLock: true },
+    );
+    finishWrite();
+    await Promise.all([writingFirst, replacing]);
+    expect(textsSeen).toEqual([textsBefore + 3]);
     clock.advance(window().publishLagMs);
-    // A section that creates its project adds models to a project with no texts: its basis stands.
-    await t.guardFor(ws).section({ projects: 1 }, async (write) => {
-      const fresh = await write("projectCreate", () => t.createProject(ws), { projects: 1 });
-      await gateway.projects.patchProject(TOKEN, ws, fresh, { primaryUrl: "https://brand.example/" });
-      await write("modelAdd", () => t.client.projects.addProjectAiModel(TOKEN, ws, fresh, models[1]!), {
-        prompts: 0,
-      });
-      await write("publish", () => gateway.projects.publishProject(TOKEN, ws, fresh));
-    });
-    expect((await findLastPublish(db.db, ws, window()))?.bound).toBeDefined();
-    clock.advance(window().publishLagMs);
-
     // A model add holds the lock; a prompt write works its need out meanwhile (from the models it
     // sees), then
     // waits for the lock; the add lands first, so the write stages one model's worth more.
