@@ -14,8 +14,8 @@ import {
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { ensureHeadroom, type EnsureResult } from "./ensureHeadroom.ts";
-import { announcedModelAdd, modelSetChangesNow, modelSetMayHaveChanged } from "./modelSetChanges.ts";
-import { distrustPublishBasis } from "./publishBasis.ts";
+import { announcedModelAdd, modelSetChangesNow } from "./modelSetChanges.ts";
+import { countOwnModelChange, distrustPublishBasis, expectModelChanges } from "./publishBasis.ts";
 import { createQuotaRetryBudget } from "./quotaRetryBudget.ts";
 import { releaseSurplusLocked } from "./releaseSurplus.ts";
 import { observeResources, recordStaged } from "./resourcesRecord.ts";
@@ -137,12 +137,16 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
     // add is announced around its call (modelSetChanges.ts).
     const write: SectionWrite = (callSite, fn, stages = {}) => {
       deps.lock.assertHeld(id);
-      const send = callSite === MODEL_ADD_CALL_SITE ? () => announcedModelAdd(deps, id, fn) : fn;
+      const send =
+        callSite === MODEL_ADD_CALL_SITE
+          ? () => announcedModelAdd(deps, id, fn, () => countOwnModelChange(id))
+          : fn;
       return retry(current, callSite, stages, send);
     };
     // Where the model sets stand before the need is worked out: a change before the lock is held
-    // may leave the need short of what the writes stage (modelSetChanges.ts). A need worked out
-    // under the lock has nothing to fear.
+    // may leave the need short of what the writes stage, and a publish of the section then records
+    // no basis — checked by the publish's own statement, not by another read (modelSetChanges.ts).
+    // A need worked out under the lock has nothing to fear.
     const modelsBefore = options.needUnderLock ? undefined : await modelSetChangesNow(deps, id);
     // The reads that decide the need start now, alongside the lock and the resources read: they
     // look at the project, not at the allocation, so they need not wait for the lock. The
@@ -156,13 +160,9 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
         workspaceId: id,
       });
       resources.catch(() => undefined); // awaited by ensure unless the need's reads failed first
-      const [ensured, modelsNow] = await Promise.all([
-        deciding ?? needOf(need),
-        modelsBefore && modelSetChangesNow(deps, id),
-      ]);
-      if (modelsBefore && modelsNow && modelSetMayHaveChanged(modelsBefore, modelsNow)) {
-        distrustPublishBasis(id);
-      }
+      if (modelsBefore?.inFlight) distrustPublishBasis(id);
+      else if (modelsBefore) expectModelChanges(id, modelsBefore.changes);
+      const ensured = await (deciding ?? needOf(need));
       await ensureHeadroom(deps, target, ensured, path, resources);
       const result = await work(write);
       // What the section staged (its need, §5) goes to the resources record while the lock is

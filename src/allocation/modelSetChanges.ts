@@ -23,28 +23,26 @@ export function modelSetChangesNow(deps: Deps, subWorkspaceId: string): Promise<
   return readModelSetChanges(deps.db, subWorkspaceId, deps.clock.databaseTime?.());
 }
 
-/** Whether a model set may have changed between `before` (read before the need) and `now` (under the lock). */
-export function modelSetMayHaveChanged(before: ModelSetChanges, now: ModelSetChanges): boolean {
-  return before.inFlight || now.inFlight || before.changes !== now.changes;
-}
-
 /**
  * Runs a model add announced: begun before it is sent (not best effort — unannounced, it is not
- * sent), ended after it is answered (best effort — unwritten, the hold runs out).
+ * sent), ended after it is answered (best effort — unwritten, the hold runs out). `counted` is
+ * called for each change written (its begin, its end): the section counts its own.
  */
 export async function announcedModelAdd<T>(
   deps: Deps,
   subWorkspaceId: string,
   add: () => Promise<T>,
+  counted: () => void,
 ): Promise<T> {
   await beginModelSetChange(deps.db, subWorkspaceId, {
     now: deps.clock.databaseTime?.(),
     holdMs: MODEL_CHANGE_HOLD_MS,
   });
+  counted();
   try {
     return await add();
   } finally {
-    await endModelSetChange(deps.db, subWorkspaceId).catch((error: unknown) =>
+    await endModelSetChange(deps.db, subWorkspaceId).then(counted, (error: unknown) =>
       deps.logger.warn(
         { err: error, subWorkspaceId },
         "allocation: could not end a model add's announcement",

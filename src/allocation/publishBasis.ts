@@ -27,6 +27,12 @@ interface Slot {
   basis?: Basis;
   /** The section's need may be short of what its writes stage: its publishes get no basis. */
   distrusted?: boolean;
+  /**
+   * The model-set changes the sub-workspace should show at a publish of the section: what it showed
+   * before the section worked its need out, plus the section's own announcements. More means a model
+   * was added by another section meanwhile; the publish's record checks it in its statement.
+   */
+  modelChanges?: number;
 }
 
 const sections = new AsyncLocalStorage<Map<string, Slot>>();
@@ -78,6 +84,18 @@ export function notePublishBasis(
  * set changed while it was worked out, modelSetChanges.ts): its publishes are recorded without a
  * basis.
  */
+/** The section saw `changes` model-set changes before working its need out (modelSetChanges.ts). */
+export function expectModelChanges(subWorkspaceId: string, changes: number): void {
+  const slot = sections.getStore()?.get(subWorkspaceId);
+  if (slot) slot.modelChanges = changes;
+}
+
+/** The section announced a model add (its begin or its end): one more change is its own. */
+export function countOwnModelChange(subWorkspaceId: string): void {
+  const slot = sections.getStore()?.get(subWorkspaceId);
+  if (slot?.modelChanges !== undefined) slot.modelChanges += 1;
+}
+
 export function distrustPublishBasis(subWorkspaceId: string): void {
   const slot = sections.getStore()?.get(subWorkspaceId);
   if (slot) slot.distrusted = true;
@@ -95,5 +113,10 @@ export function takePublishBasis(subWorkspaceId: string): PublishBasisValues | u
   const bound: Units = { projects: 0, prompts: 0 };
   for (const dimension of DIMENSIONS) bound[dimension] = basis.usedBefore[dimension] + basis.moved[dimension];
   slot.basis = { readAtMs: basis.readAtMs, usedBefore: bound, moved: { projects: 0, prompts: 0 } };
-  return { readAtMs: basis.readAtMs, usedBefore: basis.usedBefore, moved: basis.moved };
+  return {
+    readAtMs: basis.readAtMs,
+    usedBefore: basis.usedBefore,
+    moved: basis.moved,
+    ...(slot.modelChanges !== undefined ? { modelChanges: slot.modelChanges } : {}),
+  };
 }

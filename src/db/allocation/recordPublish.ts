@@ -16,6 +16,12 @@ export interface PublishBasisValues {
   usedBefore: Units;
   /** The read's `drafted` plus the section's staged need: all a publish there can turn into `used`. */
   moved: Units;
+  /**
+   * The model-set changes the sub-workspace must show for the basis to hold (model_set_changes):
+   * another count means a model was added while the section worked its need out, and the publish
+   * is recorded without a basis. Absent: not checked (a need worked out under the lock).
+   */
+  modelChanges?: number;
 }
 
 /**
@@ -89,6 +95,12 @@ function publishUpsert(
   };
   const sum = (dimension: "projects" | "prompts") =>
     basis ? basis.usedBefore[dimension] + basis.moved[dimension] : null;
+  // A basis the model sets moved under is none (checked in the statement, under the section's lock).
+  const holds =
+    basis?.modelChanges === undefined
+      ? sql`true`
+      : sql`coalesce((select c.changes from model_set_changes c where c.sub_workspace_id = ${values.subWorkspaceId}), 0) = ${basis.modelChanges}::integer`;
+  const ifHolds = (value: number | null) => sql`case when ${holds} then ${value}::integer end`;
   return sql`
     insert into allocation_publishes as p (
       sub_workspace_id, published_at, basis_read_at,
@@ -96,8 +108,8 @@ function publishUpsert(
       bound_loose
     ) values (
       ${values.subWorkspaceId}, ${now}, ${readAt},
-      ${sum("projects")}::integer, ${sum("prompts")}::integer,
-      ${basis?.moved.projects ?? null}::integer, ${basis?.moved.prompts ?? null}::integer,
+      ${ifHolds(sum("projects"))}, ${ifHolds(sum("prompts"))},
+      ${ifHolds(basis?.moved.projects ?? null)}, ${ifHolds(basis?.moved.prompts ?? null)},
       false
     )
     on conflict (sub_workspace_id) do update set
