@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 
+import { afterAll, afterEach, beforeAll } from "vitest";
+
 import type { AllocationDeps, AllocationTarget, TransferPath } from "../../src/allocation/allocationDeps.ts";
 import { createAllocationGuard } from "../../src/allocation/allocationGuard.ts";
 import { AllocationService } from "../../src/allocation/allocationService.ts";
@@ -16,7 +18,7 @@ import { createLogger } from "../../src/observability/logger.ts";
 import { OrgService } from "../../src/orgs/orgService.ts";
 import type { SimulatorSettings } from "../../src/simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
-import type { TestDatabase } from "./database.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { ensureUnderLock } from "./ensureUnderLock.ts";
 import { LogCapture } from "./logCapture.ts";
 import { startTestSimulator, type TestSimulator } from "./simulator.ts";
@@ -198,4 +200,34 @@ export async function poolSum(t: AllocationWorld): Promise<Units> {
     for (const dimension of DIMENSIONS) sum[dimension] += workspace.resources[dimension].total;
   }
   return sum;
+}
+
+/**
+ * A file's allocation worlds, one per test: the test database is made once for the file, and each
+ * world a test starts is closed after it (vitest hooks registered here).
+ */
+export function allocationWorldPerTest(): {
+  /** The file's test database (set once its `beforeAll` ran). */
+  readonly db: TestDatabase;
+  start(options?: Parameters<typeof startAllocationWorld>[1]): Promise<AllocationWorld>;
+} {
+  let db: TestDatabase | undefined;
+  let current: AllocationWorld | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  afterAll(() => db?.destroy());
+  return {
+    get db() {
+      return db!;
+    },
+    async start(options) {
+      current = await startAllocationWorld(db!, options);
+      return current;
+    },
+  };
 }

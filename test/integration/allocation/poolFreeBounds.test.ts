@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { LOWERING_HOLD_MS, poolFreeBoundWindowOf } from "../../../src/allocation/poolFreeBounds.ts";
 import { readParentAndFamily } from "../../../src/allocation/poolViewReads.ts";
@@ -10,13 +10,12 @@ import { recordPoolFreeBound } from "../../../src/db/poolFreeBounds/recordPoolFr
 import { ServiceError } from "../../../src/domain/errors.ts";
 import {
   type AllocationWorld,
+  allocationWorldPerTest,
   drainPool,
   PARENT,
   poolSum,
-  startAllocationWorld,
   TOKEN,
 } from "../../support/allocationWorld.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 
 /**
@@ -28,24 +27,15 @@ import { ManualClock } from "../../support/manualClock.ts";
  * attempts before it (§11 steps 1 and 2's exact and block transfers).
  */
 
-let db: TestDatabase;
-let h: AllocationWorld | undefined;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-afterAll(() => db.destroy());
+const worlds = allocationWorldPerTest();
 
 const transfers = async (t: AllocationWorld) =>
   (await t.calls()).filter((call) => call.endsWith("/resources/transfer"));
 
 async function world() {
   const clock = new ManualClock(new Date("2026-06-01T09:00:00.000Z"));
-  h = await startAllocationWorld(db, { clock, env: { SERENITY_ALLOCATION_REBALANCE: "false" } });
-  return { t: h, clock };
+  const t = await worlds.start({ clock, env: { SERENITY_ALLOCATION_REBALANCE: "false" } });
+  return { t, clock };
 }
 
 async function refused(promise: Promise<unknown>): Promise<string | undefined> {
@@ -70,7 +60,7 @@ describe("the pool's known free units", () => {
     await t.clearCalls();
     expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
     expect(await transfers(t)).toHaveLength(2);
-    expect((await findPoolFreeBounds(db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
+    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
       prompts: 80,
     });
 
@@ -81,7 +71,7 @@ describe("the pool's known free units", () => {
     expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
     expect(await t.calls()).toEqual([`GET UM/v1/workspaces/${a}/resources`]);
     expect(notSent).toEqual(["topUp", "exact"]);
-    const ledger = await listLedgerEntries(db.db, t.orgId, { limit: 10 });
+    const ledger = await listLedgerEntries(worlds.db.db, t.orgId, { limit: 10 });
     expect(ledger.slice(0, 2).map((row) => [row.reason, row.outcome, row.errorCode])).toEqual([
       ["exact", "rejected", "orgPoolExhausted"],
       ["topUp", "rejected", "orgPoolExhausted"],
@@ -109,7 +99,7 @@ describe("the pool's known free units", () => {
     // the block (200, taking 100) is sent again and served.
     const released = await t.release(spare, { floor: { projects: 1, prompts: 100 } });
     expect(released.outcome).toBe("released");
-    expect((await findPoolFreeBounds(db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
+    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
       prompts: 280,
     });
     expect(await t.ensure(a, { prompts: 180 })).toEqual({
@@ -139,7 +129,7 @@ describe("the pool's known free units", () => {
       known: new Set(),
       priority: "background",
     });
-    expect((await findPoolFreeBounds(db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
+    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
       projects: 1,
       prompts: 551,
     });
@@ -163,7 +153,9 @@ describe("the pool's known free units", () => {
     await drainPool(t, { projects: 0, prompts: 500 });
     // Both short: one transfer names both; the pool has no project, so it is refused.
     expect(await refused(t.ensure(a, { projects: 2, prompts: 150 }))).toBe("orgPoolExhausted");
-    expect((await findPoolFreeBounds(db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({});
+    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual(
+      {},
+    );
   });
 
   it("what a call taught is not recorded when units came back, or were on their way, since it was sent", async () => {
@@ -173,28 +165,28 @@ describe("the pool's known free units", () => {
     const hold = () => ({ now: clock.databaseTime(), holdMs: LOWERING_HOLD_MS });
     const refusal = (generation: number, sentAgoMs = 5) =>
       recordPoolFreeBound(
-        db.db,
+        worlds.db.db,
         { orgId: t.orgId, dimension: "prompts", freeBelow: 40, sentAgoMs, source: "refused", generation },
         window(),
       );
-    const known = async () => findPoolFreeBounds(db.db, t.orgId, window());
+    const known = async () => findPoolFreeBounds(worlds.db.db, t.orgId, window());
     const seen = await known();
     expect(seen.generations).toEqual({ projects: 0, prompts: 0 });
 
     // A release answered while a refusal was on its way back: the refusal may predate its units.
-    await beginPoolLowering(db.db, { orgId: t.orgId, returning: { prompts: 100 } }, hold());
-    await endPoolLowering(db.db, { orgId: t.orgId, dimensions: ["prompts"] });
+    await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 100 } }, hold());
+    await endPoolLowering(worlds.db.db, { orgId: t.orgId, dimensions: ["prompts"] });
     expect(await refusal(seen.generations.prompts)).toBe(false);
     expect((await known()).bounds).toEqual({});
 
     // Sent after it: recorded. A lowering sent next raises the bound before it goes out...
     expect(await refusal((await known()).generations.prompts)).toBe(true);
-    await beginPoolLowering(db.db, { orgId: t.orgId, returning: { prompts: 25 } }, hold());
+    await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 25 } }, hold());
     expect((await known()).bounds).toEqual({ prompts: 65 });
     // ...and while it is in flight nothing is recorded, even quoting the current generation (the
     // call may have been answered before its units arrived)...
     expect(await refusal((await known()).generations.prompts)).toBe(false);
-    await endPoolLowering(db.db, { orgId: t.orgId, dimensions: ["prompts"] });
+    await endPoolLowering(worlds.db.db, { orgId: t.orgId, dimensions: ["prompts"] });
     expect((await known()).bounds).toEqual({ prompts: 65 });
     // ...until it is answered; a call sent before a bound already known is not recorded over it.
     const current = (await known()).generations.prompts;
@@ -202,7 +194,7 @@ describe("the pool's known free units", () => {
     expect(await refusal(current, 60_000)).toBe(false);
 
     // A lowering whose end is never written (its process died) holds records back only so long.
-    await beginPoolLowering(db.db, { orgId: t.orgId, returning: { prompts: 10 } }, hold());
+    await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 10 } }, hold());
     const afterDeath = (await known()).generations.prompts;
     expect(await refusal(afterDeath)).toBe(false);
     clock.advance(LOWERING_HOLD_MS + 1);

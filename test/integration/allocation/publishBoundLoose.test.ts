@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { publishWindowOf } from "../../../src/allocation/publishBound.ts";
 import { withPublishRecording } from "../../../src/allocation/publishRecorder.ts";
 import { findLastPublish } from "../../../src/db/allocation/findLastPublish.ts";
-import { type AllocationWorld, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { allocationWorldPerTest, TOKEN } from "../../support/allocationWorld.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 
 /**
@@ -16,24 +15,15 @@ import { ManualClock } from "../../support/manualClock.ts";
  * bound (five projects). Real HTTP against the simulator, `used` lagging every publish.
  */
 
-let db: TestDatabase;
-let h: AllocationWorld | undefined;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-afterAll(() => db.destroy());
+const worlds = allocationWorldPerTest();
 
 describe("a delete inside the publish window loosens the bound", () => {
   it("the guard plans from the read, not from a bound create/delete chains inflated; the chain stays bounded for releases", async () => {
     const clock = new ManualClock(new Date("2026-06-01T09:00:00.000Z"));
-    const t = (h = await startAllocationWorld(db, { clock, settings: { usedLagReads: 1_000 } }));
+    const t = await worlds.start({ clock, settings: { usedLagReads: 1_000 } });
     const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     const gateway = withPublishRecording(t.client, {
-      db: db.db,
+      db: worlds.db.db,
       clock,
       logger: t.deps.logger,
       env: t.env,
@@ -54,14 +44,14 @@ describe("a delete inside the publish window loosens the bound", () => {
 
     await createPublishDelete();
     // One publish: its bound is the project it moved; the delete after it made the bound loose.
-    expect(await findLastPublish(db.db, ws, window)).toMatchObject({
+    expect(await findLastPublish(worlds.db.db, ws, window)).toMatchObject({
       inWindow: true,
       bound: { used: { projects: 1, prompts: 0 } },
       boundLoose: true,
     });
     for (let round = 0; round < 4; round++) await createPublishDelete();
     // Five publishes chained in one window: the bound counts five projects, none is used.
-    const chained = await findLastPublish(db.db, ws, window);
+    const chained = await findLastPublish(worlds.db.db, ws, window);
     expect(chained).toMatchObject({ inWindow: true, bound: { used: { projects: 5 } }, boundLoose: true });
     expect((await t.totals(ws)).projects).toBe(1);
 
@@ -78,7 +68,7 @@ describe("a delete inside the publish window loosens the bound", () => {
       await gateway.projects.patchProject(TOKEN, ws, projectId, { primaryUrl: "https://brand.example/" });
       await write("publish", () => gateway.projects.publishProject(TOKEN, ws, projectId));
     });
-    expect(await findLastPublish(db.db, ws, window)).toMatchObject({
+    expect(await findLastPublish(worlds.db.db, ws, window)).toMatchObject({
       inWindow: true,
       bound: { used: { projects: 1 } },
       boundLoose: false,
@@ -87,10 +77,10 @@ describe("a delete inside the publish window loosens the bound", () => {
 
   it("a model added while a section worked out its need leaves that section's publish without a basis", async () => {
     const clock = new ManualClock(new Date("2026-06-01T09:00:00.000Z"));
-    const t = (h = await startAllocationWorld(db, { clock, settings: { usedLagReads: 1_000 } }));
+    const t = await worlds.start({ clock, settings: { usedLagReads: 1_000 } });
     const ws = await t.newSubWorkspace({ projects: 3, prompts: 300 });
     const gateway = withPublishRecording(t.client, {
-      db: db.db,
+      db: worlds.db.db,
       clock,
       logger: t.deps.logger,
       env: t.env,
@@ -126,7 +116,7 @@ describe("a delete inside the publish window loosens the bound", () => {
 
     // Alone, the write's publish carries its basis.
     await promptWrite(5);
-    expect((await findLastPublish(db.db, ws, window()))?.bound).toBeDefined();
+    expect((await findLastPublish(worlds.db.db, ws, window()))?.bound).toBeDefined();
     clock.advance(window().publishLagMs);
 
     // A section whose need counts what another may change (a model add stages one unit per text)
@@ -186,6 +176,6 @@ describe("a delete inside the publish window loosens the bound", () => {
     finishAdd();
     await Promise.all([adding, writing]);
     // Its publish is recorded without a basis: rebalancing and releases keep the conservative rule.
-    expect((await findLastPublish(db.db, ws, window()))?.bound).toBeUndefined();
+    expect((await findLastPublish(worlds.db.db, ws, window()))?.bound).toBeUndefined();
   });
 });

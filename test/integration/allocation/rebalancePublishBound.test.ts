@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { publishWindowOf } from "../../../src/allocation/publishBound.ts";
 import { withPublishRecording } from "../../../src/allocation/publishRecorder.ts";
@@ -10,11 +10,10 @@ import { ServiceError } from "../../../src/domain/errors.ts";
 import type { ServiceEvents } from "../../../src/observability/events.ts";
 import {
   type AllocationWorld,
+  allocationWorldPerTest,
   drainPool,
-  startAllocationWorld,
   TOKEN,
 } from "../../support/allocationWorld.ts";
-import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 
 /**
  * Rebalancing inside a sibling's publish-lag window (docs/decisions/0030), against the simulator
@@ -24,16 +23,7 @@ import { createTestDatabase, type TestDatabase } from "../../support/database.ts
  * shows usage Serenity's publishes cannot explain keeps the conservative rule (skipped).
  */
 
-let db: TestDatabase;
-let h: AllocationWorld | undefined;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-afterAll(() => db.destroy());
+const worlds = allocationWorldPerTest();
 
 async function truth(t: AllocationWorld, workspaceId: string) {
   return (await t.sim.dump()).workspaces.find((workspace) => workspace.id === workspaceId)!.resources;
@@ -47,7 +37,7 @@ async function truth(t: AllocationWorld, workspaceId: string) {
 async function publishedSibling(t: AllocationWorld, carve: Units, texts: number): Promise<string> {
   const ws = await t.newSubWorkspace(carve);
   const gateway = withPublishRecording(t.client, {
-    db: db.db,
+    db: worlds.db.db,
     clock: t.deps.clock,
     logger: t.deps.logger,
     env: t.env,
@@ -71,7 +61,7 @@ async function publishedSibling(t: AllocationWorld, carve: Units, texts: number)
 
 describe("rebalancing inside the publish-lag window", () => {
   it("lowers a sibling Serenity published into to what its publish bounds, never to the lagging read", async () => {
-    const t = (h = await startAllocationWorld(db, { settings: { usedLagReads: 1_000 } }));
+    const t = await worlds.start({ settings: { usedLagReads: 1_000 } });
     const a = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     const b = await publishedSibling(t, { projects: 1, prompts: 300 }, 120);
     const siblings = [a, b].map((id) => ({ brandId: randomUUID(), subWorkspaceId: id }));
@@ -79,7 +69,7 @@ describe("rebalancing inside the publish-lag window", () => {
     await t.sim.control("/quota", { workspaceId: a, prompts: { used: 100 } });
     await drainPool(t);
     // The publish carries its basis: the read's used (0) and what it moved (1 project, 120 prompts).
-    expect((await findLastPublish(db.db, b, publishWindowOf(t.deps)))?.bound).toEqual({
+    expect((await findLastPublish(worlds.db.db, b, publishWindowOf(t.deps)))?.bound).toEqual({
       used: { projects: 1, prompts: 120 },
       movedInWindow: { projects: 1, prompts: 120 },
     });
@@ -108,7 +98,7 @@ describe("rebalancing inside the publish-lag window", () => {
   });
 
   it("skips a sibling whose read shows more used than Serenity's publishes can have made (another client wrote there)", async () => {
-    const t = (h = await startAllocationWorld(db, { settings: { usedLagReads: 1_000 } }));
+    const t = await worlds.start({ settings: { usedLagReads: 1_000 } });
     const a = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     const b = await publishedSibling(t, { projects: 1, prompts: 300 }, 120);
     t.deps.siblings = async () => [a, b].map((id) => ({ brandId: randomUUID(), subWorkspaceId: id }));
