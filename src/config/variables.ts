@@ -141,7 +141,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     unit: "ms",
     read: "per use",
     meaning:
-      "a release (or a rebalance lowering a sibling) this soon after a publish into the sub-workspace is deferred (skipped)",
+      "how long after a publish into a sub-workspace its `used` may still read low (decided on PostgreSQL's clock): a release or a rebalance lowering it plans from what Serenity's own publish moved (docs/decisions/0030), and is deferred (skipped) when the publish was not Serenity's",
   },
   {
     names: ["SERENITY_ALLOCATION_REBALANCE"],
