@@ -40,6 +40,8 @@ export type SiblingSource = (orgId: string) => Promise<SiblingWorkspace[]>;
 export interface AllocationTarget extends Pick<MeteredWriteContext, "orgId" | "bearer" | "requestId"> {
   brandId: string | null;
   subWorkspaceId: string;
+  /** The org's pool, when the caller knows it (a guard does): read to refresh what is known of it. */
+  parentWorkspaceId?: string;
 }
 
 /**

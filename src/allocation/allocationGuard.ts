@@ -68,6 +68,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
         orgId: context.orgId,
         brandId: context.brandId,
         subWorkspaceId: context.subWorkspaceId,
+        parentWorkspaceId: context.parentWorkspaceId,
         requestId: context.requestId,
         bearer: context.bearer,
       },

@@ -19,7 +19,7 @@ import { monotonicMsOf } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
-import { knownNotToFit, knownPoolFree } from "./poolFreeBounds.ts";
+import { knownNotToFit, knownPoolFree, refreshPoolInBackground } from "./poolFreeBounds.ts";
 import { notePublishBasis } from "./publishBasis.ts";
 import { ownReadWithinPublishBound } from "./publishBound.ts";
 import { reclaimFromSiblings } from "./reclaimFromSiblings.ts";
@@ -134,6 +134,9 @@ async function topUp(
         errorCode: "orgPoolExhausted",
       });
       deps.events.emit("allocation.topUpNotSent", { orgId: target.orgId, step });
+      if (ruledOut.some((dimension) => known?.aging.includes(dimension))) {
+        refreshPoolInBackground(deps, target);
+      }
       return new ServiceError("orgPoolExhausted", { details: { knownNotToFit: ruledOut } });
     }
     const startedAt = deps.clock.now();

@@ -13,6 +13,7 @@ import {
   type WorkspaceResources,
 } from "../domain/allocation.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
+import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
 
 /**
@@ -41,6 +42,13 @@ export function poolFreeBoundWindowOf(deps: Pick<AllocationDeps, "clock" | "env"
 }
 
 /**
+ * How old a bound may be and still rule a top-up out without a second look: an older one still
+ * does, but the parent is read again in the background (`refreshPoolInBackground`), so units added
+ * since are seen by the next request rather than at the sampler's next pass.
+ */
+export const POOL_BOUND_FRESH_MS = 5_000;
+
+/**
  * What is known of `orgId`'s pool, read before a call is sent (its generations go with what the
  * call teaches); nothing known when it cannot be read — then every attempt is sent and nothing is
  * learned.
@@ -50,7 +58,10 @@ export async function knownPoolFree(
   orgId: string,
 ): Promise<KnownPoolFree | undefined> {
   try {
-    return await findPoolFreeBounds(deps.db, orgId, poolFreeBoundWindowOf(deps));
+    return await findPoolFreeBounds(deps.db, orgId, {
+      ...poolFreeBoundWindowOf(deps),
+      freshMs: POOL_BOUND_FRESH_MS,
+    });
   } catch (error) {
     deps.logger.warn({ err: error, orgId }, "allocation: could not read what is known of the pool");
     return undefined;
@@ -174,6 +185,34 @@ export async function learnFromParentRead(
       );
     }
   });
+}
+
+/** The orgs whose parent this process is reading again right now (one read at a time per org). */
+const refreshing = new Set<string>();
+
+/**
+ * Reads the org's parent again in the background, and learns from it: a top-up was just ruled out
+ * by a bound older than POOL_BOUND_FRESH_MS, and units may have been added since (docs/decisions/0033).
+ * Never awaited by the request that asked (the read is background work in the upstream budget);
+ * one at a time per org in a process; a failure is logged.
+ */
+export function refreshPoolInBackground(
+  deps: LearnDeps & Pick<AllocationDeps, "upstream">,
+  target: Pick<AllocationTarget, "orgId" | "bearer" | "parentWorkspaceId">,
+): void {
+  const { orgId, parentWorkspaceId } = target;
+  if (!parentWorkspaceId || refreshing.has(orgId)) return;
+  refreshing.add(orgId);
+  void asBackgroundWork(async () => {
+    const known = await knownPoolFree(deps, orgId);
+    const sentAtMs = monotonicMsOf(deps.clock);
+    const parent = await deps.upstream.readResources(target.bearer, parentWorkspaceId);
+    await learnFromParentRead(deps, orgId, { parent, sentAtMs, known });
+  })
+    .catch((error: unknown) =>
+      deps.logger.warn({ err: error, orgId }, "allocation: could not read the pool again"),
+    )
+    .finally(() => refreshing.delete(orgId));
 }
 
 async function bestEffort(deps: LearnDeps, orgId: string, work: () => Promise<void>): Promise<void> {

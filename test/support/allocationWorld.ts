@@ -115,6 +115,7 @@ export async function startAllocationWorld(
     orgId,
     brandId: randomUUID(),
     subWorkspaceId,
+    parentWorkspaceId: PARENT,
     requestId,
     bearer: TOKEN,
   });

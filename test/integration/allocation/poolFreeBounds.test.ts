@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 
-import { LOWERING_HOLD_MS, poolFreeBoundWindowOf } from "../../../src/allocation/poolFreeBounds.ts";
+import {
+  LOWERING_HOLD_MS,
+  POOL_BOUND_FRESH_MS,
+  poolFreeBoundWindowOf,
+} from "../../../src/allocation/poolFreeBounds.ts";
 import { readParentAndFamily } from "../../../src/allocation/poolViewReads.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
 import { beginPoolLowering } from "../../../src/db/poolFreeBounds/beginPoolLowering.ts";
@@ -17,6 +21,7 @@ import {
   TOKEN,
 } from "../../support/allocationWorld.ts";
 import { ManualClock } from "../../support/manualClock.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /**
  * What Serenity knows its org's pool cannot give (docs/decisions/0033), over real HTTP against the
@@ -28,6 +33,7 @@ import { ManualClock } from "../../support/manualClock.ts";
  */
 
 const worlds = allocationWorldPerTest();
+const windowOf = (t: AllocationWorld) => ({ ...poolFreeBoundWindowOf(t.deps), freshMs: POOL_BOUND_FRESH_MS });
 
 const transfers = async (t: AllocationWorld) =>
   (await t.calls()).filter((call) => call.endsWith("/resources/transfer"));
@@ -60,7 +66,7 @@ describe("the pool's known free units", () => {
     await t.clearCalls();
     expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
     expect(await transfers(t)).toHaveLength(2);
-    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
+    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, windowOf(t))).bounds).toEqual({
       prompts: 80,
     });
 
@@ -99,7 +105,7 @@ describe("the pool's known free units", () => {
     // the block (200, taking 100) is sent again and served.
     const released = await t.release(spare, { floor: { projects: 1, prompts: 100 } });
     expect(released.outcome).toBe("released");
-    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
+    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, windowOf(t))).bounds).toEqual({
       prompts: 280,
     });
     expect(await t.ensure(a, { prompts: 180 })).toEqual({
@@ -129,7 +135,7 @@ describe("the pool's known free units", () => {
       known: new Set(),
       priority: "background",
     });
-    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual({
+    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, windowOf(t))).bounds).toEqual({
       projects: 1,
       prompts: 551,
     });
@@ -147,15 +153,38 @@ describe("the pool's known free units", () => {
     expect(await t.ensure(b, { prompts: 150 })).toMatchObject({ toppedUp: true });
   });
 
+  it("a top-up ruled out by a bound older than a few seconds reads the parent again in the background: the next request uses units bought since", async () => {
+    const { t, clock } = await world();
+    const a = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    await drainPool(t, { prompts: 50 });
+    expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
+    const parent = await t.client.users.getResources(TOKEN, PARENT);
+    await t.sim.control("/quota", { workspaceId: PARENT, prompts: { total: parent.prompts.total + 500 } });
+
+    // Fresh, the bound rules the top-up out with no second look (nothing read, nothing sent).
+    await t.clearCalls();
+    expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
+    expect(await t.calls()).toEqual([`GET UM/v1/workspaces/${a}/resources`]);
+    // Older than POOL_BOUND_FRESH_MS: still ruled out, and the parent is read in the background.
+    clock.advance(POOL_BOUND_FRESH_MS);
+    expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
+    await waitFor(
+      async () => (await findPoolFreeBounds(worlds.db.db, t.orgId, windowOf(t))).bounds.prompts === 551,
+      { timeoutMs: 30_000, what: "the background read of the parent" },
+    );
+    expect(
+      (await t.calls()).filter((call) => call === `GET UM/v1/workspaces/${PARENT}/resources`),
+    ).toHaveLength(1);
+    expect(await t.ensure(a, { prompts: 180 })).toMatchObject({ toppedUp: true });
+  });
+
   it("a refusal over both dimensions at once bounds neither", async () => {
     const { t } = await world();
     const a = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     await drainPool(t, { projects: 0, prompts: 500 });
     // Both short: one transfer names both; the pool has no project, so it is refused.
     expect(await refused(t.ensure(a, { projects: 2, prompts: 150 }))).toBe("orgPoolExhausted");
-    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, poolFreeBoundWindowOf(t.deps))).bounds).toEqual(
-      {},
-    );
+    expect((await findPoolFreeBounds(worlds.db.db, t.orgId, windowOf(t))).bounds).toEqual({});
   });
 
   it("what a call taught is not recorded when units came back, or were on their way, since it was sent", async () => {
@@ -169,7 +198,7 @@ describe("the pool's known free units", () => {
         { orgId: t.orgId, dimension: "prompts", freeBelow: 40, sentAgoMs, source: "refused", generation },
         window(),
       );
-    const known = async () => findPoolFreeBounds(worlds.db.db, t.orgId, window());
+    const known = async () => findPoolFreeBounds(worlds.db.db, t.orgId, windowOf(t));
     const seen = await known();
     expect(seen.generations).toEqual({ projects: 0, prompts: 0 });
 
