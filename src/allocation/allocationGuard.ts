@@ -147,8 +147,9 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
     // Where the model sets stand before the need is worked out: a change before the lock is held
     // may leave the need short of what the writes stage, and a publish of the section then records
     // no basis — checked by the publish's own statement, not by another read (modelSetChanges.ts).
-    // A need worked out under the lock has nothing to fear.
-    const modelsBefore = options.needUnderLock ? undefined : await modelSetChangesNow(deps, id);
+    // A fixed need, or one worked out under the lock, has nothing to fear (NeedSource).
+    const readFromProject = typeof need === "function" && !options.needUnderLock;
+    const modelsBefore = readFromProject ? await modelSetChangesNow(deps, id) : undefined;
     // The reads that decide the need start now, alongside the lock and the resources read: they
     // look at the project, not at the allocation, so they need not wait for the lock. The
     // resources read starts only once the lock is held, so it sees every unit staged before.

@@ -205,6 +205,7 @@ export function refreshPoolInBackground(
   refreshing.add(orgId);
   void asBackgroundWork(async () => {
     const known = await knownPoolFree(deps, orgId);
+    if (!known) return; // nothing could be learned against it
     const sentAtMs = monotonicMsOf(deps.clock);
     const parent = await deps.upstream.readResources(target.bearer, parentWorkspaceId);
     await learnFromParentRead(deps, orgId, { parent, sentAtMs, known });

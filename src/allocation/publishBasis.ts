@@ -80,14 +80,14 @@ export function notePublishBasis(
 }
 
 /**
- * The section's need may be short of what its writes stage, by an amount it cannot know (a model
- * set changed while it was worked out, modelSetChanges.ts): its publishes are recorded without a
- * basis.
+ * The section saw `changes` model-set changes before working its need out (modelSetChanges.ts). A
+ * section nested in one that already expects a count and sees another leaves no basis.
  */
-/** The section saw `changes` model-set changes before working its need out (modelSetChanges.ts). */
 export function expectModelChanges(subWorkspaceId: string, changes: number): void {
   const slot = sections.getStore()?.get(subWorkspaceId);
-  if (slot) slot.modelChanges = changes;
+  if (!slot) return;
+  if (slot.modelChanges !== undefined && slot.modelChanges !== changes) slot.distrusted = true;
+  else slot.modelChanges = changes;
 }
 
 /** The section announced a model add (its begin or its end): one more change is its own. */
@@ -96,6 +96,11 @@ export function countOwnModelChange(subWorkspaceId: string): void {
   if (slot?.modelChanges !== undefined) slot.modelChanges += 1;
 }
 
+/**
+ * The section's need may be short of what its writes stage, by an amount it cannot know (a model
+ * set changed while it was worked out, modelSetChanges.ts): its publishes are recorded without a
+ * basis.
+ */
 export function distrustPublishBasis(subWorkspaceId: string): void {
   const slot = sections.getStore()?.get(subWorkspaceId);
   if (slot) slot.distrusted = true;

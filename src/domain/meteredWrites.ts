@@ -39,6 +39,12 @@ export type ReleaseReason = "release" | "deactivate" | "sweep";
  * guard overlap those reads (a project's texts, say) with its own resources read: the critical
  * path of a metered request is then guard read → write(s) → publish, not reads → guard read → …
  */
+/**
+ * A section's need. A need read from what another section may change meanwhile (a project's model
+ * set or texts) is a function, so the guard can tell when it started (src/allocation/modelSetChanges.ts)
+ * — or worked out under the lock (`SectionOptions.needUnderLock`); a fixed need is one no such
+ * change can make short.
+ */
 export type NeedSource = Need | (() => Promise<Need>);
 
 /** The units of a NeedSource (runs its reads when it is a function). */
@@ -47,18 +53,18 @@ export async function needOf(source: NeedSource): Promise<Need> {
 }
 
 /**
+ * The call site of a model add: the guard announces it around its call, since a section that
+ * worked its need out meanwhile may stage more than that need said (src/allocation/modelSetChanges.ts).
+ */
+export const MODEL_ADD_CALL_SITE = "modelAdd";
+
+/**
  * One metered upstream write inside a section. `callSite` names it for metrics (`projectCreate`,
  * `promptCreate`, `modelAdd`, `publish`). `stages` is what this one write stages (absent = `{}`,
  * e.g. publish): after a metered-quota 405 it is re-ensured against a fresh read before the retry
  * (spec/allocation.md §6), since a rejected write staged nothing. As a function it is asked only
  * then — the write may first re-read what decided it (a model set remembered from before).
  */
-/**
- * The call site of a model add: the guard announces it around its call, since a section that
- * worked its need out meanwhile may stage more than that need said (src/allocation/modelSetChanges.ts).
- */
-export const MODEL_ADD_CALL_SITE = "modelAdd";
-
 export type SectionWrite = <R>(callSite: string, fn: () => Promise<R>, stages?: NeedSource) => Promise<R>;
 
 export interface SectionOptions {

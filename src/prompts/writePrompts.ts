@@ -55,10 +55,6 @@ export interface PromptWrite {
  */
 export async function writePrompts(deps: PromptWriteDeps, request: PromptWrite): Promise<BulkItemOutcome[]> {
   const { logger: log } = deps;
-  const known = await loadKnownFacts(
-    deps.known.db,
-    request.targets.map(({ market }) => market),
-  );
   const byWorkspace = new Map<string, PromptWriteTarget[]>();
   for (const target of request.targets) {
     const workspaceId = target.market.workspaceId;
@@ -70,18 +66,26 @@ export async function writePrompts(deps: PromptWriteDeps, request: PromptWrite):
   const prepared = await Promise.all(
     [...byWorkspace].map(async ([workspaceId, targets]) => {
       let preparing: Promise<PreparedProjectPrompts[]> | undefined;
+      // Everything the need is read from — the remembered model sets and tags included — is read
+      // here, as the section's need: after the guard noted where the model sets stood
+      // (src/allocation/modelSetChanges.ts), never before.
       const prepare = () =>
-        (preparing ??= boundedMap(targets, PROJECT_CONCURRENCY, ({ market, entries }) =>
-          prepareProjectPrompts(
-            projectDeps,
-            {
-              bearer: request.bearer,
-              workspaceId: market.workspaceId,
-              projectId: market.projectId,
-              createdBy: request.createdBy,
-            },
-            entries,
-            known.get(market.id),
+        (preparing ??= loadKnownFacts(
+          deps.known.db,
+          targets.map(({ market }) => market),
+        ).then((known) =>
+          boundedMap(targets, PROJECT_CONCURRENCY, ({ market, entries }) =>
+            prepareProjectPrompts(
+              projectDeps,
+              {
+                bearer: request.bearer,
+                workspaceId: market.workspaceId,
+                projectId: market.projectId,
+                createdBy: request.createdBy,
+              },
+              entries,
+              known.get(market.id),
+            ),
           ),
         ));
       const guard = request.guardFor(workspaceId);

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { forgetPoolFreeBounds } from "../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import {
   DEFAULT_SHAPE,
@@ -73,7 +73,7 @@ afterAll(async () => {
  * forgotten before each round instead — what a round learned must not refuse the next.
  */
 async function forgetPoolBounds(): Promise<void> {
-  await db.db.execute(sql`delete from pool_free_bounds where org_id = ${org.orgId}::uuid`);
+  await forgetPoolFreeBounds(db.db, org.orgId);
 }
 
 function describeRound(report: RoundReport): string {

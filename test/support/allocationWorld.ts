@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 
+import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll } from "vitest";
 
 import type { AllocationDeps, AllocationTarget, TransferPath } from "../../src/allocation/allocationDeps.ts";
@@ -231,4 +232,16 @@ export function allocationWorldPerTest(): {
       return current;
     },
   };
+}
+
+/**
+ * Forgets what Serenity knows of `orgId`'s pool (docs/decisions/0033): for a suite that resets the
+ * simulator under a running Serenity — a new upstream, as if units had been added outside it,
+ * that no pool sampler has read. The generation moves on, as a release's would: a call still in
+ * flight cannot record what it learned of the old upstream.
+ */
+export async function forgetPoolFreeBounds(db: TestDatabase["db"], orgId: string): Promise<void> {
+  await db.execute(
+    sql`update pool_free_bounds set free_below = null, generation = generation + 1 where org_id = ${orgId}::uuid`,
+  );
 }

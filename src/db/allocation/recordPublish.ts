@@ -72,9 +72,7 @@ function publishUpsert(
   const basis = values.basis;
   const lagMs = values.publishLagMs;
   const now = databaseNow(values.now);
-  const readAt = basis
-    ? sql`(${now} - ${Math.max(0, Math.round(readAgeMs))}::double precision * interval '1 millisecond')`
-    : sql`null::timestamptz`;
+
   const chained = sql`p.published_at > excluded.basis_read_at - ${lagMs}::double precision * interval '1 millisecond'`;
   const bound = (dimension: "projects" | "prompts") => {
     const column = sql.raw(`${dimension}_used_bound`);
@@ -101,6 +99,9 @@ function publishUpsert(
       ? sql`true`
       : sql`coalesce((select c.changes from model_set_changes c where c.sub_workspace_id = ${values.subWorkspaceId}), 0) = ${basis.modelChanges}::integer`;
   const ifHolds = (value: number | null) => sql`case when ${holds} then ${value}::integer end`;
+  const readAt = basis
+    ? sql`case when ${holds} then ${now} - ${Math.max(0, Math.round(readAgeMs))}::double precision * interval '1 millisecond' end`
+    : sql`null::timestamptz`;
   return sql`
     insert into allocation_publishes as p (
       sub_workspace_id, published_at, basis_read_at,

@@ -19,7 +19,8 @@ export async function beginModelSetChange(
     values (${subWorkspaceId}, 1, 1, ${holdUntil})
     on conflict (sub_workspace_id) do update set
       changes = c.changes + 1,
-      in_flight = c.in_flight + 1,
+      -- An add whose end was never written stops counting once its hold is over.
+      in_flight = case when c.hold_until > ${databaseNowPlus(window.now, 0)} then c.in_flight + 1 else 1 end,
       hold_until = greatest(c.hold_until, excluded.hold_until)
   `);
 }

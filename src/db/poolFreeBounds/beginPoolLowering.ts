@@ -29,7 +29,9 @@ export async function beginPoolLowering(
     on conflict (org_id, dimension) do update set
       free_below = r.free_below + (select v.units from v where v.dimension = r.dimension),
       generation = r.generation + 1,
-      lowerings_in_flight = r.lowerings_in_flight + 1,
+      -- A lowering whose end was never written stops counting once its hold is over.
+      lowerings_in_flight = case when r.lowering_until > ${databaseNowPlus(window.now, 0)}
+        then r.lowerings_in_flight + 1 else 1 end,
       lowering_until = greatest(r.lowering_until, excluded.lowering_until)
   `);
 }

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -8,7 +7,13 @@ import { DIMENSIONS, type Need, type TransferTargets, type Units } from "../../.
 import { ServiceError } from "../../../src/domain/errors.ts";
 import { OrgService } from "../../../src/orgs/orgService.ts";
 import { releaseAndEnsureOps } from "../../support/allocationWorkload.ts";
-import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
+import {
+  type AllocationWorld,
+  forgetPoolFreeBounds,
+  PARENT,
+  startAllocationWorld,
+  TOKEN,
+} from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ensureUnderLock } from "../../support/ensureUnderLock.ts";
 
@@ -80,7 +85,7 @@ describe("allocation conservation against the simulator", () => {
         run++;
         h.sim.simulator.reset();
         // A new simulator is a pool changed outside Serenity: what was known of the old one goes.
-        await db.db.execute(sql`delete from pool_free_bounds where org_id = ${h.orgId}::uuid`);
+        await forgetPoolFreeBounds(db.db, h.orgId);
         await h.sim.control("/quota", { workspaceId: PARENT, projects: 1_000, prompts: 100_000 });
         const sent: TransferTargets[] = [];
         const upstream = {

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -10,6 +9,7 @@ import { ServiceError } from "../../../src/domain/errors.ts";
 import {
   type AllocationWorld,
   drainPool,
+  forgetPoolFreeBounds,
   PARENT,
   poolSum,
   startAllocationWorld,
@@ -95,7 +95,7 @@ describe("the pool's known free units under random top-ups, releases, purchases 
         async (free, ops) => {
           h.sim.simulator.reset();
           // A new simulator is a pool changed outside Serenity: what was known of the old one goes.
-          await db.db.execute(sql`delete from pool_free_bounds where org_id = ${h.orgId}::uuid`);
+          await forgetPoolFreeBounds(db.db, h.orgId);
           const subs: string[] = [];
           for (let i = 0; i < SUBS; i++) subs.push(await h.newSubWorkspace({ projects: 1, prompts: 100 }));
           await drainPool(h, { prompts: free });

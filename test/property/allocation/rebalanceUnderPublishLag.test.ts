@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 
-import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -9,7 +8,13 @@ import { withPublishRecording } from "../../../src/allocation/publishRecorder.ts
 import { DIMENSIONS, type TransferTargets, type Units } from "../../../src/domain/allocation.ts";
 import type { Clock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
-import { type AllocationWorld, PARENT, startAllocationWorld, TOKEN } from "../../support/allocationWorld.ts";
+import {
+  type AllocationWorld,
+  forgetPoolFreeBounds,
+  PARENT,
+  startAllocationWorld,
+  TOKEN,
+} from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ensureUnderLock } from "../../support/ensureUnderLock.ts";
 
@@ -135,7 +140,7 @@ describe("rebalancing and releases under a lagging used", () => {
         h.sim.simulator.reset();
         h.sim.simulator.updateSettings(lag);
         // A new simulator is a pool changed outside Serenity: what was known of the old one goes.
-        await db.db.execute(sql`delete from pool_free_bounds where org_id = ${h.orgId}::uuid`);
+        await forgetPoolFreeBounds(db.db, h.orgId);
         const breaches: string[] = [];
         const publishedAt = new Map<string, number>();
         const upstream = {
