@@ -14,7 +14,7 @@ import type { AllocationDeps } from "./allocationDeps.ts";
  */
 
 /** How long an announced model add whose end was never written (a process that died) counts as in flight. */
-export const MODEL_CHANGE_HOLD_MS = 120_000;
+const MODEL_CHANGE_HOLD_MS = 120_000;
 
 type Deps = Pick<AllocationDeps, "db" | "clock" | "logger">;
 

@@ -245,3 +245,9 @@ export async function forgetPoolFreeBounds(db: TestDatabase["db"], orgId: string
     sql`update pool_free_bounds set free_below = null, generation = generation + 1 where org_id = ${orgId}::uuid`,
   );
 }
+
+/** The org buys `prompts` more prompt units: the gold parent's total grows, outside Serenity. */
+export async function buyPromptUnits(t: AllocationWorld, prompts: number): Promise<void> {
+  const parent = await t.client.users.getResources(TOKEN, PARENT);
+  await t.sim.control("/quota", { workspaceId: PARENT, prompts: { total: parent.prompts.total + prompts } });
+}

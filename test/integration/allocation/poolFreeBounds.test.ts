@@ -15,6 +15,7 @@ import { ServiceError } from "../../../src/domain/errors.ts";
 import {
   type AllocationWorld,
   allocationWorldPerTest,
+  buyPromptUnits,
   drainPool,
   PARENT,
   poolSum,
@@ -122,8 +123,7 @@ describe("the pool's known free units", () => {
     expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
 
     // The org buys 500 more prompts: the parent's total grows outside Serenity.
-    const parent = await t.client.users.getResources(TOKEN, PARENT);
-    await t.sim.control("/quota", { workspaceId: PARENT, prompts: { total: parent.prompts.total + 500 } });
+    await buyPromptUnits(t, 500);
     // Still known not to fit: nothing is sent (the sampler has not read the parent yet).
     await t.clearCalls();
     expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
@@ -145,8 +145,7 @@ describe("the pool's known free units", () => {
     // no longer trusted — the attempt is sent again.
     await drainPool(t, { prompts: 10 });
     expect(await refused(t.ensure(b, { prompts: 150 }))).toBe("orgPoolExhausted");
-    const now = await t.client.users.getResources(TOKEN, PARENT);
-    await t.sim.control("/quota", { workspaceId: PARENT, prompts: { total: now.prompts.total + 500 } });
+    await buyPromptUnits(t, 500);
     clock.advance(poolFreeBoundWindowOf(t.deps).ttlMs - 1);
     expect(await refused(t.ensure(b, { prompts: 150 }))).toBe("orgPoolExhausted");
     clock.advance(1);
@@ -158,8 +157,7 @@ describe("the pool's known free units", () => {
     const a = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     await drainPool(t, { prompts: 50 });
     expect(await refused(t.ensure(a, { prompts: 180 }))).toBe("orgPoolExhausted");
-    const parent = await t.client.users.getResources(TOKEN, PARENT);
-    await t.sim.control("/quota", { workspaceId: PARENT, prompts: { total: parent.prompts.total + 500 } });
+    await buyPromptUnits(t, 500);
 
     // Fresh, the bound rules the top-up out with no second look (nothing read, nothing sent).
     await t.clearCalls();

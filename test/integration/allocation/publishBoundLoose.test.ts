@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { publishWindowOf } from "../../../src/allocation/publishBound.ts";
 import { withPublishRecording } from "../../../src/allocation/publishRecorder.ts";
 import { findLastPublish } from "../../../src/db/allocation/findLastPublish.ts";
-import { allocationWorldPerTest, TOKEN } from "../../support/allocationWorld.ts";
+import type { Need } from "../../../src/domain/allocation.ts";
+import type { SectionWrite } from "../../../src/domain/meteredWrites.ts";
+import { type AllocationWorld, allocationWorldPerTest, TOKEN } from "../../support/allocationWorld.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 
 /**
@@ -121,12 +123,7 @@ describe("a delete inside the publish window loosens the bound", () => {
 
     // A section whose need counts what another may change (a model add stages one unit per text)
     // works it out under the lock: a prompt write holding the lock first is counted.
-    let writeHolds!: () => void;
-    const writeHeld = new Promise<void>((resolve) => (writeHolds = resolve));
-    let finishWrite!: () => void;
-    const writingFirst = t.guardFor(ws).section({ prompts: 5 }, async (write) => {
-      writeHolds();
-      await new Promise<void>((resolve) => (finishWrite = resolve));
+    const writingFirst = heldSection(t, ws, { prompts: 5 }, async (write) => {
       await write("promptCreate", () =>
         gateway.projects.createPrompts(TOKEN, ws, projectId, {
           texts: Array.from({ length: 3 }, () => `prompt ${++counter}`),
@@ -134,7 +131,7 @@ describe("a delete inside the publish window loosens the bound", () => {
         }),
       );
     });
-    await writeHeld;
+    await writingFirst.held;
     const textsSeen: number[] = [];
     const countTexts = async () =>
       (await t.client.projects.listPrompts(TOKEN, ws, projectId, { draft: true, limit: 200 })).items.length;
@@ -152,30 +149,46 @@ describe("a delete inside the publish window loosens the bound", () => {
       },
       { needUnderLock: true },
     );
-    finishWrite();
-    await Promise.all([writingFirst, replacing]);
+    writingFirst.release();
+    await Promise.all([writingFirst.done, replacing]);
     expect(textsSeen).toEqual([textsBefore + 3]);
     clock.advance(window().publishLagMs);
     // A model add holds the lock; a prompt write works its need out meanwhile (from the models it
-    // sees), then
-    // waits for the lock; the add lands first, so the write stages one model's worth more.
-    let addHolds!: () => void;
-    const held = new Promise<void>((resolve) => (addHolds = resolve));
-    let finishAdd!: () => void;
-    const adding = t.guardFor(ws).section({ prompts: 50 }, async (write) => {
-      addHolds();
-      await new Promise<void>((resolve) => (finishAdd = resolve));
+    // sees), then waits for the lock; the add lands first, so the write stages one model's worth more.
+    const adding = heldSection(t, ws, { prompts: 50 }, async (write) => {
       await write("modelAdd", () => t.client.projects.addProjectAiModel(TOKEN, ws, projectId, models[0]!));
       await write("publish", () => gateway.projects.publishProject(TOKEN, ws, projectId));
     });
-    await held;
+    await adding.held;
     let needDone!: () => void;
     const needWorkedOut = new Promise<void>((resolve) => (needDone = resolve));
     const writing = promptWrite(5, async () => needDone());
     await needWorkedOut;
-    finishAdd();
-    await Promise.all([adding, writing]);
+    adding.release();
+    await Promise.all([adding.done, writing]);
     // Its publish is recorded without a basis: rebalancing and releases keep the conservative rule.
     expect((await findLastPublish(worlds.db.db, ws, window()))?.bound).toBeUndefined();
   });
 });
+
+/**
+ * A guarded section that holds the sub-workspace's lock until `release()` before it runs `work`:
+ * `held` resolves once it holds the lock, `done` when it has finished.
+ */
+function heldSection(
+  t: AllocationWorld,
+  ws: string,
+  need: Need,
+  work: (write: SectionWrite) => Promise<void>,
+): { held: Promise<void>; release: () => void; done: Promise<void> } {
+  let holds!: () => void;
+  const held = new Promise<void>((resolve) => (holds = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const done = t.guardFor(ws).section(need, async (write) => {
+    holds();
+    await released;
+    await work(write);
+  });
+  return { held, release, done };
+}

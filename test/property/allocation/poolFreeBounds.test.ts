@@ -8,6 +8,7 @@ import { DIMENSIONS, type Units } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import {
   type AllocationWorld,
+  buyPromptUnits,
   drainPool,
   forgetPoolFreeBounds,
   PARENT,
@@ -129,11 +130,7 @@ describe("the pool's known free units under random top-ups, releases, purchases 
                   await h.release(subs[op.ws]!, { floor: { projects: 1, prompts: 100 } });
                   break;
                 case "buy": {
-                  const parent = await h.client.users.getResources(TOKEN, PARENT);
-                  await h.sim.control("/quota", {
-                    workspaceId: PARENT,
-                    prompts: { total: parent.prompts.total + op.prompts },
-                  });
+                  await buyPromptUnits(h, op.prompts);
                   pool = { ...pool, prompts: pool.prompts + op.prompts };
                   lastBuy = { step, at: clock.now().getTime() };
                   break;
