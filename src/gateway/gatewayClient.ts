@@ -33,10 +33,12 @@ export interface GatewayClient {
   users: UserManagerClient;
   projects: ProjectEngineClient;
   /**
-   * Readiness: true when every gateway origin answers HTTP (a 401 counts: the gateway is there),
-   * false on a timeout, a network failure or a proxy's 502/503/504. No bearer, no retry.
+   * The upstream-health probe: true when every gateway origin answers HTTP to a call carrying
+   * `bearer` (`GET /v1/languages`; a 401 or 403 counts: the gateway is there), false on a timeout, a
+   * network failure or a proxy's 502/503/504, and without sending anything for an unusable bearer.
+   * No retry. Which bearer: src/runtime/upstreamHealth.ts.
    */
-  reachable(): Promise<boolean>;
+  reachable(bearer: string): Promise<boolean>;
   /** Closes the keep-alive pools; in-flight calls finish first. */
   close(): Promise<void>;
 }
@@ -51,7 +53,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
 /**
  * A client for a process with no gateway origins configured (e.g. `serenity migrate`, or a
  * runtime started without Semrush base URLs and without the simulator): every call fails with the
- * registry's `configurationError` (503) before sending anything, and `reachable()` is false.
+ * registry's `configurationError` (503) before sending anything, and `reachable` is false.
  */
 export function createUnconfiguredGatewayClient(
   options: Pick<GatewayClientOptions, "events" | "logger" | "clock">,
@@ -77,7 +79,7 @@ function assemble(
   return {
     users: createUserManagerClient(transport),
     projects: createProjectEngineClient(transport, clock),
-    reachable: () => transport.probe(),
+    reachable: (bearer) => transport.probe(bearer),
     close: () => transport.close(),
   };
 }

@@ -284,13 +284,15 @@ export class GatewayTransport {
   }
 
   /**
-   * Readiness: is each gateway origin answering HTTP? No bearer and no retry; any answer proves the
-   * gateway is there (a 401 included) except the 502/503/504 a proxy gives for a dead backend.
-   * Probes emit no `gateway.request` event: their 401s would drown the real ones in the metrics.
+   * Is each gateway origin answering HTTP? Sent with `bearer` like every call (live answers 401 to
+   * an unauthenticated one, spec/gateway.md §8), no retry; any answer proves the gateway is there (a
+   * 401 or a 403 included) except the 502/503/504 a proxy gives for a dead backend. Probes emit no
+   * `gateway.request` event and take no upstream budget slot: one call per process and interval is
+   * not traffic, and a health probe must not wait behind the work it reports on.
    */
-  async probe(): Promise<boolean> {
+  async probe(bearer: string): Promise<boolean> {
     const origins = this.#options.origins;
-    if (!origins) return false;
+    if (!origins || !isUsableToken(bearer)) return false;
     const timeoutMs = Math.min(this.#options.timeoutMs, PROBE_TIMEOUT_CAP_MS);
     const targets: { gateway: GatewayName; path: string }[] = [
       { gateway: "pe", path: buildPath("pe", "/v1/languages") },
@@ -307,7 +309,7 @@ export class GatewayTransport {
           gateway,
           "GET",
           path,
-          { accept: "application/json" },
+          { accept: "application/json", authorization: `Bearer ${bearer}` },
           undefined,
           timeoutMs,
           undefined,

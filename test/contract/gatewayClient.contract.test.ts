@@ -421,7 +421,7 @@ function defineEndpointContract(label: string, makeTarget: () => Promise<Contrac
     });
 
     it("answers the readiness probe", async () => {
-      expect(await h.client.reachable()).toBe(true);
+      expect(await h.client.reachable(token)).toBe(true);
     });
   });
 }

@@ -25,9 +25,11 @@ beforeAll(async () => {
   db = await createTestDatabase();
   sim = await startTestSimulator({ seed: "gold" });
   // Port 9 on loopback (discard): nothing listens there, every connection is refused.
+  // The probe sends the operator's upstream bearer (every call to Semrush carries one).
+  const env = { SERENITY_UPSTREAM_TOKEN: "operator-upstream-token" };
   [down, up] = await Promise.all([
-    startServe({ databaseUrl: db.url, simulatorUrl: "http://127.0.0.1:9" }),
-    startServe({ databaseUrl: db.url, simulatorUrl: sim.url }),
+    startServe({ databaseUrl: db.url, simulatorUrl: "http://127.0.0.1:9", env }),
+    startServe({ databaseUrl: db.url, simulatorUrl: sim.url, env }),
   ]);
 }, 90_000);
 afterAll(async () => {
@@ -45,8 +47,11 @@ describe("/readyz and the upstream", () => {
     expect((await fetch(`${down.url}/healthz`)).status).toBe(200);
   });
 
-  it("a reachable upstream reads 1", async () => {
+  it("a reachable upstream reads 1, probed with the operator's bearer", async () => {
     await waitFor(async () => (await gaugeOf(up)) === "1", { timeoutMs: 30_000, what: "the gauge at 1" });
     expect((await fetch(`${up.url}/readyz`)).status).toBe(200);
+    const probes = (await sim.calls()).filter((call) => call.path.endsWith("/v1/languages"));
+    expect(probes.length).toBeGreaterThan(0);
+    expect(probes.every((call) => call.status === 200)).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../../src/domain/meteredWrites.ts";
 import type { UpstreamBudget } from "../../src/gateway/budgetPort.ts";
-import { createGatewayClient } from "../../src/gateway/gatewayClient.ts";
+import { createGatewayClient, type GatewayClient } from "../../src/gateway/gatewayClient.ts";
 import { JobWorker } from "../../src/jobs/worker.ts";
 import { EventBus } from "../../src/observability/events.ts";
 import { createLogger, type Logger } from "../../src/observability/logger.ts";
@@ -73,6 +73,8 @@ export interface TestApp {
   app: App;
   db: TestDatabase;
   services: Services;
+  /** The real gateway client the services use (when `gateway` was given). */
+  gateway: GatewayClient | undefined;
   events: EventBus;
   logs: LogCapture;
   token(claims: { sub?: string; orgs?: string[]; admin?: boolean; ttlSeconds?: number }): Promise<string>;
@@ -153,6 +155,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     app,
     db,
     services,
+    gateway,
     events,
     logs,
     token: (claims) =>

@@ -100,16 +100,18 @@ export function registerStart(program: Command): void {
         : undefined;
       const worker = await startWorker(runtime);
       const app = await createApiApp(runtime);
-      const stopUpstreamHealth = startUpstreamHealth(runtime);
-      const url = await listen(app, config.port, config.host).catch(async (error) => {
-        await worker.stop();
-        await serving.close();
-        return fail(logger, error);
-      });
       const token = await signDevToken(await localAuthSecret(config), {
         sub: "demo-user",
         admin: true,
         orgs: demo ? [demo.orgId] : [],
+      });
+      // The built-in simulator knows the demo user's token; a real gateway the operator's bearer.
+      const stopUpstreamHealth = startUpstreamHealth(runtime, demo ? { bearer: token } : {});
+      const url = await listen(app, config.port, config.host).catch(async (error) => {
+        stopUpstreamHealth();
+        await worker.stop();
+        await serving.close();
+        return fail(logger, error);
       });
       process.stdout.write(banner(url, token, demo));
       onShutdown(

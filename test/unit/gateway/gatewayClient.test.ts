@@ -14,7 +14,7 @@ describe("the unconfigured gateway client", () => {
     const error = await client.users.getResources("token", "ws").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as ServiceError).code).toBe("configurationError");
-    expect(await client.reachable()).toBe(false);
+    expect(await client.reachable("token")).toBe(false);
     expect(sent).toEqual([]);
     await client.close();
   });

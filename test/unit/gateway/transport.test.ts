@@ -328,17 +328,23 @@ describe("origins and readiness", () => {
     }
   });
 
-  it("is reachable when the gateway answers, even 401, and sends no bearer", async () => {
+  it("is reachable when the gateway answers, even 401, and sends the bearer it is given", async () => {
     upstream.script(reply(401, { detail: "Not authenticated" }));
-    expect(await client.reachable()).toBe(true);
+    expect(await client.reachable(TOKEN)).toBe(true);
     expect(upstream.requests[0]?.url).toBe("/enterprise/projects/api/v1/languages");
-    expect(upstream.requests[0]?.headers.authorization).toBeUndefined();
+    expect(upstream.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(requests).toHaveLength(0);
+  });
+
+  it("sends nothing for an unusable bearer", async () => {
+    const before = upstream.requests.length;
+    expect(await client.reachable(" ")).toBe(false);
+    expect(upstream.requests).toHaveLength(before);
   });
 
   it("is unreachable on a proxy's 503, without retrying", async () => {
     upstream.script(reply(503));
-    expect(await client.reachable()).toBe(false);
+    expect(await client.reachable(TOKEN)).toBe(false);
     expect(upstream.requests).toHaveLength(1);
   });
 
@@ -349,7 +355,7 @@ describe("origins and readiness", () => {
       events,
       logger: createLogger({ level: "silent" }),
     });
-    expect(await dead.reachable()).toBe(false);
+    expect(await dead.reachable(TOKEN)).toBe(false);
     await dead.close();
   });
 });
