@@ -113,7 +113,7 @@ try {
     type: "ai",
     country_code: "us",
     location_id: 2840,
-    language_id: 1,
+    language_id: "5a0a33ed-7f5c-4901-befd-a042c0350da1", // English, in the live catalogue
   })) as { id: string };
 
   let counter = 0;

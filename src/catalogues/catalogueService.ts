@@ -83,14 +83,18 @@ export class CatalogueService {
 
   /** The catalogue language of an ISO code; 400 when the code or the catalogue does not know it. */
   async resolveLanguage(bearer: string, code: string): Promise<CatalogueLanguage & { code: string }> {
-    const name = languageNameFor(code);
+    const name = languageNameFor(code)?.toLowerCase();
+    const wanted = code.toLowerCase();
+    // By code ("zh" is the catalogue's "Chinese Simplified"), else by English name ("fil" → "Filipino").
     const language = name
-      ? (await this.languages(bearer)).find((entry) => entry.name.toLowerCase() === name.toLowerCase())
+      ? (await this.languages(bearer)).find(
+          (entry) => entry.code === wanted || entry.name.toLowerCase() === name,
+        )
       : undefined;
     if (!language) {
       throw new ServiceError("invalidRequest", { message: "languageCode is not a supported language" });
     }
-    return { ...language, code: code.toLowerCase() };
+    return { ...language, code: wanted };
   }
 
   /**

@@ -38,11 +38,18 @@ function codeMap(length: 2 | 3): Map<string, string> {
 }
 
 /**
+ * Names of the live language catalogue that no `Intl` display name matches, with their code. The
+ * live catalogue says "Chinese Simplified" where `Intl` says "Chinese"; "Chinese Traditional"
+ * (zh-TW) has no two- or three-letter code and stays without one.
+ */
+const CATALOGUE_NAMES: ReadonlyMap<string, string> = new Map([["chinese simplified", "zh"]]);
+
+/**
  * The ISO code of an English language name ("French" → "fr"), preferring the two-letter code.
  * Built lazily per process by walking the code space: 676 Intl lookups for two letters, and the
  * three-letter space (17,576 lookups, a few hundred ms once) only for a name the first misses.
  */
 export function codeForLanguageName(name: string): string | undefined {
   const key = name.trim().toLowerCase();
-  return codeMap(2).get(key) ?? codeMap(3).get(key);
+  return CATALOGUE_NAMES.get(key) ?? codeMap(2).get(key) ?? codeMap(3).get(key);
 }

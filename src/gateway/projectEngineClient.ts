@@ -30,11 +30,11 @@ import {
   aiModelAssignmentsWire,
   aiModelWire,
   brandTopicsWire,
+  createdTagsWire,
   createPromptsWire,
   languageWire,
   projectWire,
   promptWire,
-  tagArrayWire,
   tagListWire,
 } from "./wire/projectEngineWire.ts";
 
@@ -88,7 +88,7 @@ export interface ProjectEngineClient {
     bearer: string,
     workspaceId: string,
     projectId: string,
-    modelId: string | number,
+    modelId: string,
   ): Promise<AddedAiModel>;
   /** `DELETE /v1/…/{pid}/ai_models` by assignment ids. */
   deleteProjectAiModels(
@@ -134,14 +134,6 @@ export interface ProjectEngineClient {
 const PROJECT = "/v1/workspaces/{ws}/projects/{pid}";
 const PROJECT_V2 = "/v2/workspaces/{ws}/projects/{pid}";
 const PROJECT_V3 = "/v3/workspaces/{ws}/projects/{pid}";
-
-/**
- * Catalogue ids (languages, models) are integers upstream; domain ids are strings, so a numeric
- * string goes back on the wire as a number (FastAPI-style validation would coerce, stricter peers may not).
- */
-function catalogueIdForWire(id: string | number): string | number {
-  return typeof id === "string" && /^\d+$/.test(id) ? Number(id) : id;
-}
 
 /** The largest page the prompt list accepts. */
 export const MAX_PROMPT_PAGE_SIZE = 200;
@@ -196,7 +188,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
             country_code: request.countryCode.toLowerCase(),
             location_id: request.locationId,
             location_name: request.locationName,
-            language_id: catalogueIdForWire(request.languageId),
+            language_id: request.languageId,
           },
           response: projectWire,
         },
@@ -236,7 +228,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
       pe(bearer, "GET", `${PROJECT}/ai_models`, inProject(ws, pid), { response: aiModelAssignmentsWire }),
     addProjectAiModel: (bearer, ws, pid, modelId) =>
       pe(bearer, "POST", `${PROJECT_V2}/ai_models`, inProject(ws, pid), {
-        body: { model_id: catalogueIdForWire(modelId) },
+        body: { model_id: modelId },
         response: addedAiModelWire,
       }),
     deleteProjectAiModels: (bearer, ws, pid, assignmentIds) =>
@@ -287,7 +279,7 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
           request.parentId === undefined
             ? { names: request.names }
             : { names: request.names, parent_id: request.parentId },
-        response: tagArrayWire,
+        response: createdTagsWire,
       }),
     setPromptTags: (bearer, ws, pid, assignments) =>
       pe(bearer, "PUT", `${PROJECT_V2}/aio/prompts/tags`, inProject(ws, pid), {

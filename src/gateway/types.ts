@@ -76,15 +76,21 @@ export interface AiModel {
   icon: string | undefined;
 }
 
+/**
+ * A project as its read view shows it: identity and publish state at the top level, the brand, URL,
+ * country, location and language from `settings.ai` (where live puts them).
+ */
 export interface Project {
   id: string;
   name: string | undefined;
   /** `draft | publishing | initial_publish_failed | live | live_with_unpublished_updates` (see projectStatus.ts). */
   publishStatus: string | undefined;
   domain: string | undefined;
+  /** `settings.ai.country.code` (lower case, as sent on create). */
   countryCode: string | undefined;
   locationId: number | undefined;
   locationName: string | undefined;
+  /** `settings.ai.language.id`. */
   languageId: string | undefined;
   /** The ISO language code live shows under `settings.ai.language.name`. */
   languageCode: string | undefined;
@@ -103,8 +109,8 @@ export interface CreateProjectRequest {
   /** The geo target id (2000 + ISO numeric country code). */
   locationId: number;
   locationName: string;
-  /** A language id from `listLanguages`. */
-  languageId: string | number;
+  /** A language id from `listLanguages` (a UUID string live). */
+  languageId: string;
 }
 
 export interface PatchProjectRequest {

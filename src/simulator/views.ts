@@ -10,15 +10,26 @@ import type {
   UnitCounts,
 } from "./store/types.ts";
 
-/** Response shapes of both gateways (snake_case, as upstream). */
+/**
+ * Response shapes of both gateways (snake_case, as upstream), held to Semrush's published documents
+ * and the live facts by test/integration/gateway/upstreamConformance.test.ts: no field either
+ * document does not declare, unless a live fact names it.
+ */
+
+const countryNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
 
 export function workspaceSummary(workspace: SimWorkspace, status: string) {
-  return { id: workspace.id, title: workspace.title, status, parent_id: workspace.parentId };
+  // The documents type `parent_id` as a string and live's value for a root is not pinned; a
+  // production user's live-calibrated mock answers "" (spec/fixtures/semrush/README.md).
+  return { id: workspace.id, title: workspace.title, status, parent_id: workspace.parentId ?? "" };
 }
 
 export function workspaceView(workspace: SimWorkspace, status: string, metered: boolean) {
   return {
     ...workspaceSummary(workspace, status),
+    // The AI metering flag at the top level until it moves to `product_tiers` (issue 34): the one
+    // field of this view the documents do not declare (a named, temporary entry of the
+    // conformance suite's live facts).
     limits_enabled: { ai: metered },
     created_at: new Date(workspace.createdAt).toISOString(),
   };
@@ -32,33 +43,40 @@ export function resourcesDocument(resources: PerDimension<UnitCounts>) {
   };
 }
 
+/**
+ * The project read view as live sends it: identity, type, domain and publish state at the top level;
+ * brand, primary URL, country, location and language nested under `settings.ai`, the language's
+ * `name` its ISO code (the ProjectResponse schema and the live facts). No creation time: live has
+ * none.
+ */
 export function projectView(project: SimProject, publishStatus: string) {
   const language = languageById(project.languageId);
   return {
     id: project.id,
-    workspace_id: project.workspaceId,
     name: project.name,
     type: "ai",
-    brand_name_display: project.brandNameDisplay,
-    brand_names: [...project.brandNames],
     domain: project.domain,
-    primary_url: project.primaryUrl,
-    country_code: project.countryCode,
-    location_id: project.locationId,
-    location_name: project.locationName,
-    language_id: project.languageId,
     publish_status: publishStatus,
-    created_at: new Date(project.createdAt).toISOString(),
     updated_at: new Date(project.updatedAt).toISOString(),
     settings: {
       ai: {
-        // Live shows the ISO code here, not the English name.
-        language: { id: project.languageId, name: language?.code ?? "" },
+        brand_name_display: project.brandNameDisplay,
+        brand_names: [...project.brandNames],
+        ...(project.primaryUrl === null ? {} : { primary_url: project.primaryUrl }),
+        country: { code: project.countryCode, name: countryName(project.countryCode) },
         location: { id: project.locationId, name: project.locationName },
-        country_code: project.countryCode,
+        language: { id: project.languageId, name: language?.code ?? "" },
       },
     },
   };
+}
+
+function countryName(code: string): string {
+  try {
+    return countryNames.of(code.toUpperCase()) ?? "";
+  } catch {
+    return "";
+  }
 }
 
 export function modelView(model: CatalogueModel) {
@@ -69,6 +87,7 @@ export function assignmentView(assignment: SimAssignment, model: CatalogueModel,
   return { id: assignment.id, model: modelView(model), prompts_count: promptsCount };
 }
 
+/** A tag in the tree read (`GET …/aio/tags`) and on prompts: `AIOTag`. */
 export function tagView(tag: SimTag, childrenCount: number, promptsCount: number) {
   return {
     id: tag.id,
@@ -76,6 +95,17 @@ export function tagView(tag: SimTag, childrenCount: number, promptsCount: number
     ...(tag.parentId ? { parent_id: tag.parentId } : {}),
     children_count: childrenCount,
     prompts_count: promptsCount,
+  };
+}
+
+/** A tag as tag create answers it: `TreeNodeResponse`, whose count is `keyword_count` (live). */
+export function createdTagView(tag: SimTag) {
+  return {
+    id: tag.id,
+    name: tag.name,
+    ...(tag.parentId ? { parent_id: tag.parentId } : {}),
+    children_count: 0,
+    keyword_count: 0,
   };
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allocationLedger, brands, jobs, markets } from "../../src/db/schema.ts";
 import { type FaultWorld, OPERATOR_TOKEN, PARENT, POOL, startFaultWorld } from "../support/faultWorld.ts";
 import { expectInvariants, liveJobCount, orphansOf } from "../support/reliabilityInvariants.ts";
+import { catalogueLanguageId } from "../support/simulator.ts";
 import { waitFor } from "../support/wait.ts";
 import type { WorkerProcess } from "../support/workerProcess.ts";
 
@@ -123,7 +124,7 @@ describe("the upstream reconciler in a worker, in real time", () => {
         countryCode: "FR",
         locationId: 2250,
         locationName: "France",
-        languageId: 1,
+        languageId: catalogueLanguageId("en"),
       });
       expect(await subWorkspaceOf(raced.brandId)).not.toBe(duplicate.id);
 

@@ -23,7 +23,7 @@ import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { ensureUnderLock } from "./ensureUnderLock.ts";
 import { LogCapture } from "./logCapture.ts";
 import { startTestSimulator, type TestSimulator } from "./simulator.ts";
-import { UM } from "./simulator.ts";
+import { catalogueLanguageId, UM } from "./simulator.ts";
 
 export const TOKEN = "allocation-test-token";
 export const PARENT = GOLD_PARENT_WORKSPACE_ID;
@@ -164,7 +164,7 @@ export async function startAllocationWorld(
         countryCode: "FR",
         locationId: 2250,
         locationName: "France",
-        languageId: 1,
+        languageId: catalogueLanguageId("en"),
       });
       return project.id;
     },

@@ -1,5 +1,7 @@
 import type { Units } from "../../src/domain/allocation.ts";
 import { GATEWAY_PREFIXES } from "../../src/gateway/routeTemplate.ts";
+import { modelByKey } from "../../src/simulator/catalogue/aiModels.ts";
+import { LANGUAGES } from "../../src/simulator/catalogue/languages.ts";
 import type {
   Call,
   RateSnapshot,
@@ -12,6 +14,20 @@ import { startSimulator } from "../../src/simulator/startSimulator.ts";
 /** The gateways' path prefixes (spec/gateway.md §1), for raw calls and call-log assertions. */
 export const UM = GATEWAY_PREFIXES.um;
 export const PE = GATEWAY_PREFIXES.pe;
+
+/** The live catalogue id (a UUID) of a language, by ISO code: what raw project creates send. */
+export function catalogueLanguageId(code: string): string {
+  const language = LANGUAGES.find((entry) => entry.code === code);
+  if (!language) throw new Error(`no catalogue language "${code}"`);
+  return language.id;
+}
+
+/** The live catalogue id (a UUID) of an AI model, by key: what raw model adds send. */
+export function catalogueModelId(key: string): string {
+  const model = modelByKey(key);
+  if (!model) throw new Error(`no catalogue model "${key}"`);
+  return model.id;
+}
 
 /**
  * A fault `delayMs` that the test simulator never times out: the request waits, whatever the

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import { startTestSimulator, type TestSimulator } from "./simulator.ts";
-import { PE, UM } from "./simulator.ts";
+import { catalogueLanguageId, PE, UM } from "./simulator.ts";
 
 export const TOKEN = "sim-test-token";
 
@@ -103,7 +103,7 @@ export async function transfer(
   });
 }
 
-export const ENGLISH_ID = 1;
+export const ENGLISH_ID = catalogueLanguageId("en");
 
 export function projectBody(overrides: Record<string, unknown> = {}) {
   return {

@@ -13,7 +13,7 @@ import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { LogCapture } from "./logCapture.ts";
 import { ManualClock } from "./manualClock.ts";
-import { startTestSimulator, type TestSimulator } from "./simulator.ts";
+import { catalogueLanguageId, startTestSimulator, type TestSimulator } from "./simulator.ts";
 
 export const TOKEN = "reconcile-upstream-token";
 export const PARENT = GOLD_PARENT_WORKSPACE_ID;
@@ -141,7 +141,7 @@ export async function startUpstreamReconcileWorld(): Promise<UpstreamReconcileWo
         countryCode: "US",
         locationId: 2840,
         locationName: "United States",
-        languageId: 1,
+        languageId: catalogueLanguageId("en"),
       });
       return project.id;
     },

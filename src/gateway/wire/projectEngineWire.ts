@@ -23,39 +23,42 @@ export const aiModelWire = z
   .looseObject({ id: wireId, key: z.string(), name: z.string(), icon: optional(z.string()) })
   .transform((m): AiModel => ({ id: m.id, key: m.key, name: m.name, icon: m.icon }));
 
+// The project read view nests brand, URL, country, location and language under `settings.ai`
+// (the ProjectResponse schema; live echoes null for an omitted `brand_names` or location name).
+const aiSettingsWire = z.looseObject({
+  brand_name_display: optional(z.string()),
+  brand_names: optional(z.array(z.string())),
+  primary_url: optional(z.string()),
+  country: optional(z.looseObject({ code: optional(z.string()) })),
+  location: optional(z.looseObject({ id: optional(z.number()), name: optional(z.string()) })),
+  language: optional(z.looseObject({ id: optional(wireId), name: optional(z.string()) })),
+});
+
 export const projectWire = z
   .looseObject({
     id: wireId,
     name: optional(z.string()),
     publish_status: optional(z.string()),
     domain: optional(z.string()),
-    country_code: optional(z.string()),
-    location_id: optional(z.number()),
-    location_name: optional(z.string()),
-    language_id: optional(wireId),
-    primary_url: optional(z.string()),
-    brand_name_display: optional(z.string()),
-    brand_names: optional(z.array(z.string())),
-    settings: optional(
-      z.looseObject({
-        ai: optional(z.looseObject({ language: optional(z.looseObject({ name: optional(z.string()) })) })),
-      }),
-    ),
+    settings: optional(z.looseObject({ ai: optional(aiSettingsWire) })),
   })
-  .transform((p): Project => ({
-    id: p.id,
-    name: p.name,
-    publishStatus: p.publish_status,
-    domain: p.domain,
-    countryCode: p.country_code,
-    locationId: p.location_id,
-    locationName: p.location_name,
-    languageId: p.language_id,
-    languageCode: p.settings?.ai?.language?.name,
-    primaryUrl: p.primary_url,
-    brandNameDisplay: p.brand_name_display,
-    brandNames: p.brand_names,
-  }));
+  .transform((p): Project => {
+    const ai = p.settings?.ai;
+    return {
+      id: p.id,
+      name: p.name,
+      publishStatus: p.publish_status,
+      domain: p.domain,
+      countryCode: ai?.country?.code,
+      locationId: ai?.location?.id,
+      locationName: ai?.location?.name,
+      languageId: ai?.language?.id,
+      languageCode: ai?.language?.name,
+      primaryUrl: ai?.primary_url,
+      brandNameDisplay: ai?.brand_name_display,
+      brandNames: ai?.brand_names,
+    };
+  });
 
 /** A catalogue volume: live may send it as a number or a numeric string; anything else reads as 0. */
 function topicVolume(value: number | string | undefined): number {
@@ -156,4 +159,23 @@ export const tagWire = z
 
 export const tagListWire = z.looseObject({ items: z.array(tagWire) }).transform((list) => list.items);
 
-export const tagArrayWire = z.array(tagWire);
+/** Tag create's answer: a bare array of `TreeNodeResponse`, whose prompt count is `keyword_count`. */
+export const createdTagsWire = z.array(
+  z
+    .looseObject({
+      id: wireId,
+      name: z.string(),
+      parent_id: wireParentId,
+      children_count: optional(z.number()),
+      keyword_count: optional(z.number()),
+    })
+    .transform(
+      (t): Tag => ({
+        id: t.id,
+        name: t.name,
+        parentId: t.parent_id,
+        childrenCount: t.children_count ?? 0,
+        promptsCount: t.keyword_count ?? 0,
+      }),
+    ),
+);

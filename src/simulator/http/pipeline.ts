@@ -128,7 +128,7 @@ export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
     const params = (request.params ?? {}) as Record<string, string | undefined>;
     const workspaceId = params.ws ?? params.parent;
     if (workspaceId && !ctx.tokens.allows(ctx.store, state.bearer, workspaceId)) {
-      return invalidAccess(reply, gatewayOf(state.path) ?? "um");
+      return invalidAccess(reply);
     }
   });
 

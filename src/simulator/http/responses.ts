@@ -23,7 +23,7 @@ export const TEXT_PLAIN = "text/plain; charset=utf-8";
 export const APPLICATION_JSON = "application/json; charset=utf-8";
 export const TEXT_HTML = "text/html";
 
-/** PE sends its application errors as JSON text with a `text/plain` content type. */
+/** PE sends its application errors (400, 404, 409, 500) as JSON text with a `text/plain` content type. */
 export function peError(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).type(TEXT_PLAIN).send(JSON.stringify({ message }));
 }
@@ -48,8 +48,12 @@ export function notAuthenticated(reply: FastifyReply): FastifyReply {
     .send(JSON.stringify({ detail: "Not authenticated" }));
 }
 
-export function invalidAccess(reply: FastifyReply, gateway: Gateway): FastifyReply {
-  return gatewayError(reply, gateway, 403, "invalid access attempt");
+/**
+ * 403 on both gateways as the documents declare it: JSON, `application/json`. (The live fact that PE
+ * sends its application errors as `text/plain` names 400, 404, 409 and 500, not 403.)
+ */
+export function invalidAccess(reply: FastifyReply): FastifyReply {
+  return umError(reply, 403, "invalid access attempt");
 }
 
 export function notFound(reply: FastifyReply): FastifyReply {

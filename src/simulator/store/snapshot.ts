@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { legacyLanguageId, legacyModelId } from "./legacyCatalogueIds.ts";
+
 /**
  * The JSON form of the store: what `GET /__sim/dump` returns (plus `calls`) and what
  * `POST /__sim/seed`, `createSimulator({seed})` and `serenity simulator --seed <file>` load, so a dump
@@ -13,6 +15,22 @@ const units = z
     total: z.number().int().min(0).default(0),
   })
   .default({ used: 0, drafted: 0, total: 0 });
+
+/**
+ * A catalogue id: a UUID string, as live; a dump saved before the simulator served the live
+ * catalogues carries a small integer, mapped here by model key or language code.
+ */
+function catalogueIdOf(legacy: (id: number) => string | undefined, what: string) {
+  return z.union([z.string().min(1), z.number().int()]).transform((value, context) => {
+    if (typeof value === "string") return value;
+    const id = legacy(value);
+    if (id === undefined) {
+      context.addIssue({ code: "custom", message: `${what} ${value} has no live catalogue entry` });
+      return z.NEVER;
+    }
+    return id;
+  });
+}
 
 const perDimension = z
   .object({ projects: z.number().int().min(0).default(0), prompts: z.number().int().min(0).default(0) })
@@ -43,11 +61,13 @@ export const snapshotProjectSchema = z.object({
   country_code: z.string(),
   location_id: z.number().int(),
   location_name: z.string().default(""),
-  language_id: z.number().int(),
+  language_id: catalogueIdOf(legacyLanguageId, "language"),
   publish_state: z.enum(["draft", "live", "initial_publish_failed"]).default("draft"),
   staged: perDimension,
   published: perDimension,
-  models: z.array(z.object({ id: z.string().min(1), model_id: z.number().int() })).default([]),
+  models: z
+    .array(z.object({ id: z.string().min(1), model_id: catalogueIdOf(legacyModelId, "model") }))
+    .default([]),
   prompts: z
     .array(
       z.object({

@@ -54,7 +54,8 @@ export interface SimTag {
 
 export interface SimAssignment {
   id: string;
-  modelId: number;
+  /** The catalogue model's id (a UUID string, as live). */
+  modelId: string;
 }
 
 export interface SimProject {
@@ -68,7 +69,8 @@ export interface SimProject {
   countryCode: string;
   locationId: number;
   locationName: string;
-  languageId: number;
+  /** The catalogue language's id (a UUID string, as live). */
+  languageId: string;
   publishState: PublishState;
   /** Changes since the last publish that are not units (a PATCH, a model removal). */
   dirty: boolean;

@@ -14,7 +14,7 @@ import { startWorker } from "../../../src/runtime/startWorker.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { LogCapture } from "../../support/logCapture.ts";
-import { HELD_UNTIL_RELEASED_MS, startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { catalogueLanguageId, HELD_UNTIL_RELEASED_MS, startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
 import { nextTurn, track, waitFor } from "../../support/wait.ts";
 
 /**
@@ -175,7 +175,7 @@ describe("pool sampler", () => {
       countryCode: "US",
       locationId: 2840,
       locationName: "United States",
-      languageId: 1,
+      languageId: catalogueLanguageId("en"),
     });
     await sim.clearCalls();
 
@@ -219,7 +219,7 @@ describe("pool sampler", () => {
       countryCode: "FR",
       locationId: 2250,
       locationName: "France",
-      languageId: 1,
+      languageId: catalogueLanguageId("en"),
     });
     await ageRecord();
     expect(await sampler().sampleAll()).toEqual({ sampled: 1, skipped: 2, failed: 0 });
@@ -237,7 +237,7 @@ describe("pool sampler", () => {
       countryCode: "DE",
       locationId: 2276,
       locationName: "Germany",
-      languageId: 1,
+      languageId: catalogueLanguageId("en"),
     });
     await ageRecord();
     const expected = (await parentFreeRatio()).projects;

@@ -7,7 +7,7 @@ import { createGatewayClient } from "../../../src/gateway/index.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { catalogueLanguageId, startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
 import { callRoute, createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
@@ -291,7 +291,7 @@ describe("deactivate with the flag on and a misconfigured org", () => {
       countryCode: "US",
       locationId: 2840,
       locationName: "United States",
-      languageId: 1,
+      languageId: catalogueLanguageId("en"),
     });
     await client.close();
     const flat = await call("POST", `/v2/orgs/${lonelyOrg}/brands`, { name: "Orphan" }, admin);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import { brands } from "../../../src/db/schema.ts";
 import { type ProvisioningWorld, useProvisioningWorld } from "../../support/provisioningWorld.ts";
+import { catalogueLanguageId } from "../../support/simulator.ts";
 
 let w: ProvisioningWorld;
 useProvisioningWorld((world) => (w = world));
@@ -175,7 +176,7 @@ describe("create brand with semrushMarket (sync)", () => {
         country_code: "us",
         location_id: 2840,
         location_name: "United States",
-        language_id: 1,
+        language_id: catalogueLanguageId("en"),
       }),
     });
     expect(project.status).toBe(201);

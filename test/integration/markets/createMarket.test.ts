@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markets } from "../../../src/db/schema.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { callShape, expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
-import { PE } from "../../support/simulator.ts";
+import { catalogueLanguageId, PE } from "../../support/simulator.ts";
 
 let world: MarketWorld;
 const subWorkspaceIds: string[] = [];
@@ -368,7 +368,7 @@ describe("slice reservations", () => {
         type: "ai",
         country_code: "us",
         location_id: 2840,
-        language_id: 1,
+        language_id: catalogueLanguageId("en"),
       }),
     });
     const orphanId = ((await orphan.json()) as { id: string }).id;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
-import { PE } from "../../support/simulator.ts";
+import { catalogueLanguageId, catalogueModelId, PE } from "../../support/simulator.ts";
 
 let world: MarketWorld;
 let otherOrgId: string;
@@ -97,24 +97,29 @@ describe("catalogues", () => {
     expect(answer.status).toBe(200);
     const keys = answer.body.items.map((model: { key: string }) => model.key);
     expect(keys).toEqual(expect.arrayContaining(["search-gpt", "gpt-5", "google-ai-overview", "perplexity"]));
-    expect(answer.body.items[0]).toEqual({
-      id: expect.any(String),
-      key: expect.any(String),
-      name: expect.any(String),
+    // The live catalogue: 11 models (OpenEvidence among them), UUID ids, the live names.
+    expect(answer.body.items).toHaveLength(11);
+    expect(answer.body.items).toContainEqual({
+      id: catalogueModelId("search-gpt"),
+      key: "search-gpt",
+      name: "ChatGPT",
     });
   });
 
-  it("GET /v2/serenity/languages: [{code, name, id}] with ISO codes", async () => {
+  it("GET /v2/serenity/languages: [{code, name, id}] with ISO codes and the live UUID ids", async () => {
     const answer = await world.call("GET", "/v2/serenity/languages");
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(
       expect.arrayContaining([
-        { code: "en", name: "English", id: expect.any(String) },
-        { code: "fr", name: "French", id: expect.any(String) },
-        { code: "tl", name: "Filipino", id: expect.any(String) },
+        { code: "en", name: "English", id: catalogueLanguageId("en") },
+        { code: "fr", name: "French", id: catalogueLanguageId("fr") },
+        { code: "tl", name: "Filipino", id: catalogueLanguageId("fil") },
+        // The live catalogue's name for it, which Intl does not give.
+        { code: "zh", name: "Chinese Simplified", id: catalogueLanguageId("zh") },
       ]),
     );
-    expect(answer.body.length).toBeGreaterThanOrEqual(38);
+    // The live catalogue's 38 but Chinese Traditional (zh-TW: no two- or three-letter code).
+    expect(answer.body).toHaveLength(37);
   });
 
   it("needs a token, and maps an upstream failure on a cold cache to the generic 502", async () => {

@@ -7,6 +7,7 @@ import { listQuarantinedOrphans } from "../../../src/db/upstreamReconcile/listQu
 import { runAudit } from "../../../src/operations/audit.ts";
 import { deleteQuarantined } from "../../../src/operations/deleteQuarantined.ts";
 import { promptCounterOf, upstreamReconcilerDepsOf } from "../../../src/runtime/upstreamReconcilerOf.ts";
+import { catalogueLanguageId } from "../../support/simulator.ts";
 import {
   startUpstreamReconcileWorld,
   TOKEN,
@@ -124,7 +125,7 @@ describe("restoring an older backup", () => {
         countryCode,
         locationId,
         locationName: countryCode,
-        languageId: 1,
+        languageId: catalogueLanguageId("en"),
       });
     const tracked = await project("Quarta US en", "US", 2840);
     await world.db.db.insert(markets).values({

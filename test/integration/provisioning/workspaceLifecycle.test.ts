@@ -16,7 +16,7 @@ import { insertTestBrand } from "../../support/brandRows.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 import { pumping } from "../../support/provisioningWorld.ts";
-import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import { catalogueLanguageId, startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
 
 const BEARER = "lifecycle-test-bearer";
 let sim: TestSimulator;
@@ -252,7 +252,7 @@ describe("emptying a workspace", () => {
         countryCode: "US",
         locationId: 2840,
         locationName: "United States",
-        languageId: 1,
+        languageId: catalogueLanguageId("en"),
       });
     }
     return id;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { PE } from "../../support/simulator.ts";
+import { catalogueLanguageId, catalogueModelId, PE } from "../../support/simulator.ts";
 import {
   call,
   GOLD_PARENT_WORKSPACE_ID as GOLD,
@@ -26,40 +26,84 @@ const topics = async (domain: string, country: string) => {
 };
 
 describe("catalogues", () => {
-  it("languages: 38 entries with English names", async () => {
+  it("languages: the live catalogue, 38 entries with UUID ids and English names", async () => {
     const body = (await call(sim, "GET", `${PE}/v1/languages`)).json();
     expect(body.page).toBe(1);
     expect(body.total).toBe(38);
     expect(body.items).toHaveLength(38);
-    expect(body.items[0]).toEqual({ id: 1, name: "English" });
+    expect(body.items).toContainEqual({ id: catalogueLanguageId("en"), name: "English" });
     expect(body.items.map((item: { name: string }) => item.name)).toEqual(
-      expect.arrayContaining(["French", "German", "Spanish"]),
+      expect.arrayContaining(["French", "German", "Spanish", "Chinese Simplified"]),
     );
   });
 
-  it("ai_models: the catalogue keys of the spec, with ids, names and icons, paginated", async () => {
+  it("ai_models: the live catalogue, 11 models with UUID ids, the live keys, names and icons, paginated", async () => {
     const body = (await call(sim, "GET", `${PE}/v1/ai_models?page=1&limit=50`)).json();
-    expect(body.total).toBe(10);
+    expect(body.total).toBe(11);
     expect(body.items.map((item: { key: string }) => item.key)).toEqual([
+      "open-evidence",
       "search-gpt",
       "gpt-5",
       "google-ai-overview",
       "google-ai-mode",
+      "perplexity",
+      "microsoft-copilot",
+      "grok-3",
       "gemini-2.5-flash",
       "claude-sonnet-4",
-      "perplexity",
-      "grok-3",
       "deepseek",
-      "microsoft-copilot",
     ]);
-    expect(body.items[0]).toEqual({
-      id: 1,
+    expect(body.items[1]).toEqual({
+      id: "eab23d14-df70-463f-8779-3f6a4ba770bc",
       key: "search-gpt",
-      name: "ChatGPT Search",
-      icon: expect.any(String),
+      name: "ChatGPT",
+      icon: "openai",
     });
     const page2 = (await call(sim, "GET", `${PE}/v1/ai_models?page=2&limit=4`)).json();
-    expect(page2.items.map((item: { id: number }) => item.id)).toEqual([5, 6, 7, 8]);
+    expect(page2.items.map((item: { key: string }) => item.key)).toEqual([
+      "google-ai-mode",
+      "perplexity",
+      "microsoft-copilot",
+      "grok-3",
+    ]);
+  });
+
+  it("a snapshot saved with the old catalogue's integer ids loads with the live ids (by model key and language code)", async () => {
+    const legacy = await startTestSimulator({
+      seed: {
+        workspaces: [{ id: GOLD, title: "Gold", parent_id: null, limits_enabled: { ai: true } }],
+        projects: [
+          {
+            id: "p-old",
+            workspace_id: GOLD,
+            name: "Old FR",
+            country_code: "fr",
+            location_id: 2250,
+            // French and Perplexity in the old simulator's numbering.
+            language_id: 2,
+            models: [{ id: "a-old", model_id: 7 }],
+          },
+        ],
+      },
+    });
+    try {
+      const project = (
+        await call(legacy, "GET", `${PE}/v1/workspaces/${GOLD}/projects/p-old?draft=true&type=ai`)
+      ).json();
+      expect(project.settings.ai.language).toEqual({ id: catalogueLanguageId("fr"), name: "fr" });
+      const models = (
+        await call(legacy, "GET", `${PE}/v1/workspaces/${GOLD}/projects/p-old/ai_models`)
+      ).json();
+      expect(models.items.map((item: { model: { id: string } }) => item.model.id)).toEqual([
+        catalogueModelId("perplexity"),
+      ]);
+      expect((await legacy.dump()).projects[0]).toMatchObject({
+        language_id: catalogueLanguageId("fr"),
+        models: [{ id: "a-old", model_id: catalogueModelId("perplexity") }],
+      });
+    } finally {
+      await legacy.close();
+    }
   });
 
   it("brand-topics is deterministic for a domain and country and names the brand", async () => {

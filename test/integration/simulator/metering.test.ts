@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { NGINX_405_PAGE } from "../../../src/simulator/http/responses.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
-import { UM } from "../../support/simulator.ts";
+import { catalogueModelId, UM } from "../../support/simulator.ts";
 import {
   call,
   createChild,
@@ -98,11 +98,14 @@ describe("metering on a metered workspace", () => {
 
     await sim.control("/quota", { workspaceId: GOLD, prompts: 7 });
     const models = `${projectPath(GOLD, project, "v2")}/ai_models`;
-    expectQuota405(await call(sim, "POST", models, { body: { model_id: 2 } }));
+    expectQuota405(await call(sim, "POST", models, { body: { model_id: catalogueModelId("gpt-5") } }));
     await sim.control("/quota", { workspaceId: GOLD, prompts: 8 });
-    const added = await call(sim, "POST", models, { body: { model_id: 2 } });
+    const added = await call(sim, "POST", models, { body: { model_id: catalogueModelId("gpt-5") } });
     expect(added.status).toBe(201);
-    expect(added.json()).toMatchObject({ model: { id: 2, key: "gpt-5" }, prompts_count: 4 });
+    expect(added.json()).toMatchObject({
+      model: { id: catalogueModelId("gpt-5"), key: "gpt-5" },
+      prompts_count: 4,
+    });
     expect((await resources(sim, GOLD)).prompts).toEqual({ used: 0, drafted: 8, total: 8 });
 
     // Two models now: one more text costs 2.
@@ -149,7 +152,9 @@ describe("metering on a metered workspace", () => {
     const project = await newProject();
     const created = await createPrompts(sim, GOLD, project, ["a", "b", "c"]);
     const models = `${projectPath(GOLD, project, "v2")}/ai_models`;
-    const assignment = (await call(sim, "POST", models, { body: { model_id: 3 } })).json().id;
+    const assignment = (
+      await call(sim, "POST", models, { body: { model_id: catalogueModelId("google-ai-overview") } })
+    ).json().id;
     expect((await resources(sim, GOLD)).prompts.drafted).toBe(6);
 
     const promptIds = created.json().items.map((item: { id: string }) => item.id);

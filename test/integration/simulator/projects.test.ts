@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { PE } from "../../support/simulator.ts";
+import { catalogueLanguageId, catalogueModelId, PE } from "../../support/simulator.ts";
 import {
   call,
   createProject,
@@ -25,28 +25,39 @@ async function newProject(overrides: Record<string, unknown> = {}): Promise<stri
 const readProject = async (id: string) => call(sim, "GET", `${projectPath(GOLD, id)}?draft=true&type=ai`);
 
 describe("market projects", () => {
-  it("create answers 201 with a draft; primary_url is ignored on create; the language shows as its ISO code", async () => {
+  it("create answers 201 with a draft in the live read view: brand, country, location and language under settings.ai, the language as its ISO code; primary_url is ignored on create", async () => {
+    const french = catalogueLanguageId("fr");
     const response = await createProject(sim, GOLD, {
       primary_url: "https://ignored.example",
-      language_id: 2,
+      language_id: french,
     });
     expect(response.status).toBe(201);
-    expect(response.json()).toMatchObject({
+    expect(response.json()).toEqual({
+      id: expect.any(String),
       name: "Acme US",
       type: "ai",
-      primary_url: null,
-      country_code: "us",
-      location_id: 2840,
+      domain: "acme.com",
       publish_status: "draft",
-      settings: { ai: { language: { id: 2, name: "fr" } } },
+      updated_at: expect.any(String),
+      settings: {
+        ai: {
+          brand_name_display: "Acme",
+          brand_names: ["Acme"],
+          country: { code: "us", name: "United States" },
+          location: { id: 2840, name: "United States" },
+          language: { id: french, name: "fr" },
+        },
+      },
     });
   });
 
   it("rejects a bad language or location with 400 text/plain", async () => {
-    const language = await createProject(sim, GOLD, { language_id: 999 });
+    const language = await createProject(sim, GOLD, { language_id: "00000000-0000-4000-8000-000000000999" });
     expect(language.status).toBe(400);
     expect(language.contentType).toMatch(/^text\/plain/);
     expect(JSON.parse(language.text)).toEqual({ message: "invalid language" });
+    // A catalogue id is a string: the small integers of old are no language.
+    expect((await createProject(sim, GOLD, { language_id: 1 })).status).toBe(400);
     const location = await createProject(sim, GOLD, { country_code: "fr", location_id: 2840 });
     expect(location.status).toBe(400);
     expect(JSON.parse(location.text)).toEqual({ message: "invalid location" });
@@ -62,7 +73,7 @@ describe("market projects", () => {
     expect(untyped.contentType).toMatch(/^text\/plain/);
     const patched = await patchPrimaryUrl(sim, GOLD, id);
     expect(patched.status).toBe(200);
-    expect(patched.json().primary_url).toBe("https://acme.com");
+    expect(patched.json().settings.ai.primary_url).toBe("https://acme.com");
   });
 
   it("publish answers 202 with an empty body and the project reads live", async () => {
@@ -119,11 +130,11 @@ describe("market projects", () => {
     expect(read.contentType).toMatch(/^text\/plain/);
   });
 
-  it("a project is only reachable under its own workspace; an unknown workspace is 403 text/plain", async () => {
+  it("a project is only reachable under its own workspace; an unknown workspace is 403 JSON", async () => {
     const id = await newProject();
     const other = await call(sim, "GET", projectPath("another-workspace", id));
     expect(other.status).toBe(403);
-    expect(other.contentType).toMatch(/^text\/plain/);
+    expect(other.contentType).toMatch(/^application\/json/);
     expect(JSON.parse(other.text)).toEqual({ message: "invalid access attempt" });
   });
 
@@ -154,11 +165,12 @@ describe("market projects", () => {
     ]);
     const add = (modelId: unknown) =>
       call(sim, "POST", `${projectPath(GOLD, id, "v2")}/ai_models`, { body: { model_id: modelId } });
-    expect((await add(7)).status).toBe(201);
-    const duplicate = await add(7);
+    expect((await add(catalogueModelId("perplexity"))).status).toBe(201);
+    const duplicate = await add(catalogueModelId("perplexity"));
     expect(duplicate.status).toBe(409);
     expect(duplicate.contentType).toMatch(/^text\/plain/);
-    expect((await add(999)).status).toBe(400);
+    expect((await add("00000000-0000-4000-8000-000000000999")).status).toBe(400);
+    expect((await add(6)).status).toBe(400);
     expect((await list()).map((item: { model: { key: string } }) => item.model.key)).toEqual([
       "search-gpt",
       "perplexity",

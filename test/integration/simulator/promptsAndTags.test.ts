@@ -149,13 +149,13 @@ describe("prompts", () => {
 });
 
 describe("tags", () => {
-  it("create answers 201 with a bare array; names are unique per (project, parent) — a duplicate is a 500", async () => {
+  it("create answers 201 with a bare array of tree nodes (keyword_count, as live); names are unique per (project, parent) — a duplicate is a 500", async () => {
     const created = await createTags(["category", "intent"]);
     expect(created.status).toBe(201);
     const body = created.json();
     expect(body).toEqual([
-      { id: expect.any(String), name: "category", children_count: 0, prompts_count: 0 },
-      { id: expect.any(String), name: "intent", children_count: 0, prompts_count: 0 },
+      { id: expect.any(String), name: "category", children_count: 0, keyword_count: 0 },
+      { id: expect.any(String), name: "intent", children_count: 0, keyword_count: 0 },
     ]);
     const duplicate = await createTags(["type", "intent"]);
     expect(duplicate.status).toBe(500);

@@ -22,11 +22,14 @@ describe("language codes", () => {
     ["Norwegian", "no"],
     ["Hebrew", "he"],
     ["Filipino", "tl"],
+    // The live catalogue's name, which Intl does not give.
+    ["Chinese Simplified", "zh"],
   ])("%s → %s (two-letter codes first)", (name, code) => {
     expect(codeForLanguageName(name)).toBe(code);
   });
 
   it("an unknown name has no code", () => {
     expect(codeForLanguageName("Elvish of the West")).toBeUndefined();
+    expect(codeForLanguageName("Chinese Traditional")).toBeUndefined();
   });
 });

@@ -16,29 +16,36 @@ const scripted = useScriptedClient();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- request bodies are read loosely in assertions
 const sent = () => scripted.sent() as { method?: string; url?: string; body: any };
 
-const model = { id: 3, key: "search-gpt", name: "SearchGPT", icon: null };
+// Live catalogue ids are UUID strings (test/fixtures/semrush/live-catalogues.json).
+const SEARCH_GPT = "eab23d14-df70-463f-8779-3f6a4ba770bc";
+const FRENCH = "471aba35-ee1f-4207-b6f6-8c6550bbbab8";
+const model = { id: SEARCH_GPT, key: "search-gpt", name: "ChatGPT", icon: "openai" };
+const mapped = { id: SEARCH_GPT, key: "search-gpt", name: "ChatGPT", icon: "openai" };
+// The live read view: brand, URL, country, location and language under settings.ai.
 const project = {
   id: "p1",
   name: "Acme FR",
+  type: "ai",
   publish_status: "draft",
   domain: "acme.example",
-  country_code: "fr",
-  location_id: 2250,
-  location_name: "France",
-  language_id: 12,
-  primary_url: null,
-  brand_name_display: "Acme",
-  brand_names: ["Acme"],
-  settings: { ai: { language: { name: "fr" } } },
+  settings: {
+    ai: {
+      brand_name_display: "Acme",
+      brand_names: ["Acme"],
+      country: { code: "fr", name: "France" },
+      location: { id: 2250, name: "France" },
+      language: { id: FRENCH, name: "fr" },
+    },
+  },
 };
 
 describe("Project Engine adapter: catalogues and projects", () => {
   it("listLanguages and listAiModels", async () => {
-    scripted.upstream.script(reply(200, { page: 1, total: 1, items: [{ id: 12, name: "French" }] }));
+    scripted.upstream.script(reply(200, { page: 1, total: 1, items: [{ id: FRENCH, name: "French" }] }));
     expect(await scripted.client.projects.listLanguages(T)).toEqual({
       page: 1,
       total: 1,
-      items: [{ id: "12", name: "French" }],
+      items: [{ id: FRENCH, name: "French" }],
     });
     expect(sent()).toMatchObject({ method: "GET", url: `${PE}/v1/languages` });
 
@@ -46,12 +53,19 @@ describe("Project Engine adapter: catalogues and projects", () => {
     expect(await scripted.client.projects.listAiModels(T, { page: 2, limit: 10 })).toEqual({
       page: 2,
       total: 11,
-      items: [{ id: "3", key: "search-gpt", name: "SearchGPT", icon: undefined }],
+      items: [mapped],
     });
     expect(sent()).toMatchObject({ method: "GET", url: `${PE}/v1/ai_models?page=2&limit=10` });
   });
 
-  it("listProjects and getProject map every field we use", async () => {
+  it("a catalogue id that is not a string is not one (the client tolerates no older integer shape)", async () => {
+    scripted.upstream.script(reply(200, { page: 1, total: 1, items: [{ id: 12, name: "French" }] }));
+    await expect(scripted.client.projects.listLanguages(T)).rejects.toMatchObject({
+      kind: "unexpectedResponse",
+    });
+  });
+
+  it("listProjects and getProject read the project from its live view (settings.ai)", async () => {
     scripted.upstream.script(reply(200, { page: 1, total: 1, items: [project] }));
     const list = await scripted.client.projects.listProjects(T, "ws1");
     expect(sent()).toMatchObject({ method: "GET", url: `${PE}/v1/workspaces/ws1/projects?type=ai` });
@@ -63,7 +77,7 @@ describe("Project Engine adapter: catalogues and projects", () => {
       countryCode: "fr",
       locationId: 2250,
       locationName: "France",
-      languageId: "12",
+      languageId: FRENCH,
       languageCode: "fr",
       primaryUrl: undefined,
       brandNameDisplay: "Acme",
@@ -73,10 +87,19 @@ describe("Project Engine adapter: catalogues and projects", () => {
 
     scripted.upstream.script(reply(200, project));
     expect(await scripted.client.projects.getProject(T, "ws1", "p1")).toEqual(expected);
+
+    // Top-level copies of those fields (which live never sends) are not read.
+    const flat = { ...project, country_code: "de", language_id: "x", brand_names: ["Other"], settings: {} };
+    scripted.upstream.script(reply(200, flat));
+    expect(await scripted.client.projects.getProject(T, "ws1", "p1")).toMatchObject({
+      countryCode: undefined,
+      languageId: undefined,
+      brandNames: undefined,
+    });
     expect(sent()).toMatchObject({ method: "GET", url: `${PE}${WS}?draft=true&type=ai` });
   });
 
-  it("createProject sends the wire body with type ai and a lower-case country", async () => {
+  it("createProject sends the wire body with type ai, a lower-case country and the language id as a string", async () => {
     scripted.upstream.script(reply(201, project));
     await scripted.client.projects.createProject(T, "ws1", {
       name: "Acme FR",
@@ -86,7 +109,7 @@ describe("Project Engine adapter: catalogues and projects", () => {
       countryCode: "FR",
       locationId: 2250,
       locationName: "France",
-      languageId: "12",
+      languageId: FRENCH,
     });
     expect(sent()).toEqual({
       method: "POST",
@@ -100,7 +123,7 @@ describe("Project Engine adapter: catalogues and projects", () => {
         country_code: "fr",
         location_id: 2250,
         location_name: "France",
-        language_id: 12,
+        language_id: FRENCH,
       },
     });
   });
@@ -146,38 +169,35 @@ describe("Project Engine adapter: catalogues and projects", () => {
 
 describe("Project Engine adapter: models, prompts, tags", () => {
   it("project AI models: list, add (v2), delete", async () => {
-    scripted.upstream.script(reply(200, { items: [{ id: 91, model, prompts_count: 40 }] }));
+    scripted.upstream.script(reply(200, { items: [{ id: "a91", model, prompts_count: 40 }] }));
     expect(await scripted.client.projects.listProjectAiModels(T, "ws1", "p1")).toEqual([
-      {
-        assignmentId: "91",
-        model: { id: "3", key: "search-gpt", name: "SearchGPT", icon: undefined },
-        promptsCount: 40,
-      },
+      { assignmentId: "a91", model: mapped, promptsCount: 40 },
     ]);
     expect(sent()).toMatchObject({ method: "GET", url: `${PE}${WS}/ai_models` });
 
-    scripted.upstream.script(reply(201, { id: 92 }));
-    expect(await scripted.client.projects.addProjectAiModel(T, "ws1", "p1", "3")).toEqual({
-      assignmentId: "92",
-      model: undefined,
+    scripted.upstream.script(reply(201, { id: "a92", model, prompts_count: 0 }));
+    expect(await scripted.client.projects.addProjectAiModel(T, "ws1", "p1", SEARCH_GPT)).toEqual({
+      assignmentId: "a92",
+      model: mapped,
     });
+    // The catalogue id goes on the wire as the string it is (the published type).
     expect(sent()).toEqual({
       method: "POST",
       url: `${PE}/v2/workspaces/ws1/projects/p1/ai_models`,
-      body: { model_id: 3 },
+      body: { model_id: SEARCH_GPT },
     });
 
     scripted.upstream.script(reply(204));
-    await scripted.client.projects.deleteProjectAiModels(T, "ws1", "p1", ["91", "92"]);
-    expect(sent()).toEqual({ method: "DELETE", url: `${PE}${WS}/ai_models`, body: { ids: ["91", "92"] } });
+    await scripted.client.projects.deleteProjectAiModels(T, "ws1", "p1", ["a91", "a92"]);
+    expect(sent()).toEqual({ method: "DELETE", url: `${PE}${WS}/ai_models`, body: { ids: ["a91", "a92"] } });
   });
 
   it("listPrompts (by_tags) with and without drafts, limit capped at 200", async () => {
     const item = {
-      id: 5,
+      id: "5",
       name: "best shoes?",
       is_new: true,
-      tags: [{ id: 8, name: "ai", parent_id: 2 }],
+      tags: [{ id: "8", name: "ai", parent_id: "2" }],
       metadata: { created_at: "t", created_by: "u", updated_at: "t", updated_by: "u" },
     };
     scripted.upstream.script(reply(200, { page: 1, total: 1, items: [item] }));
@@ -211,8 +231,8 @@ describe("Project Engine adapter: models, prompts, tags", () => {
     scripted.upstream.script(
       reply(201, {
         items: [
-          { id: 1, name: "a", is_new: true },
-          { id: 2, name: "b", is_new: false },
+          { id: "1", name: "a", is_new: true },
+          { id: "2", name: "b", is_new: false },
         ],
         existing_count: 1,
       }),
@@ -259,7 +279,7 @@ describe("Project Engine adapter: models, prompts, tags", () => {
   it("tags: list (required empty params), create, put prompt tags", async () => {
     scripted.upstream.script(
       reply(200, {
-        items: [{ id: 2, name: "origin", parent_id: null, children_count: 2, prompts_count: 0 }],
+        items: [{ id: "2", name: "origin", children_count: 2, prompts_count: 0 }],
       }),
     );
     expect(await scripted.client.projects.listTags(T, "ws1", "p1")).toEqual([
@@ -272,10 +292,13 @@ describe("Project Engine adapter: models, prompts, tags", () => {
     await scripted.client.projects.listTags(T, "ws1", "p1", { parentId: "2", search: "a i" });
     expect(sent().url).toBe(`${PE}/v2/workspaces/ws1/projects/p1/aio/tags?parent_id=2&search=a+i&draft=true`);
 
-    scripted.upstream.script(reply(201, [{ id: 8, name: "ai", parent_id: 2 }]));
+    // Tag create answers TreeNodeResponse, whose prompt count is keyword_count.
+    scripted.upstream.script(
+      reply(201, [{ id: "8", name: "ai", parent_id: "2", children_count: 0, keyword_count: 3 }]),
+    );
     expect(
       await scripted.client.projects.createTags(T, "ws1", "p1", { names: ["ai"], parentId: "2" }),
-    ).toEqual([{ id: "8", name: "ai", parentId: "2", childrenCount: 0, promptsCount: 0 }]);
+    ).toEqual([{ id: "8", name: "ai", parentId: "2", childrenCount: 0, promptsCount: 3 }]);
     expect(sent()).toEqual({
       method: "POST",
       url: `${PE}/v2/workspaces/ws1/projects/p1/aio/tags`,

@@ -232,7 +232,7 @@ describe("retries", () => {
         res.writeHead(429, { "retry-after": "3" });
         res.end();
       },
-      reply(201, { items: [{ id: 1, name: "q", is_new: true }], existing_count: 0 }),
+      reply(201, { items: [{ id: "1", name: "q", is_new: true }], existing_count: 0 }),
     );
     const created = await client.projects.createPrompts(TOKEN, "ws", "p", { texts: ["q"], createdBy: "u" });
     expect(created.items).toEqual([{ id: "1", text: "q", isNew: true, tags: [], metadata: undefined }]);

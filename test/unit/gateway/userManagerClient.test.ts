@@ -14,7 +14,7 @@ const scripted = useScriptedClient();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- request bodies are read loosely in assertions
 const sent = () => scripted.sent() as { method?: string; url?: string; body: any };
 
-const workspace = { id: 7, title: "Acme", status: " Created", parent_id: 1, extra: "kept out" };
+const workspace = { id: "7", title: "Acme", status: " Created", parent_id: "1", extra: "kept out" };
 
 describe("User Manager adapter", () => {
   it("createSubWorkspace with an allocation", async () => {
@@ -36,7 +36,8 @@ describe("User Manager adapter", () => {
     expect(await scripted.client.users.getStatus(T, "7")).toBe("not ready");
     expect(sent()).toMatchObject({ method: "GET", url: `${UM}/v1/workspaces/7/status` });
 
-    scripted.upstream.script(reply(200, [{ ...workspace, id: 1, parent_id: null }, workspace]));
+    // A root's parent_id: "" (what a live-calibrated mock answers; the documents type it as a string).
+    scripted.upstream.script(reply(200, [{ ...workspace, id: "1", parent_id: "" }, workspace]));
     expect(await scripted.client.users.getFamily(T, "1")).toEqual([
       { id: "1", title: "Acme", status: "created", parentId: null },
       { id: "7", title: "Acme", status: "created", parentId: "1" },
@@ -74,7 +75,7 @@ describe("User Manager adapter", () => {
   });
 
   it("deleteWorkspace", async () => {
-    scripted.upstream.script(reply(200, { id: 7 }));
+    scripted.upstream.script(reply(200, { id: "7" }));
     await scripted.client.users.deleteWorkspace(T, "7");
     expect(sent()).toMatchObject({ method: "DELETE", url: `${UM}/v1/workspaces/7` });
   });

@@ -6,10 +6,10 @@ import type { SimProject, SimWorkspace } from "../../store/types.ts";
 
 export type ProjectParams = { ws: string; pid: string };
 
-/** Unknown workspace → 403 (text/plain, like every PE app error); answers and returns undefined. */
+/** Unknown workspace → 403 (JSON); answers and returns undefined. */
 export function findWorkspace(ctx: SimContext, id: string, reply: FastifyReply): SimWorkspace | undefined {
   const workspace = ctx.store.workspace(id);
-  if (!workspace) void invalidAccess(reply, "pe");
+  if (!workspace) void invalidAccess(reply);
   return workspace;
 }
 
@@ -33,8 +33,15 @@ export function isTrue(value: unknown): boolean {
   return value === "true" || value === "1";
 }
 
-/** A catalogue id may arrive as a number or a numeric string. */
-export function catalogueId(value: unknown): number | undefined {
-  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof number === "number" && Number.isInteger(number) ? number : undefined;
+/**
+ * A catalogue id (language, model) as the published API types it: a non-empty string. Anything else
+ * — a number included — is no catalogue id, and the caller answers 400 as live does.
+ */
+export function catalogueId(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+/** A location id: an integer, as the published API types it. */
+export function locationId(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) ? value : undefined;
 }

@@ -12,7 +12,13 @@ import { canPublish, canStage } from "../../metering.ts";
 import { zeroPerDimension } from "../../store/simulatorStore.ts";
 import type { SimProject } from "../../store/types.ts";
 import { projectView } from "../../views.ts";
-import { catalogueId, findProject, findWorkspace, type ProjectParams } from "./lookup.ts";
+import {
+  catalogueId,
+  findProject,
+  findWorkspace,
+  locationId as locationIdOf,
+  type ProjectParams,
+} from "./lookup.ts";
 
 const listQuery = z.object({
   type: z.literal("ai"),
@@ -80,7 +86,7 @@ export function registerProjectRoutes(app: FastifyInstance, ctx: SimContext): vo
     if (!workspace) return reply;
     const languageId = catalogueId(body.language_id);
     if (languageId === undefined || !languageById(languageId)) return peError(reply, 400, "invalid language");
-    const locationId = catalogueId(body.location_id);
+    const locationId = locationIdOf(body.location_id);
     if (!locationIsValid(body.country_code, locationId)) return peError(reply, 400, "invalid location");
     const now = ctx.now();
     if (!canStage(store, workspace, { projects: 1 }, now)) return quotaRejected(reply);

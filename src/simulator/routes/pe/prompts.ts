@@ -68,12 +68,8 @@ export function registerPromptRoutes(app: FastifyInstance, ctx: SimContext): voi
         name: item.name,
         live: false,
         tagIds: [...tagIds],
-        metadata: item.metadata ?? {
-          created_at: stamp,
-          created_by: null,
-          updated_at: stamp,
-          updated_by: null,
-        },
+        // Without metadata in the request, only the times (the published type has no null author).
+        metadata: item.metadata ?? { created_at: stamp, updated_at: stamp },
       };
       project.prompts.set(prompt.id, prompt);
       project.promptIdByText.set(prompt.name, prompt.id);

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { SimContext } from "../../context.ts";
 import { notFound, parseOrReject, peError } from "../../http/responses.ts";
 import type { SimProject, SimTag } from "../../store/types.ts";
-import { tagView } from "../../views.ts";
+import { createdTagView, tagView } from "../../views.ts";
 import { findProject, isTrue, type ProjectParams } from "./lookup.ts";
 
 // Both are required by live, and both may be empty (empty parent_id = the root level).
@@ -67,7 +67,7 @@ export function registerTagRoutes(app: FastifyInstance, ctx: SimContext): void {
     const created = [...names].map((name) => {
       const tag: SimTag = { id: ctx.newId(), name, parentId, live: false };
       project.tags.set(tag.id, tag);
-      return tagView(tag, 0, 0);
+      return createdTagView(tag);
     });
     project.updatedAt = ctx.now();
     return reply.code(201).send(created);

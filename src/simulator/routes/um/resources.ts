@@ -31,7 +31,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: SimContext): v
 
   app.get<{ Params: WsParams }>("/v1/workspaces/:ws/resources", async (request, reply) => {
     const workspace = store.workspace(request.params.ws);
-    if (!workspace) return invalidAccess(reply, "um");
+    if (!workspace) return invalidAccess(reply);
     return resourcesDocument(readResources(workspace, ctx.now(), true));
   });
 
@@ -41,7 +41,7 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: SimContext): v
     const child = store.workspace(request.params.ws);
     // Transfers are made on a sub-workspace: a root has no pool to draw from.
     const parent = child?.parentId ? store.workspace(child.parentId) : undefined;
-    if (!child || !parent) return invalidAccess(reply, "um");
+    if (!child || !parent) return invalidAccess(reply);
     const now = ctx.now();
     if (!isReadyStatus(observeStatus(child, now, false))) return umError(reply, 422, WORKSPACE_NOT_READY);
     if (child.notReadyTransfers > 0) {

@@ -35,7 +35,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, ctx: SimContext): 
     const body = parseOrReject(createChildBody, request.body, reply, "um");
     if (!body) return reply;
     const parent = store.workspace(request.params.parent);
-    if (!parent) return invalidAccess(reply, "um");
+    if (!parent) return invalidAccess(reply);
     const empty = { used: 0, drafted: 0, total: 0 };
     const plan = planTransfer({ projects: empty, prompts: empty }, parent.resources, body.resources.ai ?? {});
     if (!plan.ok) return umError(reply, 422, INSUFFICIENT_UNITS);
@@ -58,7 +58,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, ctx: SimContext): 
     const workspace = store.workspace(request.params.ws);
     if (!workspace) {
       const deletingReads = store.deleting.get(request.params.ws) ?? 0;
-      if (deletingReads <= 0) return invalidAccess(reply, "um");
+      if (deletingReads <= 0) return invalidAccess(reply);
       store.deleting.set(request.params.ws, deletingReads - 1);
       return { status: "deleting" };
     }
@@ -67,20 +67,20 @@ export function registerWorkspaceRoutes(app: FastifyInstance, ctx: SimContext): 
 
   app.get<{ Params: WsParams }>("/v1/workspaces/:ws/family", async (request, reply) => {
     const family = store.family(request.params.ws);
-    if (family.length === 0) return invalidAccess(reply, "um");
+    if (family.length === 0) return invalidAccess(reply);
     const now = ctx.now();
     return family.map((workspace) => workspaceSummary(workspace, observeStatus(workspace, now, true)));
   });
 
   app.get<{ Params: WsParams }>("/v1/workspaces/:ws", async (request, reply) => {
     const workspace = store.workspace(request.params.ws);
-    if (!workspace) return invalidAccess(reply, "um");
+    if (!workspace) return invalidAccess(reply);
     return workspaceView(workspace, observeStatus(workspace, ctx.now(), true), store.isMetered(workspace));
   });
 
   app.delete<{ Params: WsParams }>("/v1/workspaces/:ws", async (request, reply) => {
     const workspace = store.workspace(request.params.ws);
-    if (!workspace) return invalidAccess(reply, "um");
+    if (!workspace) return invalidAccess(reply);
     // A settling workspace (and a zombie, which never settles) cannot be deleted.
     if (observeStatus(workspace, ctx.now(), false) === "not ready") {
       return umError(reply, 422, WORKSPACE_NOT_READY);
