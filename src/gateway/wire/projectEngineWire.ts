@@ -169,13 +169,11 @@ export const createdTagsWire = z.array(
       children_count: optional(z.number()),
       keyword_count: optional(z.number()),
     })
-    .transform(
-      (t): Tag => ({
-        id: t.id,
-        name: t.name,
-        parentId: t.parent_id,
-        childrenCount: t.children_count ?? 0,
-        promptsCount: t.keyword_count ?? 0,
-      }),
-    ),
+    .transform((t): Tag => ({
+      id: t.id,
+      name: t.name,
+      parentId: t.parent_id,
+      childrenCount: t.children_count ?? 0,
+      promptsCount: t.keyword_count ?? 0,
+    })),
 );

@@ -14,7 +14,12 @@ import { startWorker } from "../../../src/runtime/startWorker.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { LogCapture } from "../../support/logCapture.ts";
-import { catalogueLanguageId, HELD_UNTIL_RELEASED_MS, startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
+import {
+  catalogueLanguageId,
+  HELD_UNTIL_RELEASED_MS,
+  startTestSimulator,
+  type TestSimulator,
+} from "../../support/simulator.ts";
 import { nextTurn, track, waitFor } from "../../support/wait.ts";
 
 /**
