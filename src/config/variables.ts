@@ -270,7 +270,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     unit: "",
     read: "boot",
     meaning:
-      "the operator's upstream bearer for `serenity sweep` / `audit` (or `--token-file`); workers' upstream reconciler reads with it when an org has no live stored credential (ADR 0016)",
+      "the operator's upstream bearer for `serenity sweep` / `audit` (or `--token-file`); workers' upstream reconciler reads with it when an org has no live stored credential (ADR 0016); API processes send it with the upstream-health probe (`serenity_gateway_reachable`; unset: not probed, health unknown)",
   },
   {
     names: ["SERENITY_UPSTREAM_RATE_PER_SECOND"],
