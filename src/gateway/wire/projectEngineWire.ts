@@ -141,39 +141,39 @@ export const createPromptsWire = z
     existingCount: r.existing_count ?? r.items.filter((p) => !p.isNew).length,
   }));
 
-export const tagWire = z
-  .looseObject({
-    id: wireId,
-    name: z.string(),
-    parent_id: wireParentId,
-    children_count: optional(z.number()),
-    prompts_count: optional(z.number()),
-  })
-  .transform((t): Tag => ({
+/**
+ * A tag of the tree. The tree read (`AIOTag`) counts its prompts as `prompts_count`; tag create
+ * answers `TreeNodeResponse`, which counts them as `keyword_count` (live, and the document).
+ */
+const treeTagFields = {
+  id: wireId,
+  name: z.string(),
+  parent_id: wireParentId,
+  children_count: optional(z.number()),
+};
+
+function tagOf(
+  t: { id: string; name: string; parent_id: string | null; children_count?: number },
+  prompts?: number,
+): Tag {
+  return {
     id: t.id,
     name: t.name,
     parentId: t.parent_id,
     childrenCount: t.children_count ?? 0,
-    promptsCount: t.prompts_count ?? 0,
-  }));
+    promptsCount: prompts ?? 0,
+  };
+}
+
+export const tagWire = z
+  .looseObject({ ...treeTagFields, prompts_count: optional(z.number()) })
+  .transform((t) => tagOf(t, t.prompts_count));
 
 export const tagListWire = z.looseObject({ items: z.array(tagWire) }).transform((list) => list.items);
 
-/** Tag create's answer: a bare array of `TreeNodeResponse`, whose prompt count is `keyword_count`. */
+/** Tag create's answer: a bare array of `TreeNodeResponse`. */
 export const createdTagsWire = z.array(
   z
-    .looseObject({
-      id: wireId,
-      name: z.string(),
-      parent_id: wireParentId,
-      children_count: optional(z.number()),
-      keyword_count: optional(z.number()),
-    })
-    .transform((t): Tag => ({
-      id: t.id,
-      name: t.name,
-      parentId: t.parent_id,
-      childrenCount: t.children_count ?? 0,
-      promptsCount: t.keyword_count ?? 0,
-    })),
+    .looseObject({ ...treeTagFields, keyword_count: optional(z.number()) })
+    .transform((t) => tagOf(t, t.keyword_count)),
 );
