@@ -253,6 +253,7 @@ async function measureComponents(c: Contender): Promise<Record<string, { cpu: nu
       requestId: null,
       bearer: api.token,
       flat: false,
+      metering: "metered",
     });
   const contenders: Record<string, () => Promise<unknown>> = {
     read: () => api.gateway.users.getResources(api.token, c.subWorkspaceId),

@@ -7,6 +7,7 @@ import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { createAllocationGuard } from "./allocationGuard.ts";
+import { meteringReadsSettled, readParentMetering } from "./parentMetering.ts";
 import type { PoolHistoryRecorder } from "./poolHistory.ts";
 import type { PoolView } from "./poolView.ts";
 import { type PoolRefreshPacing, PoolViews } from "./poolViews.ts";
@@ -106,6 +107,8 @@ export class AllocationService {
    * gauge.
    */
   async samplePool(org: OrgRow, bearer: string, refresh: "stale" | "all" = "stale"): Promise<PoolView> {
+    // The parent's metering first (spec/allocation.md §13), so the view answered shows this read.
+    await readParentMetering(this.deps, org, bearer, "sampler");
     const view = await this.#poolViews.sample(org, bearer, refresh);
     if (view.pool) {
       for (const name of DIMENSIONS) {
@@ -120,8 +123,11 @@ export class AllocationService {
     return view;
   }
 
-  /** Resolves once the pool view's background refreshes in this process have ended. */
-  poolViewRefreshesSettled(): Promise<void> {
-    return this.#poolViews.settled();
+  /**
+   * Resolves once the background reads of this process have ended: the pool view's refreshes and
+   * the metering reads guarded writes started (tests, shutdown).
+   */
+  async poolViewRefreshesSettled(): Promise<void> {
+    await Promise.all([this.#poolViews.settled(), meteringReadsSettled()]);
   }
 }

@@ -9,6 +9,7 @@ import {
   type Units,
   type WorkspaceResources,
 } from "../domain/allocation.ts";
+import { type OrgMetering, UNKNOWN_METERING } from "../domain/metering.ts";
 
 /** One dimension as the pool view shows it; `free` is headroom, never negative. */
 export interface PoolDimension extends DimensionUsage {
@@ -55,8 +56,25 @@ export interface PoolParentView {
   asOf: Date;
 }
 
+/**
+ * What allocation does for the org now (spec/allocation.md §13): `justInTime` — the switch is on
+ * and the parent meters AI (or its metering is not known yet, treated as metered); `notNeeded` —
+ * the parent does not meter AI, so nothing is allocated and no write is refused for quota (what
+ * brands still hold was allocated while it metered: harmless, the sweep may release it); `off` —
+ * the switch is off.
+ */
+export type OrgAllocation = "justInTime" | "notNeeded" | "off";
+
+export function orgAllocation(dynamicAllocation: boolean, metering: OrgMetering): OrgAllocation {
+  if (metering.state === "unmetered") return "notNeeded";
+  return dynamicAllocation ? "justInTime" : "off";
+}
+
 export interface PoolView {
   dynamicAllocation: boolean;
+  /** The parent's AI metering and when it was read, from the parent's entry (unknown without one). */
+  metering: OrgMetering;
+  allocation: OrgAllocation;
   /** The org's parent workspace (`null` when the org has none). */
   pool: PoolParentView | null;
   brands: PoolBrandView[];
@@ -133,8 +151,11 @@ export function composePoolView(input: {
       ...poolDimensions(entry.resources),
       asOf: entry.observedAt,
     }));
+  const metering = parent?.metering ?? UNKNOWN_METERING;
   return {
     dynamicAllocation: input.dynamicAllocation,
+    metering,
+    allocation: orgAllocation(input.dynamicAllocation, metering),
     pool: parent ? { ...poolDimensions(parent.resources), asOf: parent.observedAt } : null,
     brands,
     unattached,
