@@ -1,6 +1,7 @@
 import type { Principal } from "../auth/principal.ts";
 import type { LedgerEntryRow } from "../db/allocation/ledgerEntryRow.ts";
 import { listLedgerEntries } from "../db/allocation/listLedgerEntries.ts";
+import { findOrgById } from "../db/orgs/findOrgById.ts";
 import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { DIMENSIONS } from "../domain/allocation.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
@@ -9,7 +10,7 @@ import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocatio
 import { createAllocationGuard } from "./allocationGuard.ts";
 import { meteringReadsSettled, readParentMetering } from "./parentMetering.ts";
 import type { PoolHistoryRecorder } from "./poolHistory.ts";
-import type { PoolView } from "./poolView.ts";
+import { type PoolView, poolViewMaxAgeMs } from "./poolView.ts";
 import { type PoolRefreshPacing, PoolViews } from "./poolViews.ts";
 import { type ReleaseOptions, type ReleaseReport, releaseSurplusLocked } from "./releaseSurplus.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
@@ -107,8 +108,11 @@ export class AllocationService {
    * gauge.
    */
   async samplePool(org: OrgRow, bearer: string, refresh: "stale" | "all" = "stale"): Promise<PoolView> {
-    // The parent's metering first (spec/allocation.md §13), so the view answered shows this read.
-    await readParentMetering(this.deps, org, bearer, "sampler");
+    // The parent's metering first (spec/allocation.md §13), so the view answered shows this read;
+    // like the entries, only once it is older than the view's max age (or unknown) unless `all`.
+    if (refresh === "all" || (await this.#meteringIsStale(org.id))) {
+      await readParentMetering(this.deps, org, bearer, "sampler");
+    }
     const view = await this.#poolViews.sample(org, bearer, refresh);
     if (view.pool) {
       for (const name of DIMENSIONS) {
@@ -121,6 +125,11 @@ export class AllocationService {
       }
     }
     return view;
+  }
+
+  async #meteringIsStale(orgId: string): Promise<boolean> {
+    const asOf = (await findOrgById(this.deps.db, orgId))?.metering.asOf;
+    return !asOf || this.deps.clock.now().getTime() - asOf.getTime() >= poolViewMaxAgeMs(this.deps.env);
   }
 
   /**

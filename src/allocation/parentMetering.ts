@@ -1,12 +1,11 @@
 import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { recordParentMetering } from "../db/resourceObservations/recordParentMetering.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
-import { isFlip, meteringOf, type MeteringState } from "../domain/metering.ts";
+import { flipOf, meteringOf, type MeteringState } from "../domain/metering.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { ServiceEvents } from "../observability/events.ts";
 import type { ParentMeteringPort } from "../orgs/orgService.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
-import { observeResources } from "./resourcesRecord.ts";
 
 /**
  * Each parent's own AI metering (spec/allocation.md §13, docs/decisions/0034): read from the
@@ -37,8 +36,7 @@ export function meteringBearer(deps: Pick<AllocationDeps, "operatorBearer">, inH
 /**
  * Reads the parent's metering now and records it; answers what is known afterwards — the state
  * read, or `unknown` when the read failed or its answer carries no `ai` flag. Never throws. A flip
- * between the two known states is emitted and logged with the org id. The parent's entry must
- * exist to hold it: an org whose parent was never read gets its resources read first.
+ * between the two known states is emitted and logged with the org id.
  */
 export async function readParentMetering(
   deps: MeteringDeps,
@@ -66,27 +64,16 @@ export async function readParentMetering(
     return state;
   }
   try {
-    let recorded = await recordParentMetering(deps.db, {
+    const recorded = await recordParentMetering(deps.db, {
       orgId: org.id,
       parentWorkspaceId,
       metering: state,
       asOf,
     });
-    if (recorded.outcome === "noEntry") {
-      await observeResources(deps, { orgId: org.id, bearer, workspaceId: parentWorkspaceId });
-      recorded = await recordParentMetering(deps.db, {
-        orgId: org.id,
-        parentWorkspaceId,
-        metering: state,
-        asOf,
-      });
-    }
-    if (recorded.outcome === "recorded" && isFlip(recorded.previous, state)) {
-      const from = recorded.previous as "metered" | "unmetered";
-      log.warn({ from, to: state }, "allocation: the parent's AI metering changed");
-      deps.events.emit("allocation.meteringFlip", { orgId: org.id, from, to: state, reason });
-    } else if (recorded.outcome === "noEntry") {
-      log.warn("allocation: the parent's entry could not be made; its metering is not recorded");
+    const flip = recorded.outcome === "recorded" ? flipOf(recorded.previous, state) : undefined;
+    if (flip) {
+      log.warn(flip, "allocation: the parent's AI metering changed");
+      deps.events.emit("allocation.meteringFlip", { orgId: org.id, ...flip, reason });
     }
   } catch (error) {
     // The read stands for the caller; the record catches up at the next read.

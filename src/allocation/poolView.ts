@@ -1,7 +1,7 @@
 import { durationMs, type FlagSource } from "../config/flags.ts";
 import type { BrandRow } from "../db/brands/brandRow.ts";
 import type { OrgRow } from "../db/orgs/orgRow.ts";
-import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
+import { holdsResources, type ResourceObservation } from "../db/resourceObservations/observationRow.ts";
 import {
   type DimensionUsage,
   headroom,
@@ -125,7 +125,9 @@ export function composePoolView(input: {
   const byWorkspace = new Map(input.observations.map((entry) => [entry.workspaceId, entry]));
   const pooled = pooledBrands(input.brands);
   const pointed = new Set(pooled.map((brand) => brand.subWorkspaceId));
-  const parent = org.parentWorkspaceId ? byWorkspace.get(org.parentWorkspaceId) : undefined;
+  const parentEntry = org.parentWorkspaceId ? byWorkspace.get(org.parentWorkspaceId) : undefined;
+  // An entry holding only the parent's metering shows no pool (no resources read recorded yet).
+  const parent = parentEntry && holdsResources(parentEntry) ? parentEntry : undefined;
 
   const brands = pooled.map((brand): PoolBrandView => {
     const base = { brandId: brand.id, name: brand.name, subWorkspaceId: brand.subWorkspaceId };
@@ -151,7 +153,7 @@ export function composePoolView(input: {
       ...poolDimensions(entry.resources),
       asOf: entry.observedAt,
     }));
-  const metering = parent?.metering ?? UNKNOWN_METERING;
+  const metering = parentEntry?.metering ?? UNKNOWN_METERING;
   return {
     dynamicAllocation: input.dynamicAllocation,
     metering,

@@ -29,7 +29,13 @@ export function allocates(state: MeteringState): boolean {
   return state !== "unmetered";
 }
 
-/** A change between two known states (`unknown` on either side is learning, not a flip). */
-export function isFlip(previous: MeteringState, next: MeteringState): next is "metered" | "unmetered" {
-  return previous !== "unknown" && next !== "unknown" && previous !== next;
+export type KnownMetering = Exclude<MeteringState, "unknown">;
+
+/** A change between the two known states (`unknown` on either side is learning, not a flip). */
+export function flipOf(
+  previous: MeteringState,
+  next: MeteringState,
+): { from: KnownMetering; to: KnownMetering } | undefined {
+  if (previous === "unknown" || next === "unknown" || previous === next) return undefined;
+  return { from: previous, to: next };
 }

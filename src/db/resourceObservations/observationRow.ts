@@ -15,6 +15,18 @@ export interface ResourceObservation {
   metering: OrgMetering;
 }
 
+/**
+ * The `observed_at` of an entry that holds only the parent's metering (recordParentMetering): no
+ * resources read of the workspace has been recorded yet. Older than any read, so the first one
+ * replaces its zeros (and keeps the metering); views treat it as an entry they do not have.
+ */
+export const METERING_ONLY_OBSERVED_AT = new Date(0);
+
+/** Whether the entry holds resources Serenity learned (not only the parent's metering). */
+export function holdsResources(entry: Pick<ResourceObservation, "observedAt">): boolean {
+  return entry.observedAt.getTime() > METERING_ONLY_OBSERVED_AT.getTime();
+}
+
 /** A row as `db.execute` returns it (snake case, timestamps possibly as strings). */
 export type RawObservation = {
   org_id: string;
