@@ -2,7 +2,6 @@ import { dynamicAllocationEnabled } from "../config/flags.ts";
 import type { Need, Units } from "../domain/allocation.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
-import { allocates, type MeteringState } from "../domain/metering.ts";
 import {
   type MeteredWriteContext,
   type MeteredWriteGuard,
@@ -13,6 +12,7 @@ import {
   type SectionOptions,
   type SectionWrite,
 } from "../domain/meteredWrites.ts";
+import { allocates, type MeteringState } from "../domain/metering.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { ensureHeadroom } from "./ensureHeadroom.ts";

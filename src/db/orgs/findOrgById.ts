@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 
-import { meteringFromRecord } from "../resourceObservations/meteringColumns.ts";
 import type { DbExecutor } from "../database.ts";
+import { meteringFromRecord } from "../resourceObservations/meteringColumns.ts";
 import { orgs, resourceObservations } from "../schema.ts";
 import type { OrgWithMetering } from "./orgRow.ts";
 
