@@ -126,7 +126,7 @@ export function OverviewPage({ orgId }) {
     <p class="muted">
       ${org.data.org?.parentWorkspaceId ? html`Parent workspace <code>${org.data.org.parentWorkspaceId}</code>` : "No parent workspace configured"}
       ${pool ? html` · dynamic allocation <${Badge} value=${pool.dynamicAllocation ? "on" : "off"} />` : null}
-      ${pool && org.data.org?.parentWorkspaceId ? html` · <${MeteringFacts} view=${pool} />` : null}
+      ${pool && org.data.org?.parentWorkspaceId ? html` · <${MeteringFacts} view=${pool} /> ` : null}
       · updated ${formatClock(live.updatedAt)}
     </p>
     <${ErrorNote} error=${org.errors.org} what="load the organisation" />
