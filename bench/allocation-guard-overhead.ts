@@ -285,7 +285,8 @@ async function measureComponents(c: Contender): Promise<Record<string, { cpu: nu
   const allocation = api.services.allocation as Partial<
     Record<"meteredWrites" | "guard", MeteredWriteGuardFactory>
   >;
-  const factory = allocation.meteredWrites ?? allocation.guard!;
+  // Bound: an older revision's `guard` is a method of the service, not an arrow property.
+  const factory = allocation.meteredWrites ?? allocation.guard!.bind(allocation);
   const guard = () =>
     factory({
       orgId: c.orgId,

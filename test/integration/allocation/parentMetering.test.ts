@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { QUOTA_RETRY_INTERVAL_MS } from "../../../src/allocation/retryOnQuota.ts";
 import { createMetrics, type Metrics } from "../../../src/observability/metrics.ts";
 import { ManualClock } from "../../support/manualClock.ts";
+import { api } from "../../support/multiProcessWorkload.ts";
 import { startTestSimulator, type TestSimulator, UM } from "../../support/simulator.ts";
 import { countStatements } from "../../support/statementCount.ts";
 import { callRoute, createTestApp, type TestApp } from "../../support/testApp.ts";
@@ -71,20 +72,7 @@ async function pumped<T>(work: Promise<T>): Promise<T> {
 
 /** A real HTTP request to the app. */
 function http(method: string, path: string, token: string, body?: unknown): Promise<Answer> {
-  return pumped(
-    (async () => {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    })(),
-  );
+  return pumped(api(baseUrl, token, method, path, body));
 }
 
 interface Org {
