@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { allocates, flipOf, meteringOf,type MeteringState } from "../../../src/domain/metering.ts";
+import { allocates, flipOf, meteringOf, type MeteringState } from "../../../src/domain/metering.ts";
 
 /** Each parent's own metering (spec/allocation.md §13): the pure rules. */
 describe("metering", () => {
