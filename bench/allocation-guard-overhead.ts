@@ -23,6 +23,12 @@
  * Then, per latency and contender, where the guard's CPU goes: a resources read alone, the
  * allocation lock alone (lease acquire + release), and a whole guarded section with a no-op write
  * (lock + read + plan), each measured in isolation the same number of times.
+ *
+ * The unmetered row (spec/allocation.md §13): today's code also runs the same 1-text request on a
+ * brand of an org whose parent meters nothing (a subscription of 2 projects and 100 prompts, the
+ * brand's sub-workspace at 0 / 0), flag off and on, in the same rotating rounds as the others —
+ * its calls and CPU with the flag on must equal the flag off — and its guarded no-op section alone,
+ * flag off against flag on, measured the same way.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
@@ -76,7 +82,7 @@ interface Support {
 }
 
 interface Contender {
-  name: "before" | "after";
+  name: "before" | "after" | "unmetered";
   root: string;
   database: ScratchDatabase;
   api: InProcessApi;
@@ -144,6 +150,42 @@ async function contender(name: Contender["name"], root: string, simUrl: string):
     orgId: org.body.id,
     brandId: brand.body.id,
     subWorkspaceId,
+    markets: new Map(),
+    samples: new Map(),
+  };
+}
+
+/**
+ * Today's API again (the "after" contender's, same database), for an org on a parent that meters
+ * nothing: its creation reads the parent's metering, so every write of its brand passes through.
+ */
+async function unmeteredContender(after: Contender, simUrl: string): Promise<Contender> {
+  process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
+  const parent = await simControl<{ id: string }>(simUrl, "/parents", {
+    title: "Unmetered parent",
+    metered: false,
+    projects: 2,
+    prompts: 100,
+  });
+  const org = await after.api.call("POST", "/v2/orgs", {
+    name: "Guard overhead unmetered",
+    parentWorkspaceId: parent.id,
+  });
+  const brand = await after.api.call("POST", `/v2/orgs/${org.body.id}/brands`, {
+    name: "Zephyr unmetered",
+    domain: "unmetered.example",
+    semrushMarket: { market: "US", languageCode: "en", modelIds: ["search-gpt"] },
+  });
+  if (brand.status !== 201) throw new Error(`unmetered: brand create answered ${brand.status}`);
+  const view = await after.api.call("GET", `/v2/orgs/${org.body.id}/serenity/resources`);
+  if (view.body.metering?.state !== "unmetered")
+    throw new Error("unmetered: the org's metering was not learned");
+  return {
+    ...after,
+    name: "unmetered",
+    orgId: org.body.id,
+    brandId: brand.body.id,
+    subWorkspaceId: brand.body.subWorkspaceId as string,
     markets: new Map(),
     samples: new Map(),
   };
@@ -243,7 +285,8 @@ async function measureComponents(c: Contender): Promise<Record<string, { cpu: nu
   const allocation = api.services.allocation as Partial<
     Record<"meteredWrites" | "guard", MeteredWriteGuardFactory>
   >;
-  const factory = allocation.meteredWrites ?? allocation.guard!;
+  // Bound: an older revision's `guard` is a method of the service, not an arrow property.
+  const factory = allocation.meteredWrites ?? allocation.guard!.bind(allocation);
   const guard = () =>
     factory({
       orgId: c.orgId,
@@ -253,19 +296,35 @@ async function measureComponents(c: Contender): Promise<Record<string, { cpu: nu
       requestId: null,
       bearer: api.token,
       flat: false,
+      metering: c.name === "unmetered" ? "unmetered" : "metered",
     });
-  const contenders: Record<string, () => Promise<unknown>> = {
-    read: () => api.gateway.users.getResources(api.token, c.subWorkspaceId),
-    lock: () => lock.withLock(c.subWorkspaceId, async () => undefined),
-    section: () => {
-      const g = guard() as ReturnType<typeof guard> & { writeSection?: ReturnType<typeof guard>["section"] };
-      // The same section under either revision's name (`writeSection` in older revisions).
-      const open = g.writeSection ?? g.section;
-      return open({ prompts: 1 }, (write) => write("bench", async () => undefined));
-    },
+  const section = () => {
+    const g = guard() as ReturnType<typeof guard> & { writeSection?: ReturnType<typeof guard>["section"] };
+    // The same section under either revision's name (`writeSection` in older revisions).
+    const open = g.writeSection ?? g.section;
+    return open({ prompts: 1 }, (write) => write("bench", async () => undefined));
   };
-  const cpu: Record<string, number[]> = { read: [], lock: [], section: [] };
-  const wall: Record<string, number[]> = { read: [], lock: [], section: [] };
+  const withFlag = (flag: Flag) => async () => {
+    process.env.SERENITY_DYNAMIC_ALLOCATION = flag;
+    try {
+      return await section();
+    } finally {
+      process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
+    }
+  };
+  // An unmetered org's section: flag off against flag on (both pass through: no lock, no read).
+  const contenders: Record<string, () => Promise<unknown>> =
+    c.name === "unmetered"
+      ? { sectionOff: withFlag("false"), sectionOn: withFlag("true") }
+      : {
+          read: () => api.gateway.users.getResources(api.token, c.subWorkspaceId),
+          lock: () => lock.withLock(c.subWorkspaceId, async () => undefined),
+          section,
+        };
+  const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+  const wall: Record<string, number[]> = Object.fromEntries(
+    Object.keys(contenders).map((name) => [name, []]),
+  );
   for (let i = 0; i < WARMUP; i++) for (const run of Object.values(contenders)) await run();
   for (let i = 0; i < REQUESTS * 2; i++) {
     for (const [name, run] of Object.entries(contenders)) {
@@ -286,12 +345,15 @@ async function main() {
   const before = await checkoutBefore(args.before);
   const sim = await simulatorProcess("gold");
   const contenders: Contender[] = [];
+  let unmetered!: Contender;
   const components: string[][] = [];
+  const unmeteredSections: string[][] = [];
   try {
     contenders.push(await contender("before", before.root, sim.url));
     contenders.push(await contender("after", path.resolve("."), sim.url));
+    unmetered = await unmeteredContender(contenders[1]!, sim.url);
     for (const [index, latencyMs] of LATENCIES.entries()) {
-      for (const c of contenders) {
+      for (const c of [...contenders, unmetered]) {
         c.markets.set(latencyMs, {
           one: await createMarket(c, SPARE_MARKETS[(2 * index) % SPARE_MARKETS.length]!),
           bulk: await createMarket(c, SPARE_MARKETS[(2 * index + 1) % SPARE_MARKETS.length]!),
@@ -300,8 +362,10 @@ async function main() {
       await simControl(sim.url, "/settings", { latencyMs });
       const markets = (c: Contender) => c.markets.get(latencyMs)!;
       // Steady state: each market written once per flag before anything is measured.
+      // The unmetered org's 1-text requests go in the same rotation as the others'.
+      const withUnmetered = [...contenders, unmetered];
       await rounds(
-        contenders,
+        withUnmetered,
         WARMUP,
         (c, flag) => bulk(c, sim.url, markets(c).one, 1, flag, false),
         () => {},
@@ -313,7 +377,7 @@ async function main() {
         () => {},
       );
       await rounds(
-        contenders,
+        withUnmetered,
         REQUESTS,
         (c, flag) => bulk(c, sim.url, markets(c).one, 1, flag, false),
         (c, flag, sample) => record(c, `${latencyMs}:1:${flag}`, sample),
@@ -324,6 +388,12 @@ async function main() {
         (c, flag) => bulk(c, sim.url, markets(c).bulk, 500, flag, true),
         (c, flag, sample) => record(c, `${latencyMs}:500:${flag}`, sample),
       );
+      const unmeteredParts = await measureComponents(unmetered);
+      unmeteredSections.push([
+        `${latencyMs}`,
+        ...["sectionOff", "sectionOn"].map((name) => unmeteredParts[name]!.cpu.toFixed(3)),
+        ...["sectionOff", "sectionOn"].map((name) => unmeteredParts[name]!.wall.toFixed(3)),
+      ]);
       for (const c of contenders) {
         const parts = await measureComponents(c);
         components.push([
@@ -402,6 +472,47 @@ async function main() {
       "added by the guard (before / after)",
     ],
     cpuRows,
+  );
+  console.log(
+    "\nunmetered org (spec/allocation.md §13), this tree: the same 1-text request on a brand of an org whose parent meters nothing\n",
+  );
+  printTable(
+    [
+      "latency (ms)",
+      "calls (off / on)",
+      "resources reads on",
+      "transfers on",
+      "cpu (off / on, ms)",
+      "added by the guard (ms)",
+      "wall (off / on, ms)",
+    ],
+    LATENCIES.map((latencyMs) => {
+      const key = (flag: Flag) => `${latencyMs}:1:${flag}`;
+      const both = (pick: (s: Sample) => number, digits = 0) =>
+        FLAGS.map((flag) => stat(unmetered, key(flag), pick).toFixed(digits)).join(" / ");
+      return [
+        `${latencyMs}`,
+        both((s) => s.calls),
+        stat(unmetered, key("true"), (s) => s.reads).toFixed(0),
+        `${unmetered.samples.get(key("true"))!.reduce((sum, s) => sum + s.transfers, 0)}`,
+        both((s) => s.cpuMs, 2),
+        (
+          stat(unmetered, key("true"), (s) => s.cpuMs) - stat(unmetered, key("false"), (s) => s.cpuMs)
+        ).toFixed(2),
+        both((s) => s.wallMs, 1),
+      ];
+    }),
+  );
+  console.log(`\nthe unmetered org's guarded no-op section alone (medians of ${REQUESTS * 2} runs each)\n`);
+  printTable(
+    [
+      "latency (ms)",
+      "section cpu off (ms)",
+      "section cpu on (ms)",
+      "section wall off (ms)",
+      "section wall on (ms)",
+    ],
+    unmeteredSections,
   );
   console.log(`\nwhere the guard's CPU goes (medians of ${REQUESTS * 2} runs each, in isolation)\n`);
   printTable(

@@ -22,6 +22,11 @@ export interface AllocationDeps {
    * to the brands table. Tests of pure allocation pass their own.
    */
   siblings?: SiblingSource;
+  /**
+   * The operator's upstream bearer (SERENITY_UPSTREAM_TOKEN), preferred for reads of a parent's
+   * metering: it sees every parent (spec/allocation.md §13; without it the caller's bearer reads).
+   */
+  operatorBearer?: string;
 }
 
 /** A brand sub-workspace of an org, as rebalancing sees it. */

@@ -1,5 +1,6 @@
 import { dynamicAllocationEnabled } from "../config/flags.ts";
 import type { Need, Units } from "../domain/allocation.ts";
+import { monotonicMsOf } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import {
   type MeteredWriteContext,
@@ -11,18 +12,24 @@ import {
   type SectionOptions,
   type SectionWrite,
 } from "../domain/meteredWrites.ts";
+import { allocates, type MeteringState } from "../domain/metering.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
-import { ensureHeadroom, type EnsureResult } from "./ensureHeadroom.ts";
+import { ensureHeadroom } from "./ensureHeadroom.ts";
 import { announcedModelAdd, modelSetChangesNow } from "./modelSetChanges.ts";
+import { meteringBearer, readMeteringInBackground, readParentMetering } from "./parentMetering.ts";
 import { countOwnModelChange, distrustPublishBasis, expectModelChanges } from "./publishBasis.ts";
 import { createQuotaRetryBudget } from "./quotaRetryBudget.ts";
 import { releaseSurplusLocked } from "./releaseSurplus.ts";
 import { observeResources, recordStaged } from "./resourcesRecord.ts";
-import { retryOnQuota } from "./retryOnQuota.ts";
+import { type AfterQuotaRejection, retryOnQuota } from "./retryOnQuota.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
 
-type GuardMode = { kind: "off" } | { kind: "flat" } | { kind: "on"; target: AllocationTarget };
+type GuardMode =
+  | { kind: "off" }
+  | { kind: "flat" }
+  | { kind: "unmetered"; target: AllocationTarget }
+  | { kind: "on"; target: AllocationTarget };
 
 /**
  * The allocation guard: the metered-write seam's implementation, built per request (or job) for
@@ -31,10 +38,19 @@ type GuardMode = { kind: "off" } | { kind: "flat" } | { kind: "on"; target: Allo
  * flat brand) makes every method a pass-through with zero upstream calls, except that a metered
  * 405 still maps to quotaExceeded. Building it runs the setup check, so a misconfiguration fails
  * before the request's first upstream call.
+ *
+ * With the switch on it follows the org's parent (spec/allocation.md §13, docs/decisions/0034),
+ * as the context carries it (loaded with the org, no statement of its own): `unmetered` is the
+ * same pass-through as the switch off — no lock, no resources read, no transfer, no record or
+ * ledger write — except that a metered 405 reads the parent's flag again at once (the safety net:
+ * a parent that started metering flips the org and the write is topped up and retried, §6);
+ * `unknown` is guarded like `metered` while the flag is read in the background.
  */
 export function createAllocationGuard(deps: AllocationDeps, context: MeteredWriteContext): MeteredWriteGuard {
   const path: TransferPath = "failFast";
   const budget = createQuotaRetryBudget();
+  /** The org's metering for this request: as loaded, until the safety net reads it again. */
+  let metering: MeteringState = context.metering;
   // Built on first use: the hot path logs nothing, and a child logger per request is not free.
   let child: Logger | undefined;
   const log = () =>
@@ -62,26 +78,66 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
       log().error({ subWorkspaceId: context.subWorkspaceId }, "allocation: sub-workspace equals the parent");
       throw new ServiceError("workspaceMisconfigured");
     }
-    return {
-      kind: "on",
-      target: {
-        orgId: context.orgId,
-        brandId: context.brandId,
-        subWorkspaceId: context.subWorkspaceId,
-        parentWorkspaceId: context.parentWorkspaceId,
-        requestId: context.requestId,
-        bearer: context.bearer,
-      },
+    const target: AllocationTarget = {
+      orgId: context.orgId,
+      brandId: context.brandId,
+      subWorkspaceId: context.subWorkspaceId,
+      parentWorkspaceId: context.parentWorkspaceId,
+      requestId: context.requestId,
+      bearer: context.bearer,
     };
+    if (!allocates(metering)) return { kind: "unmetered", target };
+    if (metering === "unknown") {
+      readMeteringInBackground(
+        deps,
+        { id: context.orgId, parentWorkspaceId: context.parentWorkspaceId },
+        meteringBearer(deps, context.bearer),
+      );
+    }
+    return { kind: "on", target };
   }
 
   // The check lives where the guard is built, so every request path that builds one reaches it.
   mode();
 
-  function ensureAfterQuotaRejection(target: AllocationTarget, need: Need): Promise<EnsureResult> {
-    return deps.lock.withLock(target.subWorkspaceId, () =>
+  async function ensureAfterQuotaRejection(
+    target: AllocationTarget,
+    need: Need,
+  ): Promise<AfterQuotaRejection> {
+    await deps.lock.withLock(target.subWorkspaceId, () =>
       ensureHeadroom(deps, target, need, path, undefined, { afterQuotaRejection: true }),
     );
+    return "retry";
+  }
+
+  /**
+   * The safety net (spec/allocation.md §13): a metered 405 on an org recorded unmetered reads the
+   * parent's flag again at once, inside the request's quota budget. Metered now: the org flips
+   * (readParentMetering records it, with its event and log line) and the rest of this request is
+   * guarded — this write is topped up and retried (§6). Still unmetered: the 405 is the upstream's
+   * word alone, answered quotaExceeded as with the switch off. Unreadable (or no budget left to
+   * read): this request is guarded from here on, the safe side, and the record is left as it is.
+   */
+  async function afterUnmeteredRejection(
+    target: AllocationTarget,
+    need: NeedSource,
+  ): Promise<AfterQuotaRejection> {
+    // Flipped by an earlier write of this request: guarded from here on, no second read.
+    if (allocates(metering)) return ensureAfterQuotaRejection(target, await needOf(need));
+    if (budget.remainingMs <= 0) return "notGuarded";
+    const started = monotonicMsOf(deps.clock);
+    const read = await readParentMetering(
+      deps,
+      { id: target.orgId, parentWorkspaceId: target.parentWorkspaceId ?? null },
+      meteringBearer(deps, target.bearer),
+      "quotaRejection",
+      // A deadline on the read, not a wait: it ends the call once the request's budget is spent.
+      { signal: AbortSignal.timeout(budget.remainingMs) },
+    );
+    budget.spend(monotonicMsOf(deps.clock) - started);
+    if (read === "unmetered") return "notGuarded";
+    metering = "metered";
+    return ensureAfterQuotaRejection(target, await needOf(need));
   }
 
   /**
@@ -107,7 +163,9 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
         ensure:
           current.kind === "on"
             ? async () => ensureAfterQuotaRejection(current.target, await needOf(need))
-            : undefined,
+            : current.kind === "unmetered"
+              ? () => afterUnmeteredRejection(current.target, need)
+              : undefined,
       },
       callSite,
       write,

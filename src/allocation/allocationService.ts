@@ -1,14 +1,16 @@
 import type { Principal } from "../auth/principal.ts";
 import type { LedgerEntryRow } from "../db/allocation/ledgerEntryRow.ts";
 import { listLedgerEntries } from "../db/allocation/listLedgerEntries.ts";
+import { findOrgById } from "../db/orgs/findOrgById.ts";
 import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { DIMENSIONS } from "../domain/allocation.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { createAllocationGuard } from "./allocationGuard.ts";
+import { meteringReadsSettled, readParentMetering } from "./parentMetering.ts";
 import type { PoolHistoryRecorder } from "./poolHistory.ts";
-import type { PoolView } from "./poolView.ts";
+import { type PoolView, poolViewMaxAgeMs } from "./poolView.ts";
 import { type PoolRefreshPacing, PoolViews } from "./poolViews.ts";
 import { type ReleaseOptions, type ReleaseReport, releaseSurplusLocked } from "./releaseSurplus.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
@@ -106,6 +108,11 @@ export class AllocationService {
    * gauge.
    */
   async samplePool(org: OrgRow, bearer: string, refresh: "stale" | "all" = "stale"): Promise<PoolView> {
+    // The parent's metering first (spec/allocation.md §13), so the view answered shows this read;
+    // like the entries, only once it is older than the view's max age (or unknown) unless `all`.
+    if (refresh === "all" || (await this.#meteringIsStale(org.id))) {
+      await readParentMetering(this.deps, org, bearer, "sampler");
+    }
     const view = await this.#poolViews.sample(org, bearer, refresh);
     if (view.pool) {
       for (const name of DIMENSIONS) {
@@ -120,8 +127,16 @@ export class AllocationService {
     return view;
   }
 
-  /** Resolves once the pool view's background refreshes in this process have ended. */
-  poolViewRefreshesSettled(): Promise<void> {
-    return this.#poolViews.settled();
+  async #meteringIsStale(orgId: string): Promise<boolean> {
+    const asOf = (await findOrgById(this.deps.db, orgId))?.metering.asOf;
+    return !asOf || this.deps.clock.now().getTime() - asOf.getTime() >= poolViewMaxAgeMs(this.deps.env);
+  }
+
+  /**
+   * Resolves once the background reads of this process have ended: the pool view's refreshes and
+   * the metering reads guarded writes started (tests, shutdown).
+   */
+  async poolViewRefreshesSettled(): Promise<void> {
+    await Promise.all([this.#poolViews.settled(), meteringReadsSettled()]);
   }
 }

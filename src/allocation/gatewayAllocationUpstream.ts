@@ -14,6 +14,8 @@ export function gatewayAllocationUpstream(gateway: Pick<GatewayClient, "users">)
       (await gateway.users.getFamily(bearer, parentWorkspaceId))
         .filter((workspace) => workspace.parentId === parentWorkspaceId && workspace.id !== parentWorkspaceId)
         .map((workspace) => ({ id: workspace.id, title: workspace.title })),
+    readAiLimitsEnabled: async (bearer, workspaceId, options) =>
+      (await gateway.users.getWorkspace(bearer, workspaceId, options)).aiLimitsEnabled,
     failureKind: (error) => (isGatewayError(error) ? error.kind : undefined),
   };
 }

@@ -21,6 +21,11 @@ export interface PoolSamplerDeps {
   allocation: Pick<AllocationService, "samplePool">;
   /** Where an overrunning pass is reported (`background.passOverrun`). */
   events?: EventBus;
+  /**
+   * The operator's upstream bearer (SERENITY_UPSTREAM_TOKEN): read with first when set — it sees
+   * every parent, where a member's credential ends with their jobs (spec/allocation.md §13).
+   */
+  operatorBearer?: string;
 }
 
 export interface PoolSampleReport {
@@ -35,10 +40,14 @@ export interface PoolSampleReport {
  * (`AllocationService.samplePool`, which emits the `allocation.poolSampled` events behind the
  * `serenity_allocation_pool_free_ratio` gauge), so the request path never needs a parent read.
  *
- * Reading upstream needs a bearer, and a worker has no user: it uses the most recent live sealed
- * credential attached to a job of that org (a user who acted there lately). An org with none is
- * skipped and logged at debug — the gauge then simply keeps its last value. The token is only held
- * in memory for the read. Orgs are sampled one at a time: a pass is a handful of GETs per org, and
+ * Each pass also reads every sampled org's parent metering again (`samplePool`, spec/allocation.md
+ * §13): a parent that changed kind is followed within one interval, without a restart.
+ *
+ * Reading upstream needs a bearer, and a worker has no user: it uses the operator's token
+ * (SERENITY_UPSTREAM_TOKEN) when one is configured, else the most recent live sealed credential
+ * attached to a job of that org (a user who acted there lately). An org with neither is skipped
+ * and logged at debug — the gauge then simply keeps its last value. The token is only held in
+ * memory for the read. Orgs are sampled one at a time: a pass is a handful of GETs per org, and
  * one slow org must not stampede the upstream. The periodic pass spreads its orgs over most of its
  * interval (domain/passPacing.ts) instead of reading them all at its start.
  */
@@ -60,7 +69,7 @@ export class PoolSampler {
   }
 
   async #sampleAll(pace: PassPace | undefined): Promise<PoolSampleReport> {
-    const { db, clock, logger, credentials, allocation } = this.#deps;
+    const { db, clock, logger, allocation } = this.#deps;
     const report: PoolSampleReport = { sampled: 0, skipped: 0, failed: 0 };
     const startedAt = clock.now().getTime();
     const orgs = await listOrgsWithBrands(db);
@@ -68,21 +77,13 @@ export class PoolSampler {
       if (!(await awaitTurn(clock, pace, startedAt, index, orgs.length))) break;
       const log = logger.child({ orgId: org.id });
       try {
-        const credentialId = await findLatestOrgCredential(db, {
-          orgId: org.id,
-          audience: UPSTREAM_AUDIENCE,
-          now: clock.now(),
-        });
-        const exchanged = credentialId ? await credentials.exchange(credentialId) : undefined;
-        if (exchanged?.status !== "ok") {
-          log.debug(
-            { reason: exchanged?.reason ?? "missing" },
-            "pool sampler: no live credential for this org; skipped",
-          );
+        const bearer = await this.#bearerFor(org.id);
+        if (typeof bearer !== "string") {
+          log.debug({ reason: bearer.reason }, "pool sampler: no live credential for this org; skipped");
           report.skipped += 1;
           continue;
         }
-        await allocation.samplePool(org, exchanged.token);
+        await allocation.samplePool(org, bearer);
         report.sampled += 1;
       } catch (error) {
         log.warn({ err: error }, "pool sampler: could not sample this org's pool");
@@ -90,6 +91,20 @@ export class PoolSampler {
       }
     }
     return report;
+  }
+
+  /** The operator's token, else the org's latest live member credential (or why there is none). */
+  async #bearerFor(orgId: string): Promise<string | { reason: string }> {
+    const { db, clock, credentials, operatorBearer } = this.#deps;
+    if (operatorBearer) return operatorBearer;
+    const credentialId = await findLatestOrgCredential(db, {
+      orgId,
+      audience: UPSTREAM_AUDIENCE,
+      now: clock.now(),
+    });
+    const exchanged = credentialId ? await credentials.exchange(credentialId) : undefined;
+    if (exchanged?.status === "ok") return exchanged.token;
+    return { reason: exchanged?.reason ?? "missing" };
   }
 
   /** Samples every `intervalMs` (the first pass after one interval); passes never overlap. */

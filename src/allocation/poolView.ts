@@ -1,7 +1,7 @@
 import { durationMs, type FlagSource } from "../config/flags.ts";
 import type { BrandRow } from "../db/brands/brandRow.ts";
 import type { OrgRow } from "../db/orgs/orgRow.ts";
-import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
+import { holdsResources, type ResourceObservation } from "../db/resourceObservations/observationRow.ts";
 import {
   type DimensionUsage,
   headroom,
@@ -9,6 +9,7 @@ import {
   type Units,
   type WorkspaceResources,
 } from "../domain/allocation.ts";
+import { type OrgMetering, UNKNOWN_METERING } from "../domain/metering.ts";
 
 /** One dimension as the pool view shows it; `free` is headroom, never negative. */
 export interface PoolDimension extends DimensionUsage {
@@ -55,8 +56,25 @@ export interface PoolParentView {
   asOf: Date;
 }
 
+/**
+ * What allocation does for the org now (spec/allocation.md §13): `justInTime` — the switch is on
+ * and the parent meters AI (or its metering is not known yet, treated as metered); `notNeeded` —
+ * the parent does not meter AI, so nothing is allocated and no write is refused for quota (what
+ * brands still hold was allocated while it metered: harmless, the sweep may release it); `off` —
+ * the switch is off.
+ */
+export type OrgAllocation = "justInTime" | "notNeeded" | "off";
+
+export function orgAllocation(dynamicAllocation: boolean, metering: OrgMetering): OrgAllocation {
+  if (metering.state === "unmetered") return "notNeeded";
+  return dynamicAllocation ? "justInTime" : "off";
+}
+
 export interface PoolView {
   dynamicAllocation: boolean;
+  /** The parent's AI metering and when it was read, from the parent's entry (unknown without one). */
+  metering: OrgMetering;
+  allocation: OrgAllocation;
   /** The org's parent workspace (`null` when the org has none). */
   pool: PoolParentView | null;
   brands: PoolBrandView[];
@@ -107,7 +125,9 @@ export function composePoolView(input: {
   const byWorkspace = new Map(input.observations.map((entry) => [entry.workspaceId, entry]));
   const pooled = pooledBrands(input.brands);
   const pointed = new Set(pooled.map((brand) => brand.subWorkspaceId));
-  const parent = org.parentWorkspaceId ? byWorkspace.get(org.parentWorkspaceId) : undefined;
+  const parentEntry = org.parentWorkspaceId ? byWorkspace.get(org.parentWorkspaceId) : undefined;
+  // An entry holding only the parent's metering shows no pool (no resources read recorded yet).
+  const parent = parentEntry && holdsResources(parentEntry) ? parentEntry : undefined;
 
   const brands = pooled.map((brand): PoolBrandView => {
     const base = { brandId: brand.id, name: brand.name, subWorkspaceId: brand.subWorkspaceId };
@@ -133,8 +153,11 @@ export function composePoolView(input: {
       ...poolDimensions(entry.resources),
       asOf: entry.observedAt,
     }));
+  const metering = parentEntry?.metering ?? UNKNOWN_METERING;
   return {
     dynamicAllocation: input.dynamicAllocation,
+    metering,
+    allocation: orgAllocation(input.dynamicAllocation, metering),
     pool: parent ? { ...poolDimensions(parent.resources), asOf: parent.observedAt } : null,
     brands,
     unattached,

@@ -5,7 +5,7 @@ import { listBrands } from "../db/brands/listBrands.ts";
 import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { claimStaleObservations } from "../db/resourceObservations/claimStaleObservations.ts";
 import { listOrgObservations } from "../db/resourceObservations/listOrgObservations.ts";
-import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
+import { holdsResources, type ResourceObservation } from "../db/resourceObservations/observationRow.ts";
 import { releaseRefreshClaim } from "../db/resourceObservations/releaseRefreshClaim.ts";
 import {
   composePoolView,
@@ -163,7 +163,8 @@ export class PoolViews {
   }
 
   #missing(org: OrgRow, state: OrgState): string[] {
-    const known = new Set(state.observations.map((entry) => entry.workspaceId));
+    // The parent's metering alone (no resources read yet) is not an entry a view can show.
+    const known = new Set(state.observations.filter(holdsResources).map((entry) => entry.workspaceId));
     return this.#wanted(org, state).filter((id) => !known.has(id));
   }
 
@@ -218,7 +219,7 @@ export class PoolViews {
     const staleBefore = now - poolViewMaxAgeMs(this.deps.env);
     let oldest = now;
     let stale = 0;
-    for (const entry of state.observations) {
+    for (const entry of state.observations.filter(holdsResources)) {
       const at = entry.observedAt.getTime();
       oldest = Math.min(oldest, at);
       if (at < staleBefore) stale += 1;

@@ -7,6 +7,8 @@ export interface QuotaRetryBudget {
   readonly remainingMs: number;
   /** Reserves `ms` of waiting; `false` (nothing reserved) when the budget cannot cover it. */
   take(ms: number): boolean;
+  /** Charges time already spent inside the budget (the safety net's metering read), down to 0. */
+  spend(ms: number): void;
 }
 
 export const QUOTA_RETRY_BUDGET_MS = 9_000;
@@ -21,6 +23,9 @@ export function createQuotaRetryBudget(totalMs = QUOTA_RETRY_BUDGET_MS): QuotaRe
       if (ms > remaining) return false;
       remaining -= ms;
       return true;
+    },
+    spend(ms) {
+      remaining = Math.max(0, remaining - Math.max(0, ms));
     },
   };
 }

@@ -13,10 +13,15 @@ export interface RetryOnQuotaContext {
   /**
    * `undefined` when allocation is not guarding this write (flag off, or a flat brand): a metered
    * 405 then maps straight to quotaExceeded. Otherwise the ensure to run once after the first
-   * 405, because usage may have been read stale-low (e.g. just after a publish).
+   * 405, because usage may have been read stale-low (e.g. just after a publish). It answers
+   * `notGuarded` when it finds allocation has nothing to do after all (an unmetered parent read
+   * again, spec/allocation.md §13): the 405 then maps to quotaExceeded as if unguarded.
    */
-  ensure: (() => Promise<unknown>) | undefined;
+  ensure: (() => Promise<AfterQuotaRejection>) | undefined;
 }
+
+/** What the ensure after a metered 405 decided: top-up done, retry — or allocation does not apply. */
+export type AfterQuotaRejection = "retry" | "notGuarded";
 
 /**
  * Wraps one guarded write. A metered-quota 405 runs the ensure once, then retries up to 3 times,
@@ -51,11 +56,16 @@ export async function retryOnQuota<T>(
   }
 
   log.info("allocation: metered-quota rejection; re-checking headroom and retrying");
+  let after: AfterQuotaRejection;
   try {
-    await context.ensure();
+    after = await context.ensure();
   } catch (error) {
     deps.events.emit("allocation.quotaRetry", { callSite, outcome: "abandoned" });
     throw error;
+  }
+  if (after === "notGuarded") {
+    log.info("allocation: metered-quota rejection; allocation does not apply to this org after all");
+    throw exhausted(lastQuotaError, false);
   }
 
   for (let attempt = 1; attempt <= QUOTA_RETRY_ATTEMPTS; attempt++) {

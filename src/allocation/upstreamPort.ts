@@ -16,6 +16,16 @@ export interface AllocationUpstream {
    * it the pool view cannot show sub-workspaces no brand points at (in-memory test models).
    */
   listChildren?(bearer: string, parentWorkspaceId: string): Promise<{ id: string; title: string }[]>;
+  /**
+   * `GET …/workspaces/{ws}`: the `ai` product's `limits_enabled` (`null` when the answer has none),
+   * the parent's own metering (spec/allocation.md §13). Optional: without it metering stays unknown
+   * (in-memory test models).
+   */
+  readAiLimitsEnabled?(
+    bearer: string,
+    workspaceId: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<boolean | null>;
   /** The classified kind of an upstream failure; `undefined` for anything that is not one. */
   failureKind(error: unknown): UpstreamFailureKind | undefined;
 }

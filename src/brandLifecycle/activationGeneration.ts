@@ -1,5 +1,5 @@
 import type { BrandRow } from "../db/brands/brandRow.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import { countryForGeoTargetId } from "../domain/geoTarget.ts";
 import type { GenerationCaller, GenerationProducerPort } from "../markets/marketGeneration.ts";
 import type { ActivationMarketResult } from "./activationMarkets.ts";
@@ -13,7 +13,7 @@ export async function generationForActivation(
   producer: GenerationProducerPort,
   caller: GenerationCaller,
   brand: BrandRow,
-  org: OrgRow,
+  org: OrgWithMetering,
   results: ActivationMarketResult[],
   generatePrompts: boolean | undefined,
 ): Promise<ActivationMarketResult[]> {

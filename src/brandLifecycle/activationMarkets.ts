@@ -1,5 +1,5 @@
 import type { BrandRow } from "../db/brands/brandRow.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { geoTargetIdFor } from "../domain/geoTarget.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
@@ -20,7 +20,7 @@ export interface ActivationMarketCreator {
   createForBrand(
     ctx: OperationContext,
     brand: BrandRow,
-    org: OrgRow,
+    org: OrgWithMetering,
     input: CreateMarketInput,
   ): Promise<{ geoTargetId: number; languageCode: string }>;
 }
@@ -34,7 +34,7 @@ export async function createActivationMarkets(
   markets: ActivationMarketCreator,
   operation: OperationContext,
   brand: BrandRow,
-  org: OrgRow,
+  org: OrgWithMetering,
   requested: readonly CreateMarketInput[],
 ): Promise<{ results: ActivationMarketResult[]; created: { geoTargetId: number; languageCode: string }[] }> {
   const results: ActivationMarketResult[] = [];

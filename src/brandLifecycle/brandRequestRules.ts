@@ -1,5 +1,5 @@
 import type { BrandRow } from "../db/brands/brandRow.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { geoTargetIdFor } from "../domain/geoTarget.ts";
 import { requireMarketTarget } from "../markets/marketRequestRules.ts";
@@ -12,7 +12,7 @@ import type { CreateBrandInput, SemrushMarketInput } from "./brandLifecycleReque
  */
 
 /** The org's parent workspace, which a new sub-workspace is created under. */
-export function requireParent(org: OrgRow): string {
+export function requireParent(org: OrgWithMetering): string {
   if (!org.parentWorkspaceId) {
     throw new ServiceError("invalidRequest", { message: NO_PARENT_WORKSPACE_MESSAGE });
   }
@@ -21,7 +21,7 @@ export function requireParent(org: OrgRow): string {
 
 /** Create brand with `semrushMarket`: the parent to provision under, once the request holds up. */
 export function checkCreateWithMarket(
-  org: OrgRow,
+  org: OrgWithMetering,
   input: CreateBrandInput & { semrushMarket: SemrushMarketInput },
 ): string {
   const parentWorkspaceId = requireParent(org);
@@ -36,7 +36,7 @@ export function checkCreateWithMarket(
 
 /** Activate: the markets it asks for name real countries, and the brand can hold markets. */
 export function checkActivation(
-  org: OrgRow,
+  org: OrgWithMetering,
   brand: BrandRow,
   requested: readonly { market: string; languageCode: string }[],
 ): void {

@@ -4,7 +4,7 @@ import { clearSubWorkspacePointer } from "../db/brands/clearSubWorkspacePointer.
 import { markBrandPending } from "../db/brands/markBrandPending.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { deleteMarketsOfBrand } from "../db/markets/deleteMarketsOfBrand.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import { DEACTIVATION_FLOOR } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
@@ -40,7 +40,7 @@ export interface DeactivationDeps {
  */
 export async function deactivateBrand(
   deps: DeactivationDeps,
-  request: { bearer: string; requestId: string | undefined; brand: BrandRow; org: OrgRow },
+  request: { bearer: string; requestId: string | undefined; brand: BrandRow; org: OrgWithMetering },
 ): Promise<BrandRow> {
   const { brand, org, bearer } = request;
   const log = deps.logger.child({ brandId: brand.id, requestId: request.requestId });

@@ -2,7 +2,7 @@ import type { BrandRow } from "../db/brands/brandRow.ts";
 import { findBrandById } from "../db/brands/findBrandById.ts";
 import { recordSyncSubWorkspace } from "../db/brands/recordSyncSubWorkspace.ts";
 import type { DbExecutor } from "../db/database.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { OperationContext } from "../domain/operationContext.ts";
@@ -101,7 +101,7 @@ export async function activateSync(
   deps: SyncRequestDeps,
   request: {
     operation: OperationContext;
-    org: OrgRow;
+    org: OrgWithMetering;
     brand: BrandRow;
     requested: readonly { market: string; languageCode: string }[];
   },

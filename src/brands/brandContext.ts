@@ -2,12 +2,12 @@ import type { Principal } from "../auth/principal.ts";
 import type { BrandRow } from "../db/brands/brandRow.ts";
 import { findBrand } from "../db/brands/findBrand.ts";
 import type { Db } from "../db/database.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 
 export interface BrandContext {
-  org: OrgRow;
+  org: OrgWithMetering;
   brand: BrandRow;
 }
 

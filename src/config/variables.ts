@@ -111,7 +111,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: "`false` (`true` in `start`)",
     unit: "",
     read: "per use",
-    meaning: "the just-in-time allocation kill switch (on only for `true`)",
+    meaning:
+      "the just-in-time allocation kill switch (on only for `true`); on, it follows each org's parent: orgs whose parent does not meter AI are never allocated (ADR 0034)",
   },
   {
     names: ["SERENITY_BRAND_AI_CEILING_PROJECTS", "SERENITY_BRAND_AI_CEILING_PROMPTS"],
@@ -270,7 +271,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     unit: "",
     read: "boot",
     meaning:
-      "the operator's upstream bearer for `serenity sweep` / `audit` (or `--token-file`); workers' upstream reconciler reads with it when an org has no live stored credential (ADR 0016); API processes send it with the upstream-health probe (`serenity_gateway_reachable`; unset: not probed, health unknown)",
+      "the operator's upstream bearer for `serenity sweep` / `audit` (or `--token-file`); workers' upstream reconciler reads with it when an org has no live stored credential (ADR 0016); the pool sampler and every read of a parent's AI metering prefer it (ADR 0034); API processes send it with the upstream-health probe (`serenity_gateway_reachable`; unset: not probed, health unknown)",
   },
   {
     names: ["SERENITY_UPSTREAM_RATE_PER_SECOND"],

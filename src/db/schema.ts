@@ -285,6 +285,14 @@ export const resourceObservations = pgTable(
     title: text("title"),
     observedAt: tz("observed_at").notNull(),
     refreshClaimedUntil: tz("refresh_claimed_until"),
+    /**
+     * The org's parent only (spec/allocation.md §13, docs/decisions/0034): whether its `ai` product
+     * meters (`metered` / `unmetered`), from the `limits_enabled` of its `GET /v1/workspaces/{id}`
+     * answer, read at `metering_as_of` (the app clock at the read's start). NULL = unknown: never
+     * read, or every read so far failed. Written only by a newer read (recordParentMetering).
+     */
+    metering: text("metering", { enum: ["metered", "unmetered"] }),
+    meteringAsOf: tz("metering_as_of"),
   },
   (table) => [
     primaryKey({ columns: [table.orgId, table.workspaceId] }),

@@ -1,4 +1,5 @@
 import type { Need, Units } from "./allocation.ts";
+import type { MeteringState } from "./metering.ts";
 
 /**
  * The seam between the operations that write upstream (markets, prompts, models, generation,
@@ -30,6 +31,11 @@ export interface MeteredWriteContext {
   /** The caller's bearer (or a worker's exchanged credential), forwarded upstream. */
   bearer: string;
   requestId: string | null;
+  /**
+   * The org's parent metering as loaded with the org (spec/allocation.md §13): with the switch on,
+   * `unmetered` makes the guard a pass-through; `unknown` is guarded as `metered`.
+   */
+  metering: MeteringState;
 }
 
 export type ReleaseReason = "release" | "deactivate" | "sweep";

@@ -17,8 +17,12 @@ export interface Workspace {
 }
 
 export interface WorkspaceDetails extends Workspace {
-  /** Per-product metering switch; a workspace is metered when its root's `ai` is true. */
-  limitsEnabled: { ai: boolean };
+  /**
+   * The `ai` product's metering switch: `limits_enabled` of the `product_tiers[].product` whose id
+   * is `ai` (the published `handlers.workspaceResponse`). A parent with it `false` meters nothing
+   * (spec/allocation.md §13). `null` when the answer carries no `ai` product with a boolean flag.
+   */
+  aiLimitsEnabled: boolean | null;
 }
 
 /** One dimension of a workspace's AI resources. */

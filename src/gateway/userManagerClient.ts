@@ -39,8 +39,8 @@ export interface UserManagerClient {
    * Resolves with nothing: the answer's body is not used (read `getResources` for the new state).
    */
   transferResources(bearer: string, subWorkspaceId: string, totals: AiAllocation): Promise<void>;
-  /** `GET /v1/workspaces/{ws}` including `limitsEnabled`. */
-  getWorkspace(bearer: string, workspaceId: string): Promise<WorkspaceDetails>;
+  /** `GET /v1/workspaces/{ws}`, with the `ai` product's metering switch (`aiLimitsEnabled`). */
+  getWorkspace(bearer: string, workspaceId: string, options?: GatewayCallOptions): Promise<WorkspaceDetails>;
   /** `DELETE /v1/workspaces/{ws}` (cascades). Tests and simulator clean-up only. */
   deleteWorkspace(bearer: string, workspaceId: string): Promise<void>;
 }
@@ -106,13 +106,15 @@ export function createUserManagerClient(transport: GatewayTransport): UserManage
         // Absolute totals: repeating the transfer changes nothing (spec/gateway.md §3).
         idempotent: true,
       }),
-    getWorkspace: (bearer, workspaceId) =>
+    getWorkspace: (bearer, workspaceId, options) =>
       transport.send(bearer, {
         gateway: "um",
         method: "GET",
         route: "/v1/workspaces/{ws}",
         params: { ws: workspaceId },
         response: workspaceDetailsWire,
+        signal: options?.signal,
+        scope: options?.scope,
       }),
     deleteWorkspace: (bearer, workspaceId) =>
       transport.send(bearer, {

@@ -4,7 +4,7 @@ import type { Db } from "../db/database.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
 import { findMarket } from "../db/markets/findMarket.ts";
 import { findOrgById } from "../db/orgs/findOrgById.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { JobContext } from "../jobs/handler.ts";
@@ -113,7 +113,7 @@ export function underBrandLease<T>(
 export async function stillApplies(
   db: Db,
   target: ChainedTarget,
-): Promise<{ brand: BrandRow; org: OrgRow } | undefined> {
+): Promise<{ brand: BrandRow; org: OrgWithMetering } | undefined> {
   const brand = await findBrandById(db, target.brandId);
   if (!brand || brand.status !== "active") return undefined;
   if (!target.workspaceId || brand.subWorkspaceId !== target.workspaceId) return undefined;

@@ -5,7 +5,7 @@ import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import { markMarketReady } from "../db/markets/markMarketReady.ts";
 import { recordReservationProject } from "../db/markets/recordReservationProject.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { countryName, geoTargetIdFor } from "../domain/geoTarget.ts";
@@ -53,7 +53,7 @@ export async function createMarketForBrand(
   deps: CreateMarketDeps,
   ctx: OperationContext,
   brand: BrandRow,
-  org: OrgRow,
+  org: OrgWithMetering,
   input: CreateMarketInput,
 ): Promise<Market> {
   const log = deps.logger;

@@ -1,5 +1,5 @@
 import type { BrandRow } from "../db/brands/brandRow.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 
 /**
  * How the endpoints that create markets (and the jobs that chain them) hand a new market to the
@@ -26,7 +26,7 @@ export interface GenerationCaller {
 export interface ProduceGeneration {
   caller: GenerationCaller;
   brand: BrandRow;
-  org: OrgRow;
+  org: OrgWithMetering;
   /** The market just created (or, on activate, requested): its slice. */
   market: { geoTargetId: number; languageCode: string; country: string };
   /** The request's `generatePrompts`. */
@@ -41,7 +41,7 @@ export function generationForMarket(
   producer: GenerationProducerPort,
   caller: GenerationCaller,
   brand: BrandRow,
-  org: OrgRow,
+  org: OrgWithMetering,
   market: { geoTargetId: number; languageCode: string; country: string },
   generatePrompts: boolean | undefined,
 ): Promise<PromptGenerationHandle | undefined> {

@@ -11,7 +11,7 @@ import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
 import { findMarket } from "../db/markets/findMarket.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import type { MarketRow } from "../db/markets/marketRow.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import { RELEASE_FLOOR } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
@@ -158,7 +158,7 @@ export class MarketService {
   async createForBrand(
     ctx: OperationContext,
     brand: BrandRow,
-    org: OrgRow,
+    org: OrgWithMetering,
     input: CreateMarketInput,
   ): Promise<Market> {
     return this.deps.brandLease.withBrand(brand.id, async () => {

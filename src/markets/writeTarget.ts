@@ -1,5 +1,5 @@
 import type { BrandRow } from "../db/brands/brandRow.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type {
   MeteredWriteContext,
@@ -10,14 +10,18 @@ import type { OperationContext } from "../domain/operationContext.ts";
 
 /**
  * Where a brand's market writes go (spec/api.md §3, SPEC §2 "flat mode"): the workspace, and the
- * workspace fields of the guard's context (`flat` when it is the org's parent, the pool itself).
+ * workspace fields of the guard's context (`flat` when it is the org's parent, the pool itself;
+ * the parent's metering as loaded with the org, spec/allocation.md §13).
  */
 export interface WriteTarget extends Pick<
   MeteredWriteContext,
-  "flat" | "subWorkspaceId" | "parentWorkspaceId"
+  "flat" | "subWorkspaceId" | "parentWorkspaceId" | "metering"
 > {
   workspaceId: string;
 }
+
+/** What a write target needs of the org: its pool and that pool's metering. */
+type TargetOrg = Pick<OrgWithMetering, "parentWorkspaceId" | "metering">;
 
 export const NO_PARENT_WORKSPACE_MESSAGE = "Organization has no Semrush workspace configured";
 
@@ -28,9 +32,10 @@ export const NO_PARENT_WORKSPACE_MESSAGE = "Organization has no Semrush workspac
  */
 export function resolveWriteTarget(
   brand: Pick<BrandRow, "subWorkspaceId" | "provisioningStatus">,
-  org: Pick<OrgRow, "parentWorkspaceId">,
+  org: TargetOrg,
 ): WriteTarget {
   const parentWorkspaceId = org.parentWorkspaceId;
+  const metering = org.metering.state;
   if (brand.subWorkspaceId !== null) {
     if (brand.subWorkspaceId === parentWorkspaceId) throw new ServiceError("workspaceMisconfigured");
     return {
@@ -38,11 +43,12 @@ export function resolveWriteTarget(
       flat: false,
       subWorkspaceId: brand.subWorkspaceId,
       parentWorkspaceId,
+      metering,
     };
   }
   if (brand.provisioningStatus !== null) throw new ServiceError("semrushProvisioningIncomplete");
   if (!parentWorkspaceId) throw new ServiceError("invalidRequest", { message: NO_PARENT_WORKSPACE_MESSAGE });
-  return { workspaceId: parentWorkspaceId, flat: true, subWorkspaceId: null, parentWorkspaceId };
+  return { workspaceId: parentWorkspaceId, flat: true, subWorkspaceId: null, parentWorkspaceId, metering };
 }
 
 /**
@@ -50,13 +56,14 @@ export function resolveWriteTarget(
  * (recorded on the market row), flat when that is the org's parent. A brand activated after its
  * flat markets were made keeps writing those markets where their projects live.
  */
-export function marketWriteTarget(workspaceId: string, org: Pick<OrgRow, "parentWorkspaceId">): WriteTarget {
+export function marketWriteTarget(workspaceId: string, org: TargetOrg): WriteTarget {
   const flat = workspaceId === org.parentWorkspaceId;
   return {
     workspaceId,
     flat,
     subWorkspaceId: flat ? null : workspaceId,
     parentWorkspaceId: org.parentWorkspaceId,
+    metering: org.metering.state,
   };
 }
 
@@ -75,6 +82,7 @@ export function meteredWriteGuardFor(
     subWorkspaceId: target.subWorkspaceId,
     parentWorkspaceId: target.parentWorkspaceId,
     flat: target.flat,
+    metering: target.metering,
     bearer: who.operation.bearer,
     // An operation without a request (a job) has none: the guard's context says so with null.
     requestId: who.operation.requestId ?? null,

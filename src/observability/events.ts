@@ -113,6 +113,23 @@ export interface ServiceEvents {
   };
   "allocation.quotaRetry": { callSite: string; outcome: "recovered" | "exhausted" | "abandoned" };
   "allocation.lockWait": { waitSeconds: number; acquired: boolean };
+  /**
+   * One read of an org's parent metering (spec/allocation.md §13), why it was made (`sampler`: the
+   * pool sampler's pass; `orgCreated` / `parentChanged`; `unknown`: a guarded write found it unknown;
+   * `quotaRejection`: the 405 safety net) and what it found (`failed`: the read or its answer failed).
+   */
+  "allocation.meteringRead": {
+    orgId: string;
+    reason: "sampler" | "orgCreated" | "parentChanged" | "unknown" | "quotaRejection";
+    outcome: "metered" | "unmetered" | "unknown" | "failed";
+  };
+  /** An org's recorded metering changed between the two known states (never from or to unknown). */
+  "allocation.meteringFlip": {
+    orgId: string;
+    from: "metered" | "unmetered";
+    to: "metered" | "unmetered";
+    reason: "sampler" | "orgCreated" | "parentChanged" | "unknown" | "quotaRejection";
+  };
   /** A wait for a brand's lease (docs/decisions/0015): how long, and whether it was had. */
   "brand.leaseWait": { waitSeconds: number; acquired: boolean };
   /**

@@ -4,7 +4,7 @@ import { findOrgById } from "../db/orgs/findOrgById.ts";
 import { findOrgByParentWorkspace } from "../db/orgs/findOrgByParentWorkspace.ts";
 import { insertOrg } from "../db/orgs/insertOrg.ts";
 import { listOrgs } from "../db/orgs/listOrgs.ts";
-import type { OrgRow } from "../db/orgs/orgRow.ts";
+import type { OrgRow, OrgWithMetering } from "../db/orgs/orgRow.ts";
 import { isParentWorkspaceUniqueViolation } from "../db/orgs/parentWorkspaceUniqueViolation.ts";
 import { updateOrg } from "../db/orgs/updateOrg.ts";
 import type { Clock } from "../domain/clock.ts";
@@ -12,9 +12,24 @@ import { ServiceError } from "../domain/errors.ts";
 
 export type Org = OrgRow;
 
+/**
+ * Learns an org's parent metering (spec/allocation.md §13) when the org gets a parent: allocation
+ * implements it (src/allocation/parentMetering.ts). Never throws: a read that fails leaves the
+ * metering unknown, to be read again later.
+ */
+export interface ParentMeteringPort {
+  learn(
+    org: Pick<OrgRow, "id" | "parentWorkspaceId">,
+    bearer: string,
+    reason: "orgCreated" | "parentChanged",
+  ): Promise<void>;
+}
+
 export interface OrgServiceDeps {
   db: Db;
   clock: Clock;
+  /** Absent: no metering is read when an org is created or its parent changes (tests of orgs alone). */
+  parentMetering?: ParentMeteringPort;
 }
 
 /** Orgs (tenants). Tenancy: an org the caller may not access is indistinguishable from a missing one. */
@@ -26,11 +41,13 @@ export class OrgService {
     input: { name: string; parentWorkspaceId?: string | null },
   ): Promise<Org> {
     requireAdmin(principal);
-    return insertOrg(this.deps.db, {
+    const org = await insertOrg(this.deps.db, {
       name: input.name,
       parentWorkspaceId: input.parentWorkspaceId ?? null,
       now: this.deps.clock.now(),
     }).catch(rethrowParentInUse);
+    if (org.parentWorkspaceId) await this.deps.parentMetering?.learn(org, principal.bearer, "orgCreated");
+    return org;
   }
 
   /**
@@ -55,8 +72,11 @@ export class OrgService {
     return listOrgs(this.deps.db, principal.isAdmin ? undefined : principal.orgIds);
   }
 
-  /** The org if it exists and the caller may access it; else `notFound` (no existence oracle). */
-  async getAccessible(principal: Principal, orgId: string): Promise<Org> {
+  /**
+   * The org if it exists and the caller may access it; else `notFound` (no existence oracle). With
+   * its parent's metering, read in the same statement (spec/allocation.md §13).
+   */
+  async getAccessible(principal: Principal, orgId: string): Promise<OrgWithMetering> {
     if (!canAccessOrg(principal, orgId)) throw new ServiceError("notFound");
     const org = await findOrgById(this.deps.db, orgId);
     if (!org) throw new ServiceError("notFound");
@@ -69,12 +89,16 @@ export class OrgService {
     changes: { name?: string; parentWorkspaceId?: string | null },
   ): Promise<Org> {
     // Existence is checked before the role, so a non-admin learns nothing about foreign ids.
-    await this.getAccessible(principal, orgId);
+    const before = await this.getAccessible(principal, orgId);
     requireAdmin(principal);
     const updated = await updateOrg(this.deps.db, orgId, { ...changes, now: this.deps.clock.now() }).catch(
       rethrowParentInUse,
     );
     if (!updated) throw new ServiceError("notFound");
+    // A new pool: its metering is its own (the old parent's is not carried over; until read, unknown).
+    if (updated.parentWorkspaceId && updated.parentWorkspaceId !== before.parentWorkspaceId) {
+      await this.deps.parentMetering?.learn(updated, principal.bearer, "parentChanged");
+    }
     return updated;
   }
 }

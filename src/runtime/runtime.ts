@@ -106,6 +106,7 @@ export async function openRuntime(
       credentialKey,
       gateway,
       syncSettleBudgetMs: config.syncSettleBudgetMs,
+      upstreamToken: config.upstreamToken,
     });
     // Started here, at boot, before anything listens or fetches: an enqueue never starts it.
     await services.jobs.queue.start();

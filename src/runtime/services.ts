@@ -1,8 +1,10 @@
 import type pg from "pg";
 
+import type { AllocationDeps } from "../allocation/allocationDeps.ts";
 import { AllocationService } from "../allocation/allocationService.ts";
 import { createAllocationLock } from "../allocation/createAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
+import { parentMeteringPort } from "../allocation/parentMetering.ts";
 import { PoolHistory } from "../allocation/poolHistory.ts";
 import type { PoolRefreshPacing } from "../allocation/poolViews.ts";
 import { withPublishRecording } from "../allocation/publishRecorder.ts";
@@ -79,6 +81,11 @@ export interface ServiceDeps {
   settingsCacheMs?: number;
   /** How the pool view's background refresh spreads its reads (tests, benchmarks); default paced. */
   poolRefreshPacing?: Partial<PoolRefreshPacing>;
+  /**
+   * The operator's upstream bearer (SERENITY_UPSTREAM_TOKEN, config.upstreamToken): reads of a
+   * parent's metering prefer it (spec/allocation.md §13); unset, they use the caller's bearer.
+   */
+  upstreamToken?: string;
 }
 
 /**
@@ -87,7 +94,22 @@ export interface ServiceDeps {
  */
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock, events, logger } = deps;
-  const orgs = new OrgService({ db, clock });
+  // Every publish is remembered per workspace: releases stand back while upstream's used lags it.
+  const gateway = withPublishRecording(
+    deps.gateway ?? createUnconfiguredGatewayClient({ events, logger, clock }),
+    { db, clock, logger },
+  );
+  const allocationDeps: AllocationDeps = {
+    db,
+    clock,
+    events,
+    logger,
+    upstream: gatewayAllocationUpstream(gateway),
+    lock: createAllocationLock(deps),
+    operatorBearer: deps.upstreamToken,
+  };
+  // An org that gets a parent learns its metering at once (allocation reads it).
+  const orgs = new OrgService({ db, clock, parentMetering: parentMeteringPort(allocationDeps) });
   const brands = new BrandService({ db, clock, orgs });
   const credentials = new CredentialStore({
     db,
@@ -105,19 +127,9 @@ export function createServices(deps: ServiceDeps): Services {
     credentials,
     orgs,
   });
-  // Every publish is remembered per workspace: releases stand back while upstream's used lags it.
-  const gateway = withPublishRecording(
-    deps.gateway ?? createUnconfiguredGatewayClient({ events, logger, clock }),
-    { db, clock, logger },
-  );
   const poolHistory = new PoolHistory({ db: deps.db, clock: deps.clock, logger: deps.logger, orgs });
   const allocation = new AllocationService({
-    db,
-    clock,
-    events,
-    logger,
-    upstream: gatewayAllocationUpstream(gateway),
-    lock: createAllocationLock(deps),
+    ...allocationDeps,
     orgs,
     history: poolHistory,
     poolRefreshPacing: deps.poolRefreshPacing,

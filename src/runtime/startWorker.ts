@@ -83,6 +83,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       credentials: jobs.credentials,
       allocation: runtime.services.allocation,
       events: runtime.events,
+      operatorBearer: runtime.config.upstreamToken,
     });
     sampler.start(sampleEveryMs);
     const stopJobs = worker.stop.bind(worker);

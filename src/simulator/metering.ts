@@ -10,7 +10,7 @@ import {
 /**
  * The metering rules of spec/gateway.md §3, judged on the project's own workspace: a sub-workspace
  * spends its own allocation, a parent (or flat) workspace spends the pool it holds. Only metered
- * workspaces (root `limits_enabled.ai`) are ever refused.
+ * workspaces (the root's `ai` product with `limits_enabled`) are ever refused.
  */
 
 /** The total writes are judged against: during the enforcement lag after a top-up, the old one. */

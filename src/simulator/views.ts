@@ -24,13 +24,15 @@ export function workspaceSummary(workspace: SimWorkspace, status: string) {
   return { id: workspace.id, title: workspace.title, status, parent_id: workspace.parentId ?? "" };
 }
 
+/**
+ * `GET /v1/workspaces/{id}` and a transfer's answer (the published `handlers.workspaceResponse`).
+ * The `ai` product's metering switch is where the document puts it, `product_tiers[].product`
+ * (`{id: "ai", limits_enabled}`); `metered` follows the workspace's root (spec/gateway.md §3).
+ */
 export function workspaceView(workspace: SimWorkspace, status: string, metered: boolean) {
   return {
     ...workspaceSummary(workspace, status),
-    // The AI metering flag at the top level until it moves to `product_tiers` (issue 34): the one
-    // field of this view the documents do not declare (a named, temporary entry of the
-    // conformance suite's live facts).
-    limits_enabled: { ai: metered },
+    product_tiers: [{ product: { id: "ai", name: "AI", limits_enabled: metered } }],
     created_at: new Date(workspace.createdAt).toISOString(),
   };
 }

@@ -171,7 +171,7 @@ function defineEndpointContract(label: string, makeTarget: () => Promise<Contrac
     it("reads the parent workspace with its metering switch, and its resources", async () => {
       const details = await h.client.users.getWorkspace(token, parent);
       expect(details.id).toBe(parent);
-      expect(typeof details.limitsEnabled.ai).toBe("boolean");
+      expect(typeof details.aiLimitsEnabled).toBe("boolean");
       const resources = await h.client.users.getResources(token, parent);
       for (const usage of [resources.projects, resources.prompts]) {
         expect(usage.total).toBeGreaterThanOrEqual(0);
@@ -179,7 +179,7 @@ function defineEndpointContract(label: string, makeTarget: () => Promise<Contrac
         expect(usage.drafted).toBeGreaterThanOrEqual(0);
       }
       if (h.target.sim) {
-        expect(details).toMatchObject({ parentId: null, status: "created", limitsEnabled: { ai: true } });
+        expect(details).toMatchObject({ parentId: null, status: "created", aiLimitsEnabled: true });
         expect(resources).toEqual({
           projects: { used: 0, drafted: 0, total: 13 },
           prompts: { used: 0, drafted: 0, total: 800 },

@@ -139,6 +139,7 @@ export async function startAllocationWorld(
         requestId: `req-${randomUUID()}`,
         bearer: TOKEN,
         flat: false,
+        metering: "metered",
         ...extra,
       }),
     ensure: (subWorkspaceId, need, options = {}) =>

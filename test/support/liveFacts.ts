@@ -142,17 +142,7 @@ export const ANSWER_FACTS: readonly AnswerFact[] = [
   },
 ];
 
-export const FIELD_FACTS: readonly FieldFact[] = [
-  // TEMPORARY — removed when the metering flag moves to product_tiers, issue 34. The simulator and
-  // the client still carry AI metering as a top-level `limits_enabled: {ai}`; live publishes it as
-  // `product_tiers[].product` (`{id: "ai", limits_enabled}`). Exactly this one field is let through.
-  {
-    name: "TEMPORARY limitsEnabledUntilIssue34",
-    fact: "the AI metering flag, until it moves to product_tiers[].product (issue 34)",
-    operations: ["GET /v1/workspaces/{id}", "POST /v2/workspaces/{id}/resources/transfer"],
-    field: "limits_enabled",
-  },
-];
+export const FIELD_FACTS: readonly FieldFact[] = [];
 
 interface LiveCatalogues {
   aiModels: { id: string; key: string; name: string; icon: string }[];

@@ -3,9 +3,10 @@
 // every brand's sub-workspace), what is allocated to brands but unused, and what is still free in
 // the pool. Their sum is the org's whole capacity (pool total + every sub-workspace total), which
 // just-in-time allocation moves around but never changes.
-import { formatNumber } from "../format.js";
+import { formatNumber, formatTime } from "../format.js";
 import { html } from "../html.js";
 import { Legend, StackedBar } from "./bars.js";
+import { Badge } from "./common.js";
 
 /** @typedef {import("../types.js").PoolView} PoolView */
 /** @typedef {import("../types.js").PoolBrand} PoolBrand */
@@ -41,10 +42,29 @@ export function poolSegments(view, name) {
   };
 }
 
+/**
+ * The parent's own AI metering (spec/allocation.md §13) as the view gives it, with when it was read.
+ * @param {{ view: PoolView }} props
+ */
+export function MeteringFacts({ view }) {
+  const { state, asOf } = view.metering;
+  return html`<span data-field="metering">AI metering <${Badge} value=${state} />
+    <span class="muted">${asOf ? `as of ${formatTime(asOf)}` : "not read yet"}</span></span>`;
+}
+
 /** @param {{ view: PoolView }} props */
 export function PoolBars({ view }) {
-  if (!view.pool) {
+  if (!view.pool && view.allocation !== "notNeeded") {
     return html`<p class="muted">This organisation has no parent workspace configured: there is no pool.</p>`;
+  }
+  if (view.allocation === "notNeeded") {
+    // Not an exhausted pool: an unmetered parent refuses no write for quota, whatever its numbers.
+    return html`<p class="note" data-field="allocation-not-needed">
+      <strong>Allocation is not needed.</strong> This organisation's parent workspace does not meter AI
+      (${view.metering.asOf ? `as of ${formatTime(view.metering.asOf)}` : "as last read"}): no write is
+      refused for quota and nothing is allocated to brands. Units brands still hold were allocated
+      while it metered; they cost nothing, and the sweep may release them.
+    </p>`;
   }
   /** @type {Dimension[]} */
   const dimensions = ["projects", "prompts"];

@@ -2,7 +2,7 @@
 import { isNotFound } from "../api.js";
 import { Badge, DataTable, ErrorNote, Loading, NotFound, usePageTitle } from "../components/common.js";
 import { NewBrandForm } from "../components/forms.js";
-import { AllocationBars, PoolBars } from "../components/pool.js";
+import { AllocationBars, MeteringFacts, PoolBars } from "../components/pool.js";
 import { PoolChart } from "../components/poolChart.js";
 import { getOrg, getPoolHistory, getPoolView, listBrands, listLedger } from "../endpoints.js";
 import { formatClock, formatNumber, formatTime } from "../format.js";
@@ -126,6 +126,7 @@ export function OverviewPage({ orgId }) {
     <p class="muted">
       ${org.data.org?.parentWorkspaceId ? html`Parent workspace <code>${org.data.org.parentWorkspaceId}</code>` : "No parent workspace configured"}
       ${pool ? html` · dynamic allocation <${Badge} value=${pool.dynamicAllocation ? "on" : "off"} />` : null}
+      ${pool && org.data.org?.parentWorkspaceId ? html` · <${MeteringFacts} view=${pool} /> ` : null}
       · updated ${formatClock(live.updatedAt)}
     </p>
     <${ErrorNote} error=${org.errors.org} what="load the organisation" />

@@ -19,6 +19,25 @@ const AS_OF =
 export const poolViewSchema = z
   .object({
     dynamicAllocation: z.boolean(),
+    metering: z
+      .object({
+        state: z
+          .enum(["metered", "unmetered", "unknown"])
+          .describe(
+            "whether the org's parent workspace meters AI (its `ai` product's limits_enabled); unknown: not read yet, or no read has succeeded (treated as metered)",
+          ),
+        asOf: isoTimestamp
+          .nullable()
+          .describe(
+            "when the parent's metering was read (the pool sampler reads it every pass); null while unknown",
+          ),
+      })
+      .describe("the parent's own AI metering (spec/allocation.md §13)"),
+    allocation: z
+      .enum(["justInTime", "notNeeded", "off"])
+      .describe(
+        "justInTime: SERENITY_DYNAMIC_ALLOCATION is on and the parent meters AI (or its metering is unknown); notNeeded: the parent does not meter AI — nothing is allocated and no write is refused for quota, whatever the pool shows (units brands still hold were allocated while it metered: harmless, the sweep may release them); off: the switch is off",
+      ),
     pool: z
       .object({ projects: poolDimension, prompts: poolDimension, asOf: isoTimestamp.describe(AS_OF) })
       .nullable(),

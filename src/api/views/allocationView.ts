@@ -4,6 +4,7 @@ import type { PoolView } from "../../allocation/poolView.ts";
 export function poolViewView(view: PoolView) {
   return {
     ...view,
+    metering: { state: view.metering.state, asOf: view.metering.asOf?.toISOString() ?? null },
     pool: view.pool ? { ...view.pool, asOf: view.pool.asOf.toISOString() } : null,
     brands: view.brands.map((brand) => ({ ...brand, asOf: brand.asOf?.toISOString() ?? null })),
     unattached: view.unattached.map((entry) => ({ ...entry, asOf: entry.asOf?.toISOString() ?? null })),

@@ -1,4 +1,6 @@
 import type { WorkspaceResources } from "../../domain/allocation.ts";
+import type { OrgMetering } from "../../domain/metering.ts";
+import { meteringFromRecord } from "./meteringColumns.ts";
 
 /** One entry of the resources record: a workspace's resources as Serenity last learned them. */
 export interface ResourceObservation {
@@ -9,6 +11,20 @@ export interface ResourceObservation {
   title: string | null;
   /** When it was learned: the app clock at the start of the call that learned it. */
   observedAt: Date;
+  /** The parent's entry only: its `ai` metering as last read (`unknown` for every other entry). */
+  metering: OrgMetering;
+}
+
+/**
+ * The `observed_at` of an entry that holds only the parent's metering (recordParentMetering): no
+ * resources read of the workspace has been recorded yet. Older than any read, so the first one
+ * replaces its zeros (and keeps the metering); views treat it as an entry they do not have.
+ */
+export const METERING_ONLY_OBSERVED_AT = new Date(0);
+
+/** Whether the entry holds resources Serenity learned (not only the parent's metering). */
+export function holdsResources(entry: Pick<ResourceObservation, "observedAt">): boolean {
+  return entry.observedAt.getTime() > METERING_ONLY_OBSERVED_AT.getTime();
 }
 
 /** A row as `db.execute` returns it (snake case, timestamps possibly as strings). */
@@ -23,6 +39,8 @@ export type RawObservation = {
   prompts_total: number;
   title: string | null;
   observed_at: Date | string;
+  metering: string | null;
+  metering_as_of: Date | string | null;
 };
 
 export function observationOf(row: RawObservation): ResourceObservation {
@@ -35,9 +53,10 @@ export function observationOf(row: RawObservation): ResourceObservation {
     },
     title: row.title,
     observedAt: new Date(row.observed_at),
+    metering: meteringFromRecord(row.metering, row.metering_as_of),
   };
 }
 
 /** The columns every statement of this folder returns. */
 export const OBSERVATION_COLUMNS =
-  "org_id, workspace_id, projects_used, projects_drafted, projects_total, prompts_used, prompts_drafted, prompts_total, title, observed_at";
+  "org_id, workspace_id, projects_used, projects_drafted, projects_total, prompts_used, prompts_drafted, prompts_total, title, observed_at, metering, metering_as_of";

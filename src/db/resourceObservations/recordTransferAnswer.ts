@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 
 import type { TransferTargets, WorkspaceResources } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
+import { METERING_ONLY_OBSERVED_AT } from "./observationRow.ts";
 
 /**
  * Records what an applied transfer tells (ADR 0020), in one statement: the sub-workspace's totals
@@ -12,7 +13,8 @@ import type { DbExecutor } from "../database.ts";
  * `used` / `drafted` stay the entry's own (the planning read recorded them, staged units were added
  * since) or, without an entry, the planning read's. The parent's entry, when there is one older
  * than the transfer, has its total moved by the difference and keeps its `observed_at`: it is
- * still that read, corrected by a change Serenity made itself. Answers whether the sub-workspace's
+ * still that read, corrected by a change Serenity made itself (an entry holding only the parent's
+ * metering has no totals to correct). Answers whether the sub-workspace's
  * entry was written (`false`: a newer observation already stands).
  */
 export async function recordTransferAnswer(
@@ -56,6 +58,7 @@ export async function recordTransferAnswer(
         and p.org_id = o.id
         and p.workspace_id = o.parent_workspace_id
         and p.observed_at <= ${observedAt}::timestamptz
+        and p.observed_at > ${METERING_ONLY_OBSERVED_AT.toISOString()}::timestamptz
       returning p.workspace_id
     )
     select workspace_id from sub

@@ -15,20 +15,38 @@ export const workspaceWire = z
     parentId: w.parent_id,
   }));
 
+/**
+ * One entry of `product_tiers` (`…core_domain.ProductTier`): only its `product` (`…Product`: `id`,
+ * `limits_enabled`) is used. Read leniently — an entry of another shape, or another product, is
+ * skipped rather than failing the whole answer (live adds products without notice).
+ */
+const productTierWire = z.looseObject({
+  product: z.looseObject({ id: z.unknown(), limits_enabled: z.unknown() }).nullish(),
+});
+
+/** `limits_enabled` of the `ai` product, `null` when no entry says it as a boolean. */
+function aiLimitsEnabledOf(tiers: readonly z.output<typeof productTierWire>[] | null | undefined) {
+  for (const tier of tiers ?? []) {
+    const product = tier.product;
+    if (product?.id === "ai" && typeof product.limits_enabled === "boolean") return product.limits_enabled;
+  }
+  return null;
+}
+
 export const workspaceDetailsWire = z
   .looseObject({
     id: wireId,
     title: z.string(),
     status: z.string(),
     parent_id: wireParentId,
-    limits_enabled: z.looseObject({ ai: z.boolean() }),
+    product_tiers: z.array(productTierWire).nullish(),
   })
   .transform((w): WorkspaceDetails => ({
     id: w.id,
     title: w.title,
     status: normaliseStatus(w.status),
     parentId: w.parent_id,
-    limitsEnabled: { ai: w.limits_enabled.ai },
+    aiLimitsEnabled: aiLimitsEnabledOf(w.product_tiers),
   }));
 
 export const statusWire = z.looseObject({ status: z.string() }).transform((s) => normaliseStatus(s.status));

@@ -2,7 +2,7 @@ import type { Db } from "../../db/database.ts";
 import { findMarket } from "../../db/markets/findMarket.ts";
 import type { MarketRow } from "../../db/markets/marketRow.ts";
 import { findOrgById } from "../../db/orgs/findOrgById.ts";
-import type { OrgRow } from "../../db/orgs/orgRow.ts";
+import type { OrgWithMetering } from "../../db/orgs/orgRow.ts";
 import type { Clock } from "../../domain/clock.ts";
 import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../../domain/meteredWrites.ts";
 import type { GatewayClient } from "../../gateway/gatewayClient.ts";
@@ -43,7 +43,7 @@ function guardOf(
   deps: WritePhaseDeps,
   state: GenerationJobState,
   row: MarketRow,
-  org: OrgRow,
+  org: OrgWithMetering,
   bearer: string,
 ) {
   return meteredWriteGuardFor(deps.meteredWrites, marketWriteTarget(row.workspaceId, org), {

@@ -138,6 +138,21 @@ export function registerAllocationMetrics(registry: Registry, events: EventBus):
   });
   events.on("allocation.poolViewRefresh", ({ outcome }) => poolViewRefreshes.inc({ outcome }));
 
+  const meteringReads = new Counter({
+    name: "serenity_allocation_metering_reads_total",
+    help: "Reads of an org's parent AI metering (limits_enabled), by reason and outcome (metered, unmetered, unknown, failed).",
+    labelNames: ["reason", "outcome"],
+    registers: [registry],
+  });
+  events.on("allocation.meteringRead", ({ reason, outcome }) => meteringReads.inc({ reason, outcome }));
+  const meteringFlips = new Counter({
+    name: "serenity_allocation_metering_flips_total",
+    help: "Orgs whose parent's recorded AI metering changed, by the state it changed to.",
+    labelNames: ["to"],
+    registers: [registry],
+  });
+  events.on("allocation.meteringFlip", ({ to }) => meteringFlips.inc({ to }));
+
   const lockWait = new Histogram({
     name: "serenity_allocation_lock_wait_seconds",
     help: "Time spent waiting for a sub-workspace's allocation lock (timeouts included).",

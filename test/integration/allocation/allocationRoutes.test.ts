@@ -137,7 +137,7 @@ describe("GET /v2/orgs/:orgId/serenity/allocation-ledger", () => {
       { projects: 0, prompts: 0 },
       { projects: 0, prompts: 0 },
     ]);
-    const org = { id: orgId, parentWorkspaceId };
+    const org = { id: orgId, parentWorkspaceId, metering: { state: "metered" as const, asOf: new Date() } };
     const previous = process.env.SERENITY_DYNAMIC_ALLOCATION;
     process.env.SERENITY_DYNAMIC_ALLOCATION = "true";
     try {

@@ -68,6 +68,7 @@ function setup(
       requestId: `req-${randomUUID()}`,
       bearer: "user-token",
       flat: false,
+      metering: "metered",
       ...extra,
     });
   const target = (subWorkspaceId: string) => ({

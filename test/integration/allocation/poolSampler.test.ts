@@ -111,13 +111,14 @@ async function gauge(orgId: string): Promise<Record<string, number>> {
   );
 }
 
-function sampler() {
+function sampler(operatorBearer?: string) {
   return new PoolSampler({
     db: runtime.database.db,
     clock: runtime.clock,
     logger: runtime.logger,
     credentials: runtime.services.jobs.credentials,
     allocation: runtime.services.allocation,
+    operatorBearer,
   });
 }
 
@@ -192,11 +193,15 @@ describe("pool sampler", () => {
     expect(await gauge(withoutCredential)).toEqual({});
     expect(await gauge(withInvalidated)).toEqual({});
     // The sampled org's reads only: its parent and its one brand sub-workspace, and the parent's
-    // family (the pool view lists children no brand points at, spec/allocation.md §7: none here).
+    // family (the pool view lists children no brand points at, spec/allocation.md §7: none here),
+    // and the parent's own metering (spec/allocation.md §13), never read before.
     const calls = (await sim.calls()).map((call) => `${call.method} ${call.path}`);
     expect(calls.filter((call) => call.endsWith("/resources"))).toHaveLength(2);
     expect(calls.filter((call) => call.endsWith("/family"))).toHaveLength(1);
-    expect(calls).toHaveLength(3);
+    expect(calls.filter((call) => call.endsWith(`/v1/workspaces/${GOLD_PARENT_WORKSPACE_ID}`))).toHaveLength(
+      1,
+    );
+    expect(calls).toHaveLength(4);
     expect(calls.every((call) => call.startsWith("GET "))).toBe(true);
     const skips = logs.lines.filter((line) => line.includes("pool sampler: no live credential"));
     expect(skips).toHaveLength(2);
@@ -229,6 +234,19 @@ describe("pool sampler", () => {
     await ageRecord();
     expect(await sampler().sampleAll()).toEqual({ sampled: 1, skipped: 2, failed: 0 });
     expect(await gauge(sampled)).toEqual(await parentFreeRatio());
+  });
+
+  it("with the operator's token (SERENITY_UPSTREAM_TOKEN) it reads every org with it, stored credentials or not", async () => {
+    const operatorToken = `operator-${randomUUID()}`;
+    await ageRecord();
+    expect(await sampler(operatorToken).sampleAll()).toEqual({ sampled: 3, skipped: 0, failed: 0 });
+    expect(Object.keys(await gauge(withoutCredential)).sort()).toEqual(["projects", "prompts"]);
+    expect(Object.keys(await gauge(withInvalidated)).sort()).toEqual(["projects", "prompts"]);
+    // Read with it, not with a member's: revoked upstream, every org's sample fails.
+    await sim.control("/tokens/revoke", { token: operatorToken });
+    await ageRecord();
+    expect(await sampler(operatorToken).sampleAll()).toEqual({ sampled: 0, skipped: 0, failed: 3 });
+    expect(logs.lines.some((line) => line.includes(operatorToken))).toBe(false);
   });
 
   it("startWorker runs it on a timer; stopping the worker waits for the pass in flight, then no pass runs", async () => {

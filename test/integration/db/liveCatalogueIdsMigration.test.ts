@@ -17,7 +17,7 @@ import { catalogueModelId } from "../../support/simulator.ts";
  * gets each rewritten to the live id of the same model key; live ids, model keys and finished jobs
  * are left as they are.
  */
-const BEFORE = "0018_live_catalogue_ids";
+const BEFORE = "0019_live_catalogue_ids";
 let database: { url: string; destroy(): Promise<void> };
 let client: pg.Client;
 let oldFolder: string;

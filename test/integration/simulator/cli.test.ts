@@ -94,7 +94,10 @@ describe("serenity simulator", () => {
           headers: auth,
         },
       );
-      expect(await workspace.json()).toMatchObject({ title: "From file", limits_enabled: { ai: true } });
+      expect(await workspace.json()).toMatchObject({
+        title: "From file",
+        product_tiers: [{ product: { id: "ai", limits_enabled: true } }],
+      });
       expect((await fetch(`${url}/__sim/calls`)).status).toBe(404);
     } finally {
       await rm(directory, { recursive: true, force: true });

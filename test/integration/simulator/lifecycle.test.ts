@@ -127,7 +127,7 @@ describe("sub-workspace lifecycle", () => {
     expect(await statusIn()).toBe("created");
   });
 
-  it("GET workspace shows limits_enabled of the root", async () => {
+  it("GET workspace shows the root's ai limits_enabled where the published document puts it", async () => {
     const id = await createChild(sim, "Child");
     await settle(sim, id);
     const response = await call(sim, "GET", `${UM}/v1/workspaces/${id}`);
@@ -136,8 +136,10 @@ describe("sub-workspace lifecycle", () => {
       title: "Child",
       status: "created",
       parent_id: GOLD,
-      limits_enabled: { ai: true },
+      product_tiers: [{ product: { id: "ai", limits_enabled: true } }],
     });
+    // Not the top-level `limits_enabled` the published handlers.workspaceResponse does not have.
+    expect(response.json()).not.toHaveProperty("limits_enabled");
   });
 
   it("afterCommit504: the create commits, then the gateway answers 504", async () => {

@@ -197,11 +197,15 @@ describe("unmetered workspaces", () => {
     const child = await createChild(sim, "Free", { parent: UNMETERED_PARENT_WORKSPACE_ID });
     await settle(sim, child);
     expect((await createProject(sim, child)).status).toBe(201);
-    const workspace = await call(sim, "GET", `${UM}/v1/workspaces/${child}`);
-    expect(workspace.json().limits_enabled).toEqual({ ai: false });
+    const aiProduct = async (id: string) =>
+      (await call(sim, "GET", `${UM}/v1/workspaces/${id}`)).json().product_tiers[0].product;
+    expect(await aiProduct(child)).toMatchObject({ id: "ai", limits_enabled: false });
+    expect(await aiProduct(UNMETERED_PARENT_WORKSPACE_ID)).toMatchObject({ id: "ai", limits_enabled: false });
 
     await sim.control("/quota", { workspaceId: child, metered: true });
     expect((await createProject(sim, child)).status).toBe(405);
+    // The flip is the root's, and its answer says so too.
+    expect(await aiProduct(UNMETERED_PARENT_WORKSPACE_ID)).toMatchObject({ id: "ai", limits_enabled: true });
   });
 });
 

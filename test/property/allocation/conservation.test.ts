@@ -139,6 +139,7 @@ async function runWorkload(
       requestId: null,
       bearer: "token",
       flat: false,
+      metering: "metered",
     });
   // The ops a guard has no method for: an explicit release with its report (the request path's
   // transfers, as the guard's), and the top-up rules on their own.

@@ -110,6 +110,7 @@ describe("allocation conservation against the simulator", () => {
             requestId: `run-${run}`,
             bearer: TOKEN,
             flat: false,
+            metering: "metered",
           });
         // The ops a guard has no method for: an explicit release with its report (the request
         // path's transfers, as the guard's), and the top-up rules on their own.

@@ -184,6 +184,7 @@ describe("rebalancing and releases under a lagging used", () => {
           requestId: `lag-${run}`,
           bearer: TOKEN,
           flat: false,
+          metering: "metered" as const,
         });
         const guard = (ws: number) => createAllocationGuard(deps, context(ws));
         let counter = 0;

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { composePoolView } from "../../../src/allocation/poolView.ts";
 import type { BrandRow } from "../../../src/db/brands/brandRow.ts";
 import type { ResourceObservation } from "../../../src/db/resourceObservations/observationRow.ts";
+import { type OrgMetering, UNKNOWN_METERING } from "../../../src/domain/metering.ts";
 
 /** The pool view composed from the resources record (spec/allocation.md §8, §12). */
 
@@ -12,7 +13,13 @@ function brand(id: string, subWorkspaceId: string | null, status: BrandRow["stat
   return { id, name: `Brand ${id}`, subWorkspaceId, status } as BrandRow;
 }
 
-function entry(workspaceId: string, prompts: [number, number, number], observedAt: Date, title?: string) {
+function entry(
+  workspaceId: string,
+  prompts: [number, number, number],
+  observedAt: Date,
+  title?: string,
+  metering: OrgMetering = UNKNOWN_METERING,
+) {
   const [used, drafted, total] = prompts;
   return {
     orgId: "org",
@@ -20,6 +27,7 @@ function entry(workspaceId: string, prompts: [number, number, number], observedA
     resources: { projects: { used: 1, drafted: 0, total: 2 }, prompts: { used, drafted, total } },
     title: title ?? null,
     observedAt,
+    metering,
   } satisfies ResourceObservation;
 }
 
@@ -86,5 +94,31 @@ describe("composePoolView", () => {
     });
     expect(bare.pool).toBeNull();
     expect(bare.brands[0]).toMatchObject({ error: "unavailable", asOf: null, projects: null });
+    expect(bare).toMatchObject({ metering: { state: "unknown", asOf: null }, allocation: "off" });
+  });
+
+  it("shows the parent's metering and what allocation does for the org (spec/allocation.md §13)", () => {
+    const compose = (metering: OrgMetering, dynamicAllocation: boolean) =>
+      composePoolView({
+        org: { parentWorkspaceId: "parent" },
+        brands: [brand("a", "sub-a")],
+        // A sub-workspace's own metering columns are never the org's: only the parent's entry counts.
+        observations: [
+          entry("parent", [0, 0, 0], at(0), undefined, metering),
+          entry("sub-a", [0, 0, 100], at(0), undefined, { state: "metered", asOf: at(0) }),
+        ],
+        failures: new Map(),
+        dynamicAllocation,
+        now: at(1),
+      });
+    const unmetered = { state: "unmetered", asOf: at(-30) } as const;
+    expect(compose(unmetered, true)).toMatchObject({ metering: unmetered, allocation: "notNeeded" });
+    expect(compose(unmetered, false).allocation).toBe("notNeeded");
+    expect(compose({ state: "metered", asOf: at(-30) }, true).allocation).toBe("justInTime");
+    expect(compose(UNKNOWN_METERING, true)).toMatchObject({
+      metering: UNKNOWN_METERING,
+      allocation: "justInTime",
+    });
+    expect(compose({ state: "metered", asOf: at(-30) }, false).allocation).toBe("off");
   });
 });

@@ -44,13 +44,24 @@ describe("User Manager adapter", () => {
     ]);
     expect(sent()).toMatchObject({ method: "GET", url: `${UM}/v1/workspaces/1/family` });
 
-    scripted.upstream.script(reply(200, { ...workspace, limits_enabled: { ai: true, seo: false } }));
+    scripted.upstream.script(
+      reply(200, {
+        ...workspace,
+        product_tiers: [
+          { product: { id: "seo", limits_enabled: false }, tier: { id: "t1", name: "Guru", rank: 2 } },
+          {
+            product: { id: "ai", name: "AI", limits_enabled: true },
+            tier: { id: "t2", name: "AI", rank: 1 },
+          },
+        ],
+      }),
+    );
     expect(await scripted.client.users.getWorkspace(T, "7")).toEqual({
       id: "7",
       title: "Acme",
       status: "created",
       parentId: "1",
-      limitsEnabled: { ai: true },
+      aiLimitsEnabled: true,
     });
     expect(sent()).toMatchObject({ method: "GET", url: `${UM}/v1/workspaces/7` });
 
@@ -60,6 +71,29 @@ describe("User Manager adapter", () => {
     );
     expect(await scripted.client.users.getResources(T, "7")).toEqual({ projects: usage, prompts: usage });
     expect(sent()).toMatchObject({ method: "GET", url: `${UM}/v1/workspaces/7/resources` });
+  });
+
+  it("getWorkspace reads the ai product's limits_enabled where the published document puts it (product_tiers[].product)", async () => {
+    const details = async (body: object) => {
+      scripted.upstream.script(reply(200, { ...workspace, ...body }));
+      return (await scripted.client.users.getWorkspace(T, "7")).aiLimitsEnabled;
+    };
+    expect(await details({ product_tiers: [{ product: { id: "ai", limits_enabled: false } }] })).toBe(false);
+    // Not where the document puts it, or not a boolean: unknown, never a guess.
+    expect(await details({ limits_enabled: { ai: false } })).toBeNull();
+    expect(await details({ product_tiers: [{ product: { id: "seo", limits_enabled: false } }] })).toBeNull();
+    expect(await details({ product_tiers: [{ product: { id: "ai", limits_enabled: "false" } }] })).toBeNull();
+    expect(await details({ product_tiers: null })).toBeNull();
+    // An entry of another shape is skipped, not a failed answer.
+    expect(
+      await details({
+        product_tiers: [
+          { tier: { id: "x" } },
+          { product: null },
+          { product: { id: "ai", limits_enabled: true } },
+        ],
+      }),
+    ).toBe(true);
   });
 
   it("transferResources sends only the named dimensions", async () => {

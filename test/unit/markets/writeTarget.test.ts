@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 
 import { ServiceError } from "../../../src/domain/errors.ts";
+import { UNKNOWN_METERING } from "../../../src/domain/metering.ts";
 import { marketWriteTarget, resolveWriteTarget } from "../../../src/markets/writeTarget.ts";
 
 describe("resolveWriteTarget", () => {
-  const org = { parentWorkspaceId: "parent" };
+  const org = { parentWorkspaceId: "parent", metering: { state: "unmetered" as const, asOf: new Date(0) } };
   const code = (run: () => unknown): [string, string] => {
     try {
       run();
@@ -21,6 +22,8 @@ describe("resolveWriteTarget", () => {
       flat: false,
       subWorkspaceId: "sub",
       parentWorkspaceId: "parent",
+      // The org's metering goes with the target to the guard (spec/allocation.md §13).
+      metering: "unmetered",
     });
   });
 
@@ -36,13 +39,17 @@ describe("resolveWriteTarget", () => {
       flat: true,
       subWorkspaceId: null,
       parentWorkspaceId: "parent",
+      metering: "unmetered",
     });
   });
 
   it("flat but the org has no parent: 400 with the fixed sentence", () => {
     expect(
       code(() =>
-        resolveWriteTarget({ subWorkspaceId: null, provisioningStatus: null }, { parentWorkspaceId: null }),
+        resolveWriteTarget(
+          { subWorkspaceId: null, provisioningStatus: null },
+          { parentWorkspaceId: null, metering: UNKNOWN_METERING },
+        ),
       ),
     ).toEqual(["invalidRequest", "Organization has no Semrush workspace configured"]);
   });
@@ -58,6 +65,10 @@ describe("resolveWriteTarget", () => {
 
   it("an existing market's target is where its project lives", () => {
     expect(marketWriteTarget("parent", org).flat).toBe(true);
-    expect(marketWriteTarget("sub", org)).toMatchObject({ flat: false, subWorkspaceId: "sub" });
+    expect(marketWriteTarget("sub", org)).toMatchObject({
+      flat: false,
+      subWorkspaceId: "sub",
+      metering: "unmetered",
+    });
   });
 });
