@@ -24,10 +24,12 @@ let token: string;
 beforeAll(async () => {
   db = await createTestDatabase();
   sim = await startTestSimulator({ seed: "gold" });
-  // Port 9 on loopback (discard): nothing listens there.
+  // Port 9 on loopback (discard): nothing listens there. The probe sends the operator's upstream
+  // bearer (every call to Semrush carries one; without one it probes nothing and says "unknown").
+  const env = { SERENITY_UPSTREAM_TOKEN: "operator-upstream-token" };
   [down, up] = await Promise.all([
-    startServe({ databaseUrl: db.url, simulatorUrl: "http://127.0.0.1:9" }),
-    startServe({ databaseUrl: db.url, simulatorUrl: sim.url }),
+    startServe({ databaseUrl: db.url, simulatorUrl: "http://127.0.0.1:9", env }),
+    startServe({ databaseUrl: db.url, simulatorUrl: sim.url, env }),
   ]);
   browser = await launchChromium();
   token = await signDevToken(AUTH_SECRET, { sub: "operator", admin: true });
