@@ -7,7 +7,15 @@ export interface CliResult {
   stderr: string;
 }
 
-export const SERENITY_BIN = path.resolve("bin/serenity.mjs");
+/** `bin/serenity.mjs`: the TypeScript sources through tsx, as `npm start` runs them. */
+export const SOURCE_BIN = path.resolve("bin/serenity.mjs");
+
+/**
+ * The CLI tests spawn: the run's bundle of the same sources (built by globalSetup, see
+ * `cliBundle.ts`; it starts in a fraction of tsx's time), or `bin/serenity.mjs` outside a vitest
+ * run. The tests whose subject is the entry point a user runs (test/e2e) use SOURCE_BIN.
+ */
+export const SERENITY_BIN = process.env.SERENITY_TEST_BIN ?? SOURCE_BIN;
 
 /** Runs `serenity <args>` as a real child process with the given environment overrides. */
 export function runCli(

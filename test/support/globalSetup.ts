@@ -9,11 +9,15 @@ import type { TestProject } from "vitest/node";
 import { acquireEmbeddedDatabase, type EmbeddedDatabase } from "../../src/db/embeddedServer.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
 import { createLogger } from "../../src/observability/logger.ts";
+import { buildCliBundle } from "./cliBundle.ts";
 
 /**
  * One PostgreSQL for the whole run: the machine's when TEST_DATABASE_URL is set, else an embedded
  * server in a temporary directory. A template database is migrated once; each test file clones it
  * (`createTestDatabase`), so files are isolated and run in parallel.
+ *
+ * It also bundles the CLI once (`cliBundle.ts`) for the `serenity` processes tests spawn, and
+ * names it in SERENITY_TEST_BIN, which the test workers inherit (`test/support/cli.ts`).
  */
 
 declare module "vitest" {
@@ -32,6 +36,8 @@ function withDatabase(url: string, database: string): string {
 
 export default async function setup(project: TestProject) {
   const runId = randomBytes(4).toString("hex");
+  const bundleDir = path.resolve(".test-results", `cli-${runId}`);
+  process.env.SERENITY_TEST_BIN = await buildCliBundle(process.cwd(), bundleDir);
   let embedded: EmbeddedDatabase | undefined;
   let tempDir: string | undefined;
   let adminUrl = process.env.TEST_DATABASE_URL;
@@ -60,5 +66,6 @@ export default async function setup(project: TestProject) {
     await admin.end();
     await embedded?.release();
     if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
+    await fs.rm(bundleDir, { recursive: true, force: true });
   };
 }

@@ -7,6 +7,7 @@ import { signDevToken } from "../../src/auth/tokenVerifier.ts";
 import { BLOCK, DIMENSIONS, roundUpToBlock, type Units } from "../../src/domain/allocation.ts";
 import type { SimulatorDump } from "../../src/simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
+import { SERENITY_BIN } from "./cli.ts";
 import { UM } from "./simulator.ts";
 
 /**
@@ -18,7 +19,6 @@ import { UM } from "./simulator.ts";
  */
 
 export const AUTH_SECRET = "multi-process-test-secret-0123456789abcdef";
-const SERENITY_BIN = path.resolve("bin/serenity.mjs");
 
 /** One `serenity serve` child process. */
 export interface ServeProcess {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 
-import { SERENITY_BIN } from "./cli.ts";
+import { SOURCE_BIN } from "./cli.ts";
 
 /** A `serenity start` child process, parsed from the banner it prints. */
 export interface StartedSerenity {
@@ -15,7 +15,8 @@ export interface StartedSerenity {
 
 /**
  * `dataDir` undefined: the default (`./.serenity` of `checkout.cwd`), as `npm start` there uses;
- * `checkout`: another checkout's `bin/serenity.mjs`, run from that checkout.
+ * `checkout`: another checkout's `bin/serenity.mjs`, run from that checkout. It runs
+ * `bin/serenity.mjs` itself (tsx, no bundle): `serenity start` from a fresh clone is the subject.
  */
 export function startSerenity(
   dataDir: string | undefined,
@@ -33,7 +34,7 @@ export function startSerenity(
     ...env,
   };
   if (dataDir === undefined) delete childEnv.SERENITY_DATA_DIR;
-  const child = spawn(process.execPath, [checkout?.bin ?? SERENITY_BIN, "start"], {
+  const child = spawn(process.execPath, [checkout?.bin ?? SOURCE_BIN, "start"], {
     env: childEnv,
     cwd: checkout?.cwd,
     stdio: ["ignore", "pipe", "pipe"],

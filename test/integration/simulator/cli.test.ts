@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { GOLD_PARENT_WORKSPACE_ID, UNMETERED_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
+import { SERENITY_BIN } from "../../support/cli.ts";
 
 const children: ChildProcess[] = [];
 
@@ -15,7 +16,7 @@ afterEach(() => {
 
 /** Runs `serenity simulator … --port 0` and resolves with the URL it prints. */
 async function runSimulator(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ["bin/serenity.mjs", "simulator", "--port", "0", ...args], {
+  const child = spawn(process.execPath, [SERENITY_BIN, "simulator", "--port", "0", ...args], {
     cwd: path.resolve(import.meta.dirname, "../../.."),
     env: { ...process.env, LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
