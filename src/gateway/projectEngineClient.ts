@@ -13,15 +13,19 @@ import type {
   CreatePromptsRequest,
   CreatePromptsResult,
   CreateTagsRequest,
+  DeleteTagsRequest,
   Language,
   ListPromptsRequest,
   ListTagsRequest,
   Page,
   PageRequest,
   PatchProjectRequest,
+  PatchPromptRequest,
+  PatchTagRequest,
   Project,
   Prompt,
   PromptTagAssignment,
+  RenamedPrompt,
   Tag,
 } from "./types.ts";
 import { wirePage } from "./wire/common.ts";
@@ -32,10 +36,13 @@ import {
   brandTopicsWire,
   createdTagsWire,
   createPromptsWire,
+  initStatusWire,
   languageWire,
   projectWire,
   promptWire,
+  renamedPromptWire,
   tagListWire,
+  treeNodeWire,
 } from "./wire/projectEngineWire.ts";
 
 /**
@@ -129,6 +136,42 @@ export interface ProjectEngineClient {
     projectId: string,
     assignments: PromptTagAssignment[],
   ): Promise<void>;
+  /**
+   * `PATCH /v3/…/{pid}/aio/prompts/{id}` (204): the text and/or metadata in place, the id kept; a
+   * text already in the project is a 409 (`conflict`). Unmetered: it changes no unit count.
+   */
+  patchPrompt(
+    bearer: string,
+    workspaceId: string,
+    projectId: string,
+    promptId: string,
+    patch: PatchPromptRequest,
+  ): Promise<void>;
+  /** `POST /v2/…/{pid}/aio/prompts/{id}/rename` `{new_name}`: renames in the draft layer. */
+  renamePrompt(
+    bearer: string,
+    workspaceId: string,
+    projectId: string,
+    promptId: string,
+    text: string,
+  ): Promise<RenamedPrompt>;
+  /** `PATCH /v2/…/{pid}/aio/tags/{id}` `{name, parent_id?}`: rename and/or re-parent one tag. */
+  patchTag(
+    bearer: string,
+    workspaceId: string,
+    projectId: string,
+    tagId: string,
+    patch: PatchTagRequest,
+  ): Promise<Tag>;
+  /** `DELETE /v2/…/{pid}/aio/tags` `{ids, cascade?}` (204); the tags leave every prompt. */
+  deleteTags(
+    bearer: string,
+    workspaceId: string,
+    projectId: string,
+    request: DeleteTagsRequest,
+  ): Promise<void>;
+  /** `GET /v2/…/{pid}/aio/init_status`: whether the project's AI initialisation has finished. */
+  getInitStatus(bearer: string, workspaceId: string, projectId: string): Promise<boolean>;
 }
 
 const PROJECT = "/v1/workspaces/{ws}/projects/{pid}";
@@ -240,6 +283,8 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
           tag_ids: request.tagIds ?? [],
           page: request.page ?? 1,
           limit: Math.min(request.limit ?? MAX_PROMPT_PAGE_SIZE, MAX_PROMPT_PAGE_SIZE),
+          ...(request.search ? { search: request.search } : {}),
+          ...(request.sortField ? { sort_field: request.sortField, sort_dir: request.sortDir ?? "asc" } : {}),
         },
         response: wirePage(promptWire),
         // A read sent as POST.
@@ -287,5 +332,68 @@ export function createProjectEngineClient(transport: GatewayTransport, clock: Cl
           items: assignments.map((a) => ({ id: a.promptId, references: a.tagIds, replace: a.replace })),
         },
       }),
+    patchPrompt: (bearer, ws, pid, promptId, patch) =>
+      pe(
+        bearer,
+        "PATCH",
+        `${PROJECT_V3}/aio/prompts/{prompt}`,
+        { ...inProject(ws, pid), prompt: promptId },
+        {
+          body: {
+            ...(patch.text === undefined ? {} : { name: patch.text }),
+            ...(patch.metadata === undefined ? {} : { metadata: metadataPatch(patch.metadata) }),
+          },
+          // A merge patch: sending it twice leaves the same prompt.
+          idempotent: true,
+        },
+      ),
+    renamePrompt: async (bearer, ws, pid, promptId, text) => {
+      const answer = await pe(
+        bearer,
+        "POST",
+        `${PROJECT_V2}/aio/prompts/{prompt}/rename`,
+        { ...inProject(ws, pid), prompt: promptId },
+        { body: { new_name: text }, response: renamedPromptWire },
+      );
+      return { id: answer.id ?? promptId, text: answer.text ?? text, updated: answer.updated };
+    },
+    patchTag: (bearer, ws, pid, tagId, patch) =>
+      pe(
+        bearer,
+        "PATCH",
+        `${PROJECT_V2}/aio/tags/{tag}`,
+        { ...inProject(ws, pid), tag: tagId },
+        {
+          body:
+            patch.parentId === undefined
+              ? { name: patch.name }
+              : { name: patch.name, parent_id: patch.parentId },
+          response: treeNodeWire,
+          idempotent: true,
+        },
+      ),
+    deleteTags: (bearer, ws, pid, request) =>
+      pe(bearer, "DELETE", `${PROJECT_V2}/aio/tags`, inProject(ws, pid), {
+        // The document marks a `prompt_id` query parameter of this operation required (its
+        // description says "prompt ID" on a tag delete: evidently carried over from another
+        // operation). Sent empty, as the tag list's required-but-empty parameters are.
+        query: { prompt_id: "" },
+        body:
+          request.cascade === undefined
+            ? { ids: request.ids }
+            : { ids: request.ids, cascade: request.cascade },
+      }),
+    getInitStatus: (bearer, ws, pid) =>
+      pe(bearer, "GET", `${PROJECT_V2}/aio/init_status`, inProject(ws, pid), { response: initStatusWire }),
   };
+}
+
+/** The domain's metadata patch in the wire's snake_case (absent = keep, null = delete). */
+function metadataPatch(patch: NonNullable<PatchPromptRequest["metadata"]>): Record<string, string | null> {
+  const wire: Record<string, string | null> = {};
+  if (patch.createdAt !== undefined) wire.created_at = patch.createdAt;
+  if (patch.createdBy !== undefined) wire.created_by = patch.createdBy;
+  if (patch.updatedAt !== undefined) wire.updated_at = patch.updatedAt;
+  if (patch.updatedBy !== undefined) wire.updated_by = patch.updatedBy;
+  return wire;
 }

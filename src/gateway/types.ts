@@ -167,11 +167,47 @@ export interface Prompt {
   metadata: PromptMetadata | undefined;
 }
 
+/** The by-tags list's sort fields (`sort_field`; the document types it as a free string). */
+export type PromptSortField = "name" | "created_at" | "updated_at";
+
 export interface ListPromptsRequest extends PageRequest {
   /** Filter by tags; empty or omitted = all prompts. */
   tagIds?: string[];
   /** Include the draft layer (default: published only, like live). */
   draft?: boolean;
+  /** Text contains, case-insensitive (`search`). */
+  search?: string;
+  sortField?: PromptSortField;
+  sortDir?: "asc" | "desc";
+}
+
+/**
+ * The v3 in-place edit (`PATCH …/aio/prompts/{id}`, an RFC 7396 merge patch): the text and/or the
+ * metadata's author and time fields. The published operation takes no tags (a retag is
+ * `setPromptTags`).
+ */
+export interface PatchPromptRequest {
+  text?: string;
+  metadata?: Partial<Record<"createdAt" | "createdBy" | "updatedAt" | "updatedBy", string | null>>;
+}
+
+/** The v2 rename's answer: `updated` is false for a draft-only prompt, a restore, or no change. */
+export interface RenamedPrompt {
+  id: string;
+  text: string;
+  updated: boolean;
+}
+
+export interface PatchTagRequest {
+  name: string;
+  /** Omitted = keep the parent; null = make it a root. */
+  parentId?: string | null;
+}
+
+export interface DeleteTagsRequest {
+  ids: string[];
+  /** Delete each tag's descendants too (without it, a tag with children is refused upstream). */
+  cascade?: boolean;
 }
 
 export interface CreatePromptsRequest {

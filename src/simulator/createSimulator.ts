@@ -15,7 +15,9 @@ import { registerControlRoutes } from "./routes/controls.ts";
 import { registerCatalogueRoutes } from "./routes/pe/catalogues.ts";
 import { registerProjectModelRoutes } from "./routes/pe/projectModels.ts";
 import { registerProjectRoutes } from "./routes/pe/projects.ts";
+import { registerPromptEditRoutes } from "./routes/pe/promptEdits.ts";
 import { registerPromptRoutes } from "./routes/pe/prompts.ts";
+import { registerTagEditRoutes } from "./routes/pe/tagEdits.ts";
 import { registerTagRoutes } from "./routes/pe/tags.ts";
 import { registerResourceRoutes } from "./routes/um/resources.ts";
 import { registerWorkspaceRoutes } from "./routes/um/workspaces.ts";
@@ -152,7 +154,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       registerProjectRoutes(pe, ctx);
       registerProjectModelRoutes(pe, ctx);
       registerPromptRoutes(pe, ctx);
+      registerPromptEditRoutes(pe, ctx);
       registerTagRoutes(pe, ctx);
+      registerTagEditRoutes(pe, ctx);
     },
     { prefix: PE_PREFIX },
   );

@@ -111,16 +111,21 @@ export function createdTagView(tag: SimTag) {
   };
 }
 
-export function promptView(prompt: SimPrompt, project: SimProject, includeMetadata: boolean) {
+/** A prompt of the by-tags list; the published view (no `draft`) shows the text as last published. */
+export function promptView(
+  prompt: SimPrompt,
+  project: SimProject,
+  options: { includeMetadata: boolean; draft: boolean },
+) {
   const tags = prompt.tagIds
     .map((id) => project.tags.get(id))
     .filter((tag): tag is SimTag => tag !== undefined)
     .map((tag) => ({ id: tag.id, name: tag.name }));
   return {
     id: prompt.id,
-    name: prompt.name,
+    name: options.draft ? prompt.name : (prompt.liveName ?? prompt.name),
     is_new: !prompt.live,
     tags,
-    ...(includeMetadata ? { metadata: { ...prompt.metadata } } : {}),
+    ...(options.includeMetadata ? { metadata: { ...prompt.metadata } } : {}),
   };
 }

@@ -51,4 +51,17 @@ export const CLIENT_OPERATIONS: Record<string, ClientOperation> = {
   "projects.listTags": { gateway: "pe", method: "GET", template: `${PROJECT_V2}/aio/tags` },
   "projects.createTags": { gateway: "pe", method: "POST", template: `${PROJECT_V2}/aio/tags` },
   "projects.setPromptTags": { gateway: "pe", method: "PUT", template: `${PROJECT_V2}/aio/prompts/tags` },
+  "projects.patchPrompt": {
+    gateway: "pe",
+    method: "PATCH",
+    template: `${PROJECT_V3}/aio/prompts/{prompt_id}`,
+  },
+  "projects.renamePrompt": {
+    gateway: "pe",
+    method: "POST",
+    template: `${PROJECT_V2}/aio/prompts/{prompt_id}/rename`,
+  },
+  "projects.patchTag": { gateway: "pe", method: "PATCH", template: `${PROJECT_V2}/aio/tags/{tag_id}` },
+  "projects.deleteTags": { gateway: "pe", method: "DELETE", template: `${PROJECT_V2}/aio/tags` },
+  "projects.getInitStatus": { gateway: "pe", method: "GET", template: `${PROJECT_V2}/aio/init_status` },
 };

@@ -171,9 +171,20 @@ export const tagWire = z
 
 export const tagListWire = z.looseObject({ items: z.array(tagWire) }).transform((list) => list.items);
 
+/** A `TreeNodeResponse` (tag create and tag update answer it). */
+export const treeNodeWire = z
+  .looseObject({ ...treeTagFields, keyword_count: optional(z.number()) })
+  .transform((t) => tagOf(t, t.keyword_count));
+
 /** Tag create's answer: a bare array of `TreeNodeResponse`. */
-export const createdTagsWire = z.array(
-  z
-    .looseObject({ ...treeTagFields, keyword_count: optional(z.number()) })
-    .transform((t) => tagOf(t, t.keyword_count)),
-);
+export const createdTagsWire = z.array(treeNodeWire);
+
+/** The v2 rename's `RenamePromptResponse`; every field is optional in the document. */
+export const renamedPromptWire = z
+  .looseObject({ id: optional(wireId), name: optional(z.string()), is_updated: optional(z.boolean()) })
+  .transform((r) => ({ id: r.id, text: r.name, updated: r.is_updated ?? false }));
+
+/** `GET /v2/…/aio/init_status`: `AIOProjectInitializedResponse`. */
+export const initStatusWire = z
+  .looseObject({ initialized: optional(z.boolean()) })
+  .transform((r) => r.initialized ?? false);

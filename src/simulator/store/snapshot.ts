@@ -74,6 +74,7 @@ export const snapshotProjectSchema = z.object({
         id: z.string().min(1),
         name: z.string(),
         live: z.boolean().default(false),
+        live_name: z.string().optional(),
         tag_ids: z.array(z.string()).default([]),
         metadata: z.record(z.string(), z.unknown()).default({}),
       }),

@@ -41,6 +41,8 @@ export interface SimPrompt {
   id: string;
   name: string;
   live: boolean;
+  /** The text as last published (a rename in the draft layer changes `name` only); unset while new. */
+  liveName?: string;
   tagIds: string[];
   metadata: Record<string, unknown>;
 }

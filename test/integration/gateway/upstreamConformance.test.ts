@@ -182,6 +182,39 @@ async function runWorkload(w: ConformanceWorld): Promise<void> {
   await w.gateway.projects.setPromptTags(w.token, lumiereWorkspace, us.projectId, [
     { promptId: kept!.id, tagIds: [tag!.id], replace: false },
   ]);
+  // Issue 36's operations: the list's search and sort, an edit in place, a rename, a tag moved,
+  // renamed and deleted, the init status.
+  const at = { ws: lumiereWorkspace, pid: us.projectId };
+  const searched = await w.gateway.projects.listPrompts(w.token, at.ws, at.pid, {
+    draft: true,
+    search: "MOISTURISER",
+    sortField: "updated_at",
+    sortDir: "desc",
+    limit: 5,
+  });
+  expect(searched.total).toBeGreaterThan(0);
+  await w.gateway.projects.patchPrompt(w.token, at.ws, at.pid, kept!.id, {
+    text: `${kept!.text} (edited)`,
+    metadata: { updatedAt: new Date().toISOString(), updatedBy: "user-1" },
+  });
+  const renamed = await w.gateway.projects.renamePrompt(
+    w.token,
+    at.ws,
+    at.pid,
+    kept!.id,
+    `${kept!.text} (renamed)`,
+  );
+  expect(renamed).toMatchObject({ id: kept!.id, updated: true });
+  const [parent, child] = await w.gateway.projects.createTags(w.token, at.ws, at.pid, {
+    names: ["conformance a", "conformance b"],
+  });
+  const moved = await w.gateway.projects.patchTag(w.token, at.ws, at.pid, child!.id, {
+    name: "conformance b2",
+    parentId: parent!.id,
+  });
+  expect(moved).toMatchObject({ name: "conformance b2", parentId: parent!.id });
+  await w.gateway.projects.deleteTags(w.token, at.ws, at.pid, { ids: [parent!.id], cascade: true });
+  expect(await w.gateway.projects.getInitStatus(w.token, at.ws, at.pid)).toBe(true);
   const scratch = await w.gateway.users.createSubWorkspace(w.token, w.parentId, {
     title: "conformance scratch",
   });

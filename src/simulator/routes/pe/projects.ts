@@ -165,7 +165,10 @@ export function registerProjectRoutes(app: FastifyInstance, ctx: SimContext): vo
       return reply.code(202).send();
     }
     publishUnits(workspace, project, ctx.settings, now);
-    for (const prompt of project.prompts.values()) prompt.live = true;
+    for (const prompt of project.prompts.values()) {
+      prompt.live = true;
+      prompt.liveName = prompt.name;
+    }
     for (const tag of project.tags.values()) tag.live = true;
     project.dirty = false;
     project.publishState = "live";

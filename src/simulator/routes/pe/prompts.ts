@@ -21,11 +21,28 @@ const createBody = z.object({
   tag_ids: z.array(z.string()).default([]),
 });
 
+const SORT_FIELDS = ["name", "created_at", "updated_at"] as const;
+
 const listBody = z.object({
   tag_ids: z.array(z.string()).default([]),
   page: z.number().int().min(1).default(1),
   limit: z.number().int().min(1).max(200).default(100),
+  search: z.string().default(""),
+  sort_field: z.enum(SORT_FIELDS).optional(),
+  sort_dir: z.enum(["asc", "desc"]).default("asc"),
+  unassigned: z.boolean().default(false),
 });
+
+function shownName(prompt: SimPrompt, draft: boolean): string {
+  return draft ? prompt.name : (prompt.liveName ?? prompt.name);
+}
+
+/** The sort key of a prompt: its text, or a metadata time (absent sorts first). */
+function sortKey(prompt: SimPrompt, field: (typeof SORT_FIELDS)[number]): string {
+  if (field === "name") return prompt.name;
+  const value = prompt.metadata[field];
+  return typeof value === "string" ? value : "";
+}
 
 const deleteBody = z.object({ ids: z.array(z.string()) });
 
@@ -92,15 +109,30 @@ export function registerPromptRoutes(app: FastifyInstance, ctx: SimContext): voi
       const includeDrafts = isTrue(request.query.draft);
       const includeMetadata = isTrue(request.query.include_metadata);
       const wanted = new Set(body.tag_ids);
+      const search = body.search.toLowerCase();
       const matching = [...project.prompts.values()].filter(
         (prompt) =>
-          (includeDrafts || prompt.live) && (wanted.size === 0 || prompt.tagIds.some((id) => wanted.has(id))),
+          (includeDrafts || prompt.live) &&
+          (wanted.size === 0 || prompt.tagIds.some((id) => wanted.has(id))) &&
+          (!body.unassigned || prompt.tagIds.length === 0) &&
+          (search === "" || shownName(prompt, includeDrafts).toLowerCase().includes(search)),
       );
+      const field = body.sort_field;
+      if (field !== undefined) {
+        // A stable sort: equal keys keep their insertion order, whichever the direction.
+        const direction = body.sort_dir === "desc" ? -1 : 1;
+        const position = new Map(matching.map((prompt, index) => [prompt.id, index]));
+        matching.sort((a, b) => {
+          const [x, y] = [sortKey(a, field), sortKey(b, field)];
+          if (x !== y) return (x < y ? -1 : 1) * direction;
+          return position.get(a.id)! - position.get(b.id)!;
+        });
+      }
       const start = (body.page - 1) * body.limit;
       return {
         items: matching
           .slice(start, start + body.limit)
-          .map((prompt) => promptView(prompt, project, includeMetadata)),
+          .map((prompt) => promptView(prompt, project, { includeMetadata, draft: includeDrafts })),
         page: body.page,
         total: matching.length,
       };
