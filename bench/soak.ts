@@ -183,6 +183,8 @@ async function main() {
       SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS: "5000",
       SERENITY_UPSTREAM_RECONCILE_GRACE_MS: "10000",
       SERENITY_UPSTREAM_TOKEN: OPERATOR_TOKEN,
+      // A scratch database: the first process to start migrates it (docs/decisions/0038).
+      SERENITY_MIGRATE_ON_START: "true",
     };
     const apis: string[] = [];
     for (const index of [1, 2]) {

@@ -250,6 +250,8 @@ async function runMode(mode: "unpaced" | "paced", sim: string) {
       SERENITY_CREDENTIAL_KEY: randomBytes(32).toString("base64"),
       SERENITY_DYNAMIC_ALLOCATION: "true",
       SERENITY_ASYNC_PROVISIONING: "true",
+      // A scratch database: the first process to start migrates it (docs/decisions/0038).
+      SERENITY_MIGRATE_ON_START: "true",
       ...(mode === "unpaced"
         ? { SERENITY_UPSTREAM_RATE_PER_SECOND: "0", SERENITY_UPSTREAM_CONCURRENT: "0" }
         : {}),

@@ -8,6 +8,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
+import { compatibilityOf } from "../src/db/migrationJournal.ts";
 import { classifyMigration, GRANDFATHERED_MIGRATIONS } from "../src/db/migrationPolicy.ts";
 
 const SCHEMA = "./src/db/schema.ts";
@@ -67,10 +68,21 @@ const journal = JSON.parse(readFileSync(join(MIGRATIONS, "meta/_journal.json"), 
   entries: { tag: string }[];
 };
 const breaking: string[] = [];
-for (const { tag } of journal.entries) {
+for (const [index, { tag }] of journal.entries.entries()) {
   if (GRANDFATHERED_MIGRATIONS.includes(tag)) continue;
-  const verdict = classifyMigration(readFileSync(join(MIGRATIONS, `${tag}.sql`), "utf8"));
-  if (verdict.kind === "contract") console.log(`${tag}: a contract step (${verdict.reason})`);
+  const sql = readFileSync(join(MIGRATIONS, `${tag}.sql`), "utf8");
+  const verdict = classifyMigration(sql);
+  if (verdict.kind === "contract") {
+    console.log(`${tag}: a contract step (${verdict.reason})`);
+    // The oldest release it leaves working, which an older operator command checks (ADR 0038).
+    const from = compatibilityOf(sql).compatibleCodeFrom;
+    const earlier = journal.entries.slice(0, index).map((entry) => entry.tag);
+    if (!from || !earlier.includes(from))
+      breaking.push(
+        `${tag}: a contract step needs a \`-- compatible-code-from: <tag>\` line naming an earlier migration ` +
+          "(the oldest one whose release still runs on this schema)",
+      );
+  }
   if (verdict.kind === "breaking")
     breaking.push(...verdict.violations.map((violation) => `${tag}: ${violation}`));
 }

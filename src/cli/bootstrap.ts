@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from "../config/env.ts";
+import { type Config, ConfigError, loadConfig } from "../config/env.ts";
 import { chooseLogFormat } from "../observability/logFormat.ts";
 import { createLogger, type Logger } from "../observability/logger.ts";
 
@@ -24,6 +24,18 @@ export function bootstrap(command?: string) {
     }
     throw error;
   }
+}
+
+export const MIGRATE_OPTION_HELP =
+  "apply pending migrations before starting (else SERENITY_MIGRATE_ON_START; an embedded database always is)";
+
+/**
+ * `serve` and `worker`: migrate when told to (`--migrate`, SERENITY_MIGRATE_ON_START=true), and on
+ * an embedded database they share with nobody else's deploy; otherwise refuse a schema behind
+ * their code (docs/decisions/0038).
+ */
+export function migrateOnStart(config: Config, flag: boolean): true | "if-embedded" {
+  return flag || config.migrateOnStart ? true : "if-embedded";
 }
 
 /** After a forced stop begins, the longest it may take before the process exits regardless. */

@@ -60,6 +60,7 @@ const envSchema = z.object({
     .optional(),
   SERENITY_BUDGET_KEY: base64Key.optional(),
   SERENITY_SIMULATOR_CONTROLS: z.enum(["true", "false"]).default("false"),
+  SERENITY_MIGRATE_ON_START: z.enum(["true", "false"]).default("false"),
   // Which catalogue the built-in simulator's brand-topics serves; parsed by the simulator at start.
   SERENITY_SIMULATOR_INDUSTRY: z.string().optional(),
   SERENITY_SYNC_SETTLE_BUDGET_MS: positiveInt.default(10_000),
@@ -112,6 +113,11 @@ export interface Config {
   /** SERENITY_BUDGET_KEY: what the budget's account hash derives from (else the current credential key). */
   budgetKey: string | undefined;
   simulatorControls: boolean;
+  /**
+   * SERENITY_MIGRATE_ON_START (default false): `serve` and `worker` apply pending migrations at
+   * start, as `--migrate` does; otherwise they refuse a schema behind them (docs/decisions/0038).
+   */
+  migrateOnStart: boolean;
   /** `SERENITY_SIMULATOR_INDUSTRY` as given (the built-in simulator parses it), or undefined. */
   simulatorIndustry: string | undefined;
   syncSettleBudgetMs: number;
@@ -417,6 +423,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previousCredentialKeys: raw.SERENITY_CREDENTIAL_KEY_PREVIOUS ?? [],
     budgetKey: raw.SERENITY_BUDGET_KEY,
     simulatorControls: raw.SERENITY_SIMULATOR_CONTROLS === "true",
+    migrateOnStart: raw.SERENITY_MIGRATE_ON_START === "true",
     simulatorIndustry: raw.SERENITY_SIMULATOR_INDUSTRY?.trim() || undefined,
     syncSettleBudgetMs: raw.SERENITY_SYNC_SETTLE_BUDGET_MS,
     logLevel: raw.LOG_LEVEL,

@@ -33,6 +33,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "a real PostgreSQL for production and scale-out",
   },
   {
+    names: ["SERENITY_MIGRATE_ON_START"],
+    default: "`false`",
+    unit: "",
+    read: "boot",
+    meaning:
+      "`true`: `serve` and `worker` apply pending migrations at start (as `--migrate` does); otherwise, against DATABASE_URL, they refuse a schema behind them in one line naming `serenity migrate`. An embedded database is always migrated; operator commands never migrate (docs/decisions/0038)",
+  },
+  {
     names: ["SERENITY_DATA_DIR"],
     default: "`./.serenity`",
     unit: "",

@@ -3,7 +3,10 @@ import { PostgresUpstreamBudget } from "../budget/postgresUpstreamBudget.ts";
 import type { Config } from "../config/env.ts";
 import { resolveBudgetKey, resolveCredentialKeyring } from "../credentials/credentialKey.ts";
 import { type Database, openDatabase } from "../db/database.ts";
-import { runMigrations } from "../db/migrate.ts";
+import { MIGRATIONS_FOLDER, runMigrations } from "../db/migrate.ts";
+import { readJournal } from "../db/migrationJournal.ts";
+import { readSchemaState } from "../db/readSchemaState.ts";
+import { schemaRefusal } from "../db/schemaState.ts";
 import { type Clock, systemClock } from "../domain/clock.ts";
 import {
   createGatewayClient,
@@ -20,7 +23,8 @@ import { createServices, type Services } from "./services.ts";
 
 /**
  * The composition root shared by every process kind (start, serve, worker, CLI tools): the
- * database (embedded or external), migrations, the event bus, metrics and the services.
+ * database (embedded or external), the schema check (and migrations when asked), the event bus,
+ * metrics and the services.
  */
 export interface Runtime {
   config: Config;
@@ -42,10 +46,38 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
-  migrate?: boolean;
+  /**
+   * Whether this process applies pending migrations before it starts (docs/decisions/0038):
+   * `true` for `serenity start` and `serve`/`worker --migrate`; `"if-embedded"` for `serve`/`worker`
+   * otherwise (an embedded database needs no deploy step); unset or `false` for everything else —
+   * an operator command never changes the schema. Whatever the choice, a schema behind this
+   * release, or ahead of it beyond the rolling-upgrade window, is refused in one line.
+   */
+  migrate?: boolean | "if-embedded";
   clock?: Clock;
   /** Overrides `config.gateway`, e.g. with the in-process simulator (see gatewayOrigins.ts). */
   gateway?: GatewayOrigins;
+}
+
+/** Thrown when the schema is not one this release may run on; its message is the one line to print. */
+export class SchemaRefused extends Error {
+  override name = "SchemaRefused";
+}
+
+async function refuseIncompatibleSchema(
+  database: Database,
+  logger: Logger,
+  reader: "server" | "operator",
+): Promise<void> {
+  const state = await readSchemaState(database.pool, readJournal(MIGRATIONS_FOLDER));
+  const refusal = schemaRefusal(state, reader);
+  if (refusal) throw new SchemaRefused(refusal);
+  if (state.kind === "ahead") {
+    logger.info(
+      { ahead: state.ahead },
+      "database schema ahead of this release, within the rolling-upgrade window",
+    );
+  }
 }
 
 /** A dead holder's slot frees this long after its call would have timed out. */
@@ -59,7 +91,8 @@ export async function openRuntime(
   const { url, embedded } = await resolveDatabase(config, logger);
   let database: Database | undefined;
   try {
-    if (options.migrate ?? true) await runMigrations(url);
+    const migrate = options.migrate === "if-embedded" ? embedded !== undefined : (options.migrate ?? false);
+    if (migrate) await runMigrations(url);
     const events = new EventBus();
     const settings = config.database;
     database = openDatabase(url, {
@@ -73,6 +106,7 @@ export async function openRuntime(
         logger.error({ err: error }, "database connection requested inside an open transaction");
       },
     });
+    await refuseIncompatibleSchema(database, logger, options.migrate ? "server" : "operator");
     const clock = options.clock ?? systemClock;
     const metrics = createMetrics(events, { defaultMetrics: true, pool: database.stats });
     const origins = options.gateway ?? config.gateway;

@@ -9,7 +9,7 @@ import { type IndustryMap, parseIndustryMap } from "../simulator/catalogue/indus
 import type { SimulatorSettings, SimulatorSnapshot } from "../simulator/createSimulator.ts";
 import { startSimulator } from "../simulator/startSimulator.ts";
 import { resolveGatewayOrigins } from "./gatewayOrigins.ts";
-import { openRuntime, type Runtime } from "./runtime.ts";
+import { openRuntime, type Runtime, type RuntimeOptions } from "./runtime.ts";
 
 /**
  * A runtime for the processes that serve (`start`, `serve`): when no gateway is configured, the
@@ -50,6 +50,8 @@ export function simulatorIndustries(config: Pick<Config, "simulatorIndustry">): 
 export interface SimulatorChoices {
   /** Settings of the built-in simulator when it runs (e.g. `start`'s request limits). */
   simulatorSettings?: Partial<SimulatorSettings>;
+  /** Passed to openRuntime: whether this process migrates before it starts. */
+  migrate?: RuntimeOptions["migrate"];
 }
 
 export async function openRuntimeWithSimulator(
@@ -78,7 +80,7 @@ export async function openRuntimeWithSimulator(
   });
   let runtime: Runtime;
   try {
-    runtime = await openRuntime(config, logger, { gateway: gateway.origins });
+    runtime = await openRuntime(config, logger, { gateway: gateway.origins, migrate: choices.migrate });
   } catch (error) {
     await gateway.close();
     throw error;

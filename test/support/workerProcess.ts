@@ -15,9 +15,9 @@ export interface WorkerProcess {
 
 export function spawnWorker(
   env: Record<string, string>,
-  options: { concurrency?: number; keepOutput?: boolean } = {},
+  options: { concurrency?: number; keepOutput?: boolean; args?: string[] } = {},
 ): WorkerProcess {
-  const args = [SERENITY_BIN, "worker", "--shutdown-grace-ms", "2000"];
+  const args = [SERENITY_BIN, "worker", "--shutdown-grace-ms", "2000", ...(options.args ?? [])];
   if (options.concurrency) args.push("--concurrency", String(options.concurrency));
   const child = spawn(process.execPath, args, {
     // Any free probe port: several workers run side by side (the default 8081 would clash).

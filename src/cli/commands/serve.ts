@@ -5,17 +5,20 @@ import { openRuntimeWithSimulator } from "../../runtime/runtimeWithSimulator.ts"
 import { startWorker } from "../../runtime/startWorker.ts";
 import { startTracing } from "../../runtime/tracing.ts";
 import { startUpstreamHealth } from "../../runtime/upstreamHealth.ts";
-import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
+import { bootstrap, fail, MIGRATE_OPTION_HELP, migrateOnStart, onShutdown } from "../bootstrap.ts";
 
 export function registerServe(program: Command): void {
   program
     .command("serve")
     .description("run the API only (scale these out next to `serenity worker`)")
     .option("--with-worker", "also run jobs in this process", false)
-    .action(async (options: { withWorker: boolean }) => {
+    .option("--migrate", MIGRATE_OPTION_HELP, false)
+    .action(async (options: { withWorker: boolean; migrate: boolean }) => {
       const { config, logger } = bootstrap();
       const tracing = await startTracing("serve", logger);
-      const serving = await openRuntimeWithSimulator(config, logger).catch((error) => fail(logger, error));
+      const serving = await openRuntimeWithSimulator(config, logger, {
+        migrate: migrateOnStart(config, options.migrate),
+      }).catch((error) => fail(logger, error));
       const { runtime } = serving;
       const worker = options.withWorker ? await startWorker(runtime) : undefined;
       const app = await createApiApp(runtime);

@@ -88,6 +88,8 @@ export function registerStart(program: Command): void {
       const tracing = await startTracing("start", logger);
       const serving = await openRuntimeWithSimulator(config, logger, {
         simulatorSettings: { rateLimit: { ...START_SIMULATOR_RATE_LIMIT } },
+        // The all-in-one command sets everything up, the schema included.
+        migrate: true,
       }).catch((error) => fail(logger, error));
       const { runtime } = serving;
       const demo: Demo | undefined = serving.simulatorUrl

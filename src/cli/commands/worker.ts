@@ -4,7 +4,7 @@ import { openRuntime } from "../../runtime/runtime.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
 import { startTracing } from "../../runtime/tracing.ts";
 import { startWorkerProbes, type WorkerProbes } from "../../runtime/workerProbes.ts";
-import { bootstrap, fail, onShutdown } from "../bootstrap.ts";
+import { bootstrap, fail, MIGRATE_OPTION_HELP, migrateOnStart, onShutdown } from "../bootstrap.ts";
 
 function positiveInteger(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) <= 0)
@@ -27,10 +27,13 @@ export function registerWorker(program: Command): void {
       positiveInteger,
       10_000,
     )
-    .action(async (options: { concurrency?: number; shutdownGraceMs: number }) => {
+    .option("--migrate", MIGRATE_OPTION_HELP, false)
+    .action(async (options: { concurrency?: number; shutdownGraceMs: number; migrate: boolean }) => {
       const { config, logger } = bootstrap();
       const tracing = await startTracing("worker", logger);
-      const runtime = await openRuntime(config, logger).catch((error) => fail(logger, error));
+      const runtime = await openRuntime(config, logger, {
+        migrate: migrateOnStart(config, options.migrate),
+      }).catch((error) => fail(logger, error));
       const worker = await startWorker(runtime, {
         concurrency: options.concurrency,
         shutdownGraceMs: options.shutdownGraceMs,

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { runMigrations } from "../../../src/db/migrate.ts";
 import { runCli } from "../../support/cli.ts";
 import { createEmptyDatabase } from "../../support/database.ts";
 
@@ -8,6 +9,8 @@ import { createEmptyDatabase } from "../../support/database.ts";
 let database: { url: string; destroy(): Promise<void> };
 beforeAll(async () => {
   database = await createEmptyDatabase();
+  // Operator commands never migrate (docs/decisions/0038): the deploy's `serenity migrate` runs first.
+  await runMigrations(database.url);
 });
 afterAll(() => database.destroy());
 

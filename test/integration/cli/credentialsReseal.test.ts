@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CredentialStore } from "../../../src/credentials/credentialStore.ts";
 import { openDatabase } from "../../../src/db/database.ts";
+import { runMigrations } from "../../../src/db/migrate.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { runCli } from "../../support/cli.ts";
 import { createEmptyDatabase } from "../../support/database.ts";
@@ -13,6 +14,8 @@ import { ManualClock } from "../../support/manualClock.ts";
 let database: { url: string; destroy(): Promise<void> };
 beforeAll(async () => {
   database = await createEmptyDatabase();
+  // Operator commands never migrate (docs/decisions/0038): the deploy's `serenity migrate` runs first.
+  await runMigrations(database.url);
 });
 afterAll(() => database.destroy());
 
@@ -25,7 +28,7 @@ function reseal(env: Record<string, string>, ...flags: string[]) {
 
 describe("serenity credentials reseal", () => {
   it("moves credentials sealed under the previous key to the current one, shows progress, and is idempotent", async () => {
-    // The first run migrates the empty database and finds nothing.
+    // The first run finds nothing.
     const empty = await reseal({ SERENITY_CREDENTIAL_KEY: oldKey }, "--json");
     expect(empty, empty.stderr).toMatchObject({ code: 0 });
     expect(JSON.parse(empty.stdout)).toMatchObject({ total: 0, resealed: 0 });
