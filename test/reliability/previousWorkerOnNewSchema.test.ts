@@ -18,22 +18,32 @@ import {
 import {
   type CheckedOutRelease,
   checkOutPreviousRelease,
+  migrationsOf,
   resolvePreviousRelease,
 } from "../support/previousRelease.ts";
 import { startTestSimulator, type TestSimulator } from "../support/simulator.ts";
+import { spawnWorker, type WorkerProcess } from "../support/workerProcess.ts";
 
 /**
  * A rolling deploy, halfway (docs/decisions/0032): the schema is already this checkout's (every
- * migration applied), the API is this checkout's `serve`, and the only worker is the previous
- * release's, from a git worktree of it. A brand created off the request path must still be
- * provisioned end to end by that old worker: sub-workspace, top-up, project, market row.
+ * migration applied) and the processes are a mix of this release and the previous one (a git
+ * worktree of it, `previousRelease.ts`, which knows fewer migrations than this checkout). Both
+ * halves of the mix, each on its own database:
+ * - this checkout's `serve` with only the previous release's worker: a brand created off the
+ *   request path must still be provisioned end to end by that old worker;
+ * - the previous release's `serve` with only this checkout's worker: the old API, on the new
+ *   schema, creates the brand and its job; the new worker provisions it end to end.
+ * End to end: sub-workspace, top-up, project, market row.
  */
 
-let db: TestDatabase;
+let newSchemaOldWorker: TestDatabase;
+let newSchemaOldServe: TestDatabase;
 let sim: TestSimulator;
 let serve: ServeProcess | undefined;
+let previousServe: ServeProcess | undefined;
 let previous: CheckedOutRelease | undefined;
 let worker: ChildProcess | undefined;
+let newWorker: WorkerProcess | undefined;
 let workerOutput = "";
 let dataDir: string;
 
@@ -42,7 +52,8 @@ const CREDENTIAL_KEY = randomBytes(32).toString("base64");
 function startPreviousWorker(root: string, env: Record<string, string>): Promise<void> {
   const child = spawn(process.execPath, [path.join(root, "bin/serenity.mjs"), "worker"], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: "info", ...env },
+    // Any free probe port: the default 8081 may be held by another process on the machine.
+    env: { ...process.env, LOG_LEVEL: "info", SERENITY_WORKER_PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   worker = child;
@@ -71,11 +82,14 @@ beforeAll(async () => {
   // Throws, never skips, when the history is missing (a shallow clone).
   const release = resolvePreviousRelease();
   previous = await checkOutPreviousRelease(release);
-  db = await createTestDatabase();
+  // Old code on the new schema: without a migration it lacks, the test would prove nothing.
+  if (!release.chosenBy.startsWith("SERENITY_PREVIOUS_REF")) {
+    expect(migrationsOf(previous.root).length, release.chosenBy).toBeLessThan(migrationsOf(".").length);
+  }
+  [newSchemaOldWorker, newSchemaOldServe] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   sim = await startTestSimulator({ seed: "gold" });
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-previous-worker-"));
   const shared = {
-    DATABASE_URL: db.url,
     SEMRUSH_PROJECTS_BASE_URL: sim.url,
     SEMRUSH_USERS_BASE_URL: sim.url,
     SERENITY_DYNAMIC_ALLOCATION: "true",
@@ -83,13 +97,29 @@ beforeAll(async () => {
     // One key for every process: the API seals the caller's credential, the old worker unseals it.
     SERENITY_CREDENTIAL_KEY: CREDENTIAL_KEY,
   };
-  [serve] = await Promise.all([
+  const root = previous.root;
+  newWorker = spawnWorker(
+    { ...shared, DATABASE_URL: newSchemaOldServe.url, SERENITY_DATA_DIR: path.join(dataDir, "new") },
+    { keepOutput: true },
+  );
+  [serve, previousServe] = await Promise.all([
     startServe({
-      databaseUrl: db.url,
+      databaseUrl: newSchemaOldWorker.url,
       simulatorUrl: sim.url,
       env: { SERENITY_CREDENTIAL_KEY: CREDENTIAL_KEY },
     }),
-    startPreviousWorker(previous.root, { ...shared, SERENITY_DATA_DIR: dataDir }),
+    startServe({
+      databaseUrl: newSchemaOldServe.url,
+      simulatorUrl: sim.url,
+      env: { SERENITY_CREDENTIAL_KEY: CREDENTIAL_KEY },
+      checkout: { bin: path.join(root, "bin/serenity.mjs"), cwd: root },
+    }),
+    startPreviousWorker(root, {
+      ...shared,
+      DATABASE_URL: newSchemaOldWorker.url,
+      SERENITY_DATA_DIR: path.join(dataDir, "old"),
+    }),
+    newWorker.started,
   ]);
 }, 120_000);
 
@@ -101,9 +131,13 @@ afterAll(async () => {
     await exited;
     clearTimeout(killer);
   }
-  await serve?.stop();
+  if (newWorker && newWorker.child.exitCode === null) {
+    newWorker.child.kill("SIGTERM");
+    await newWorker.exited;
+  }
+  await Promise.all([serve?.stop(), previousServe?.stop()]);
   await sim?.close();
-  await db?.destroy();
+  await Promise.all([newSchemaOldWorker?.destroy(), newSchemaOldServe?.destroy()]);
   await previous?.remove();
   if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
 });
@@ -113,65 +147,90 @@ interface JobAnswer {
   error?: { code: string } | null;
 }
 
-describe("the previous release's worker on this release's schema", () => {
-  it("provisions an async brand create end to end: sub-workspace, project, market", async () => {
-    const { orgId, token } = await prepareOrg(serve!.url);
-    const created = await api<{ id: string; jobId: string }>(
-      serve!.url,
-      token,
-      "POST",
-      `/v2/orgs/${orgId}/brands`,
-      {
-        name: "Rolling",
-        domain: "rolling.example",
-        semrushMarket: { market: "US", languageCode: "en" },
-        async: true,
-      },
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(202);
-    const { id: brandId, jobId } = created.body;
+/**
+ * An async brand create through the API at `apiUrl`, polled as a client does until its job ends;
+ * then the brand, its market and the simulator's workspaces and projects checked.
+ */
+async function provisionThrough(
+  apiUrl: string,
+  name: string,
+  workerDied: () => string | undefined,
+): Promise<{ jobId: string }> {
+  const { orgId, token } = await prepareOrg(apiUrl);
+  const created = await api<{ id: string; jobId: string }>(
+    apiUrl,
+    token,
+    "POST",
+    `/v2/orgs/${orgId}/brands`,
+    {
+      name,
+      domain: `${name.toLowerCase()}.example`,
+      semrushMarket: { market: "US", languageCode: "en" },
+      async: true,
+    },
+  );
+  expect(created.status, JSON.stringify(created.body)).toBe(202);
+  const { id: brandId, jobId } = created.body;
 
-    // Poll as a client does, on the job's observed state (the old worker moves it).
-    let job: { status: number; body: JobAnswer } | undefined;
-    for (;;) {
-      job = await api<JobAnswer>(
-        serve!.url,
-        token,
-        "GET",
-        `/v2/orgs/${orgId}/brands/${brandId}/serenity/jobs/${jobId}`,
-      );
-      if (job.body.status !== "IN_PROGRESS") break;
-      if (worker?.exitCode !== null)
-        throw new Error(`the previous worker died:\n${workerOutput.slice(-3000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(job.body, `${previous!.chosenBy} (${previous!.commit.slice(0, 12)})`).toMatchObject({
-      status: "COMPLETED",
-    });
-
-    const brand = await api<{ status: string; subWorkspaceId: string | null }>(
-      serve!.url,
+  // Poll as a client does, on the job's observed state (the other release's worker moves it).
+  let job: { status: number; body: JobAnswer } | undefined;
+  for (;;) {
+    job = await api<JobAnswer>(
+      apiUrl,
       token,
       "GET",
-      `/v2/orgs/${orgId}/brands/${brandId}`,
+      `/v2/orgs/${orgId}/brands/${brandId}/serenity/jobs/${jobId}`,
     );
-    expect(brand.body.status).toBe("active");
-    const markets = await api<{ items: { geoTargetId: number; languageCode: string }[] }>(
-      serve!.url,
-      token,
-      "GET",
-      `/v2/orgs/${orgId}/brands/${brandId}/serenity/markets`,
+    if (job.body.status !== "IN_PROGRESS") break;
+    const died = workerDied();
+    if (died) throw new Error(died);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect(job.body, `${previous!.chosenBy} (${previous!.commit.slice(0, 12)})`).toMatchObject({
+    status: "COMPLETED",
+  });
+
+  const brand = await api<{ status: string; subWorkspaceId: string | null }>(
+    apiUrl,
+    token,
+    "GET",
+    `/v2/orgs/${orgId}/brands/${brandId}`,
+  );
+  expect(brand.body.status).toBe("active");
+  const markets = await api<{ items: { geoTargetId: number; languageCode: string }[] }>(
+    apiUrl,
+    token,
+    "GET",
+    `/v2/orgs/${orgId}/brands/${brandId}/serenity/markets`,
+  );
+  expect(markets.body.items).toEqual([expect.objectContaining({ geoTargetId: 2840, languageCode: "en" })]);
+  const dump = await sim.dump();
+  const subWorkspaces = dump.workspaces.filter(
+    (workspace) => workspace.parent_id === GOLD_PARENT_WORKSPACE_ID && workspace.title === name,
+  );
+  expect(subWorkspaces.map((workspace) => workspace.id)).toEqual([brand.body.subWorkspaceId]);
+  expect(dump.projects.filter((project) => project.workspace_id === brand.body.subWorkspaceId)).toHaveLength(
+    1,
+  );
+  return { jobId };
+}
+
+describe("a rolling deploy on this release's schema", () => {
+  it("the previous release's worker provisions what this release's API accepted", async () => {
+    const { jobId } = await provisionThrough(serve!.url, "Rolling", () =>
+      worker?.exitCode !== null ? `the previous worker died:\n${workerOutput.slice(-3000)}` : undefined,
     );
-    expect(markets.body.items).toEqual([expect.objectContaining({ geoTargetId: 2840, languageCode: "en" })]);
-    const dump = await sim.dump();
-    const subWorkspaces = dump.workspaces.filter(
-      (workspace) => workspace.parent_id === GOLD_PARENT_WORKSPACE_ID && workspace.title === "Rolling",
-    );
-    expect(subWorkspaces.map((workspace) => workspace.id)).toEqual([brand.body.subWorkspaceId]);
-    expect(
-      dump.projects.filter((project) => project.workspace_id === brand.body.subWorkspaceId),
-    ).toHaveLength(1);
     // The old worker ran it: this checkout's API process has no worker.
     expect(workerOutput).toContain(jobId);
+  }, 90_000);
+
+  it("this release's worker provisions what the previous release's API accepted", async () => {
+    const { jobId } = await provisionThrough(previousServe!.url, "Rollback", () =>
+      newWorker!.child.exitCode !== null
+        ? `this release's worker died:\n${newWorker!.output().slice(-3000)}`
+        : undefined,
+    );
+    // This release's worker ran it: the previous release's API process has no worker.
+    expect(newWorker!.output()).toContain(jobId);
   }, 90_000);
 });

@@ -33,6 +33,8 @@ export interface ServeOptions {
   simulatorUrl: string;
   /** Extra environment (e.g. SERENITY_ALLOCATION_LOCK_MODE=in-process). */
   env?: Record<string, string>;
+  /** Another checkout's `bin/serenity.mjs`, run from that checkout (a previous release). */
+  checkout?: { bin: string; cwd: string };
 }
 
 /**
@@ -42,7 +44,8 @@ export interface ServeOptions {
  */
 export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-serve-"));
-  const child = spawn(process.execPath, [SERENITY_BIN, "serve"], {
+  const child = spawn(process.execPath, [options.checkout?.bin ?? SERENITY_BIN, "serve"], {
+    cwd: options.checkout?.cwd,
     env: {
       ...process.env,
       DATABASE_URL: options.databaseUrl,

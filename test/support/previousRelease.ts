@@ -9,10 +9,13 @@ import path from "node:path";
  * still runs beside the new code while a deploy rolls, on the new schema.
  *
  * It is `SERENITY_PREVIOUS_REF` when set (a named ref: the tag of the release in production), else
- * the main commit just before the newest migration arrived (the first-parent parent of the commit
- * that added it; HEAD when that migration is not committed yet): the newest code that does not
- * know the newest schema. Never a silent skip: without the git history to find it (not a checkout,
- * a shallow clone) this throws, saying how to get it.
+ * the main commit just before the newest committed migration arrived (the first-parent parent of
+ * the commit that added it): the newest code that does not know the newest schema. When this
+ * checkout carries a migration not committed yet, that is still the commit before the newest
+ * committed one (never HEAD, whose code is this checkout's: the test would run it against itself).
+ * `migrationsOf` lets a test check the release it got knows fewer migrations than this checkout.
+ * Never a silent skip: without the git history to find it (not a checkout, a shallow clone) this
+ * throws, saying how to get it.
  */
 
 const MIGRATIONS = "src/db/migrations";
@@ -59,10 +62,10 @@ export function resolvePreviousRelease(env: NodeJS.ProcessEnv = process.env): Pr
   if (git(["rev-parse", "--is-shallow-repository"]) === "true") {
     throw new PreviousReleaseUnavailable("this is a shallow clone");
   }
-  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as {
+  const committed = JSON.parse(git(["show", `HEAD:${MIGRATIONS}/meta/_journal.json`])) as {
     entries: { tag: string }[];
   };
-  const newest = journal.entries.at(-1)!.tag;
+  const newest = committed.entries.at(-1)!.tag;
   const added = git([
     "log",
     "--first-parent",
@@ -72,8 +75,7 @@ export function resolvePreviousRelease(env: NodeJS.ProcessEnv = process.env): Pr
     "--",
     `${MIGRATIONS}/${newest}.sql`,
   ]);
-  if (!added)
-    return { commit: git(["rev-parse", "HEAD"]), chosenBy: `HEAD (${newest} is not committed yet)` };
+  if (!added) throw new PreviousReleaseUnavailable(`no commit on HEAD's first-parent line added ${newest}`);
   try {
     return {
       commit: git(["rev-parse", "--verify", `${added}^1`]),
@@ -108,4 +110,12 @@ export async function checkOutPreviousRelease(release: PreviousRelease): Promise
       await fs.rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** The migration tags a checkout (a worktree's root, or this one) knows. */
+export function migrationsOf(root: string): string[] {
+  const journal = JSON.parse(readFileSync(path.join(root, MIGRATIONS, "meta/_journal.json"), "utf8")) as {
+    entries: { tag: string }[];
+  };
+  return journal.entries.map((entry) => entry.tag);
 }
