@@ -74,8 +74,8 @@ export async function api(path, options = {}) {
   if (!response.ok) {
     throw new ApiError(
       response.status,
-      typeof payload?.error === "string" ? payload.error : "unknown",
-      typeof payload?.message === "string" ? payload.message : `The server answered ${response.status}.`,
+      typeof payload?.code === "string" ? payload.code : "unknown",
+      typeof payload?.detail === "string" ? payload.detail : `The server answered ${response.status}.`,
       typeof payload?.requestId === "string" ? payload.requestId : undefined,
     );
   }

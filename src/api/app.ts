@@ -17,12 +17,13 @@ import { consoleRoutes } from "./console/consoleRoutes.ts";
 import { mapError } from "./errorMapping.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { registerJsonBodyParser } from "./jsonBody.ts";
+import { finishDocument } from "./openApiDocument.ts";
 import { openApiInfo } from "./openApiInfo.ts";
+import { sendProblem } from "./problem.ts";
 import { registerApiRateLimits } from "./rateLimits.ts";
 import { requestIdFor } from "./requestId.ts";
 import { noteAnsweredCode, OneLineRequestLog } from "./requestLog.ts";
 import { registerRequestTracing } from "./requestTracing.ts";
-import { retryAfterSecondsOf } from "./retryAfter.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { reportUndeclared } from "./undeclaredErrors.ts";
 
@@ -64,11 +65,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
       noteAnsweredCode(request, mapped.code);
       request.log.debug({ err: error, code: mapped.code }, "request rejected by the router");
       // The router rejected the request before a route (and its reply typing) was chosen.
-      void (reply as FastifyReply).code(mapped.status).header("x-request-id", request.id).send({
-        error: mapped.code,
-        message: mapped.message,
-        requestId: request.id,
-      });
+      void sendProblem(request, reply as FastifyReply, mapped);
     },
   });
 
@@ -113,18 +110,16 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     if (mapped.status >= 500) request.log.error(logContext, "request failed");
     else request.log.debug(logContext, "request rejected");
     reportUndeclared(deps.events, request, mapped.status, mapped.code);
-    // A busy lease or lock clears within seconds: say when to come back (docs/decisions/0015).
-    const retryAfter = retryAfterSecondsOf(mapped.code);
-    if (retryAfter !== undefined) void reply.header("retry-after", String(retryAfter));
-    return reply
-      .status(mapped.status)
-      .send({ error: mapped.code, message: mapped.message, requestId: request.id });
+    // A busy lease or lock clears within seconds: the problem says when to come back (ADR 0015).
+    return sendProblem(request, reply, mapped);
   });
   app.setNotFoundHandler({ preValidation: authenticationHook(deps.verifier) }, (request, reply) => {
     noteAnsweredCode(request, "notFound");
-    return reply
-      .status(404)
-      .send({ error: "notFound", message: ERROR_REGISTRY.notFound.message, requestId: request.id });
+    return sendProblem(request, reply, {
+      status: 404,
+      code: "notFound",
+      message: ERROR_REGISTRY.notFound.message,
+    });
   });
 
   await app.register(swagger, {
@@ -137,7 +132,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
       security: [{ bearerAuth: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    // The last pass: problem responses, open response schemas, documented headers (ADR 0037).
+    transformObject: (input) => finishDocument(jsonSchemaTransformObject(input) as Record<string, unknown>),
   });
   await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { docExpansion: "list" } });
 

@@ -4,10 +4,55 @@ import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { isDatabaseUnavailable } from "../db/isDatabaseUnavailable.ts";
 import { ERROR_REGISTRY, type ErrorCode, ServiceError } from "../domain/errors.ts";
 
+/** One validation problem: where (`in` a part of the request, at a JSON `pointer`) and what. */
+export interface FieldProblem {
+  in: "body" | "querystring" | "params" | "headers";
+  /** An RFC 6901 JSON pointer into that part ("" is the part itself). */
+  pointer: string;
+  /** A machine code in camelCase (`invalidType`, `tooBig`, `unrecognizedKeys`, `invalidFormat`, …). */
+  code: string;
+  /** A sentence for people; never echoes the caller's text. */
+  detail: string;
+}
+
 export interface MappedError {
   status: number;
   code: ErrorCode;
   message: string;
+  /** Every validation problem of the request (an `invalidRequest` from the route's schemas). */
+  errors?: FieldProblem[];
+}
+
+/** At most this many problems are listed: enough for any form, bounded for a hostile body. */
+export const MAX_FIELD_PROBLEMS = 50;
+
+const PARTS = new Set<FieldProblem["in"]>(["body", "querystring", "params", "headers"]);
+
+function camelCase(code: string): string {
+  return code.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+/** Escapes one segment of an RFC 6901 pointer. */
+function pointerSegment(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function fieldProblems(error: FastifyError): FieldProblem[] {
+  if (!hasZodFastifySchemaValidationErrors(error)) return [];
+  const part = PARTS.has(error.validationContext as FieldProblem["in"])
+    ? (error.validationContext as FieldProblem["in"])
+    : "body";
+  return error.validation.slice(0, MAX_FIELD_PROBLEMS).map((issue) => {
+    // Unknown keys are the caller's own text, possibly huge: the pointer names their object.
+    const unknownKeys = issue.keyword === "unrecognized_keys";
+    const segments = (issue.instancePath ?? "").split("/").filter(Boolean).map(pointerSegment);
+    return {
+      in: part,
+      pointer: segments.length === 0 ? "" : `/${segments.join("/")}`,
+      code: camelCase(issue.keyword),
+      detail: unknownKeys ? "unknown field" : (issue.message ?? "is invalid"),
+    };
+  });
 }
 
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message?: string }> = {
@@ -55,7 +100,12 @@ export function mapError(error: unknown): MappedError {
   }
   const fastifyError = error as FastifyError;
   if (fastifyError?.validation) {
-    return { status: 400, code: "invalidRequest", message: validationMessage(fastifyError) };
+    return {
+      status: 400,
+      code: "invalidRequest",
+      message: validationMessage(fastifyError),
+      errors: fieldProblems(fastifyError),
+    };
   }
   const known = fastifyError?.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (known) {

@@ -102,7 +102,11 @@ export const ERROR_REGISTRY = {
     message: "This Idempotency-Key was already used with a different request.",
     when: "a request reuses an Idempotency-Key (within 24 h) with another body or path",
   },
-  rateLimited: { status: 429, message: "Too many requests; retry later.", when: "our own rate limit" },
+  rateLimited: {
+    status: 429,
+    message: "Too many requests; retry later.",
+    when: "our own rate limit, per org or per token (Retry-After: the seconds until the window ends)",
+  },
   allocationMisconfigured: {
     status: 500,
     message: "AI resource allocation is misconfigured for this brand.",
@@ -136,7 +140,7 @@ export const ERROR_REGISTRY = {
   workspaceBusy: {
     status: 503,
     message: "The workspace is busy; retry shortly.",
-    when: "a sub-workspace is settling or its allocation lock is busy",
+    when: "a sub-workspace is settling or its allocation lock is busy (Retry-After)",
   },
   upstreamBusy: {
     status: 503,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 import { ERROR_REGISTRY } from "../../domain/errors.ts";
+import { sendProblem } from "../problem.ts";
 import { ASSETS_PREFIX, type ConsoleAsset, type ConsoleBundle, consoleBundle } from "./consoleBundle.ts";
 
 /**
@@ -62,10 +63,11 @@ function send(request: FastifyRequest, reply: FastifyReply, asset: ConsoleAsset,
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply) {
-  return reply
-    .headers(CONSOLE_SECURITY_HEADERS)
-    .status(404)
-    .send({ error: "notFound", message: ERROR_REGISTRY.notFound.message, requestId: request.id });
+  return sendProblem(request, reply.headers(CONSOLE_SECURITY_HEADERS), {
+    status: 404,
+    code: "notFound",
+    message: ERROR_REGISTRY.notFound.message,
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AppDeps } from "../appDeps.ts";
 import { allocationRoutes } from "./allocation.ts";
 import { brandRoutes } from "./brands.ts";
 import { catalogueRoutes } from "./catalogues.ts";
+import { errorDocRoutes } from "./errorDocs.ts";
 import { generationJobRoutes } from "./generationJobs.ts";
 import { healthRoutes } from "./health.ts";
 import { jobListRoutes } from "./jobList.ts";
@@ -18,6 +19,7 @@ import { upstreamHealthRoutes } from "./upstreamHealth.ts";
 /** Every route module, in one list: add a line here for a new one. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await healthRoutes(app, deps);
+  await errorDocRoutes(app);
   await orgRoutes(app, deps);
   await brandRoutes(app, deps);
   await jobRoutes(app, deps);

@@ -1,15 +1,5 @@
 import { z } from "zod";
 
-import { ERROR_CODES } from "../../domain/errors.ts";
-
-export const errorEnvelope = z
-  .object({
-    error: z.enum(ERROR_CODES as [string, ...string[]]),
-    message: z.string(),
-    requestId: z.string(),
-  })
-  .meta({ id: "Error", description: "Every error response. `error` is a code of the error registry." });
-
 export const uuid = z.uuid({ message: "must be a UUID" });
 
 /** An id we are given: a UUID in any case, used lower-cased (an upper-case id must not miss its row). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { ERROR_REGISTRY, type ErrorCode } from "../../domain/errors.ts";
+import { ERROR_CODES, ERROR_REGISTRY, type ErrorCode } from "../../domain/errors.ts";
 
 /**
  * The registry codes a route can answer, declared beside its schema and written into the OpenAPI
@@ -72,6 +72,51 @@ export const PROVISIONING = [
   "configurationError",
 ] as const satisfies readonly ErrorCode[];
 
+/** One validation problem (src/api/problem.ts). */
+export const fieldProblem = z
+  .object({
+    in: z.enum(["body", "querystring", "params", "headers"]).describe("The part of the request."),
+    pointer: z.string().describe('An RFC 6901 JSON pointer into that part ("" is the part itself).'),
+    code: z
+      .string()
+      .describe("A machine code in camelCase (`invalidType`, `tooBig`, `unrecognizedKeys`, …)."),
+    detail: z.string().describe("A sentence for people."),
+  })
+  .meta({ id: "FieldProblem" });
+
+/**
+ * An RFC 9457 problem details document with the registry's extensions (docs/decisions/0037). When
+ * answering, `code` and `error` are plain strings (an undeclared code is reported, never turned
+ * into a 500); in the document they are an enum of the route's codes for that status.
+ */
+function problemSchema(codes?: readonly string[]) {
+  const codeText = () => (codes ? z.string().meta({ enum: [...codes] }) : z.string());
+  return z.object({
+    type: z
+      .string()
+      .describe("`/errors/{code}`: where the code is documented (relative to the API's origin)."),
+    title: z.string().describe("The code's fixed sentence."),
+    status: z.number().int().min(400).max(599).describe("The HTTP status."),
+    detail: z.string().describe("This occurrence's sentence; never an upstream body, id or token."),
+    instance: z.string().describe("`urn:serenity:request:{requestId}`."),
+    code: codeText().describe("A code of the error registry: what a client switches on."),
+    requestId: z.string().describe("Quote it when reporting a problem; also the `x-request-id` header."),
+    errors: z
+      .array(fieldProblem)
+      .optional()
+      .describe("`invalidRequest` from the request's schema: every problem of the failing part, at once."),
+    error: codeText().meta({ deprecated: true }).describe("Deprecated: the same as `code`."),
+    message: z.string().meta({ deprecated: true }).describe("Deprecated: the same as `detail`."),
+  });
+}
+
+/** The shape every error answer has, as one component of the document (src/api/openApiDocument.ts). */
+export const problem = problemSchema(ERROR_CODES).meta({
+  id: "Problem",
+  description:
+    "An RFC 9457 problem details document: every error answer of every route (`application/problem+json`).",
+});
+
 /** The response schemas made by `errorResponses`, with the codes each declares. */
 const DECLARED = new WeakMap<object, ReadonlySet<string>>();
 
@@ -96,13 +141,7 @@ export function errorResponses(
   const responses: Record<number, z.ZodType> = {};
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const sorted = [...statusCodes].sort();
-    const schema = z
-      .object({
-        error: z.string().meta({ enum: sorted, description: "A code of the error registry." }),
-        message: z.string(),
-        requestId: z.string(),
-      })
-      .describe(describeCodes(sorted));
+    const schema = problemSchema(sorted).describe(describeCodes(sorted));
     DECLARED.set(schema, new Set(sorted));
     responses[status] = schema;
   }

@@ -55,7 +55,8 @@ afterAll(() => t.close());
 function declaredCodes(path: string, method: Method, status: number): string[] {
   const openApiPath = path.replace(/:(\w+)/g, "{$1}");
   const response = document.paths[openApiPath]?.[method.toLowerCase()]?.responses?.[String(status)];
-  return response?.content?.["application/json"]?.schema?.properties?.error?.enum ?? [];
+  const schema = response?.content?.["application/problem+json"]?.schema;
+  return schema?.allOf?.[1]?.properties?.code?.enum ?? [];
 }
 
 async function answer(probe: Probe) {
@@ -66,7 +67,7 @@ async function answer(probe: Probe) {
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...probe.headers },
     ...(probe.payload === undefined ? {} : { payload: probe.payload as string }),
   });
-  return { status: response.statusCode, code: response.json().error as string };
+  return { status: response.statusCode, code: response.json().code as string };
 }
 
 describe("the error codes the OpenAPI document declares per route", () => {

@@ -106,13 +106,20 @@ describe("security regressions", () => {
     expect(response.statusCode).toBe(401);
   });
 
-  it("router-level errors (a malformed URL) get the registry envelope", async () => {
+  it("router-level errors (a malformed URL) get the problem shape", async () => {
     const response = await t.app.inject({ method: "GET", url: "/v2/orgs/%zz", headers: auth(admin) });
     expect(response.statusCode).toBe(400);
+    expect(response.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(response.json()).toEqual({
+      type: "/errors/invalidRequest",
+      title: "The request is invalid.",
+      status: 400,
+      detail: expect.any(String),
+      instance: `urn:serenity:request:${response.headers["x-request-id"]}`,
+      code: "invalidRequest",
+      requestId: response.headers["x-request-id"],
       error: "invalidRequest",
       message: expect.any(String),
-      requestId: response.headers["x-request-id"],
     });
     expect(response.body).not.toContain("%zz");
   });

@@ -29,12 +29,12 @@ describe("the error registry", () => {
   it("documents every registered code, with its status, in the committed OpenAPI document", () => {
     const openapi = JSON.parse(readFileSync("docs/openapi.json", "utf8")) as {
       info: { description: string };
-      components: { schemas: { Error: { properties: { error: { enum: string[] } } } } };
+      components: { schemas: { Problem: { properties: { code: { enum: string[] } } } } };
     };
     for (const code of ERROR_CODES) {
       expect(openapi.info.description).toContain(`| \`${code}\` | ${ERROR_REGISTRY[code].status} |`);
     }
-    expect([...openapi.components.schemas.Error.properties.error.enum].sort()).toEqual(
+    expect([...openapi.components.schemas.Problem.properties.code.enum].sort()).toEqual(
       [...ERROR_CODES].sort(),
     );
   });

@@ -31,9 +31,18 @@ describe("errorResponses", () => {
 
   it("answers any string at run time: a missing declaration is reported, never a failed serialisation", () => {
     const responses = errorResponses("notFound");
-    expect(responses[404]!.safeParse({ error: "brandBusy", message: "m", requestId: "r" }).success).toBe(
-      true,
-    );
+    const answer = {
+      type: "/errors/brandBusy",
+      title: "t",
+      status: 404,
+      detail: "m",
+      instance: "urn:serenity:request:r",
+      code: "brandBusy",
+      requestId: "r",
+      error: "brandBusy",
+      message: "m",
+    };
+    expect(responses[404]!.safeParse(answer).success).toBe(true);
   });
 });
 
