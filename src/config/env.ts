@@ -139,6 +139,11 @@ export interface Config {
    * and jobs may take to finish; then every database connection is ended and the process exits.
    */
   shutdownGraceMs: number;
+  /**
+   * SERENITY_READINESS_TIMEOUT_MS (default 500 ms): the longest `/readyz` waits for the database on
+   * its own connection before answering 503; keep it under the probe's timeout (docs/decisions/0038).
+   */
+  readinessTimeoutMs: number;
 }
 
 /** The API's own request limits (docs/decisions/0029), shared by every `serve` process. */
@@ -198,6 +203,8 @@ export const DEFAULT_UPSTREAM_RECONCILE_INTERVAL_MS = 5 * 60_000;
 export const DEFAULT_UPSTREAM_RECONCILE_GRACE_MS = 10 * 60_000;
 /** Default grace of a shutdown before connections are cut (SERENITY_SHUTDOWN_GRACE_MS). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
+/** Default bound of a readiness check: under Kubernetes' default probe timeout of 1 s. */
+export const DEFAULT_READINESS_TIMEOUT_MS = 500;
 /** Default period of the job reconciler in each worker (ADR 0002). */
 export const DEFAULT_JOB_RECONCILE_INTERVAL_MS = 60_000;
 
@@ -444,5 +451,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     worker: workerSettings(env, raw),
     database: databaseSettings(env, raw),
     shutdownGraceMs: bootDuration(env, "SERENITY_SHUTDOWN_GRACE_MS", DEFAULT_SHUTDOWN_GRACE_MS),
+    readinessTimeoutMs: bootDuration(env, "SERENITY_READINESS_TIMEOUT_MS", DEFAULT_READINESS_TIMEOUT_MS),
   };
 }

@@ -360,6 +360,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       "where `serenity worker` answers `/healthz`, `/readyz` (database and migrations, not Semrush) and `/metrics`, on HOST; `off` opens no port, 0 any free one (the log line names it); several workers on one host need one port each",
   },
   {
+    names: ["SERENITY_READINESS_TIMEOUT_MS"],
+    default: "500",
+    unit: "ms",
+    read: "boot",
+    meaning:
+      "the longest `/readyz` (API and worker) waits for the database, on a connection of its own outside the request pool, before answering 503; keep it under the probe's `timeoutSeconds` (answers are shared for 1 s, so a flood of probes costs one query a second)",
+  },
+  {
     names: ["SERENITY_SHUTDOWN_GRACE_MS"],
     default: "20 000",
     unit: "ms",

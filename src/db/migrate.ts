@@ -44,15 +44,3 @@ export async function runMigrations(url: string, options: MigrateOptions = {}): 
     await client.end();
   }
 }
-
-/** True when every committed migration has been applied (used by /readyz). */
-export async function migrationsApplied(pool: pg.Pool, expected: number): Promise<boolean> {
-  try {
-    const result = await pool.query<{ count: string }>(
-      "select count(*)::text as count from drizzle.__drizzle_migrations",
-    );
-    return Number(result.rows[0]?.count ?? 0) >= expected;
-  } catch {
-    return false;
-  }
-}

@@ -1,6 +1,5 @@
 import { type App, buildApp } from "../api/app.ts";
 import { apiRateLimitsOf } from "./apiRateLimitStore.ts";
-import { databaseReadiness } from "./readiness.ts";
 import type { Runtime } from "./runtime.ts";
 import { createVerifier } from "./verifier.ts";
 
@@ -11,7 +10,6 @@ import { createVerifier } from "./verifier.ts";
  * (src/runtime/upstreamHealth.ts).
  */
 export async function createApiApp(runtime: Runtime): Promise<App> {
-  const readiness = databaseReadiness(runtime);
   const rateLimits = apiRateLimitsOf(runtime.config.apiRateLimits, runtime.database.db, runtime.logger);
   const app = await buildApp({
     logger: runtime.logger,
@@ -20,7 +18,7 @@ export async function createApiApp(runtime: Runtime): Promise<App> {
     metrics: runtime.metrics,
     verifier: await createVerifier(runtime.config),
     services: runtime.services,
-    readiness,
+    readiness: runtime.readiness.check,
     ...(rateLimits.limits ? { rateLimits: rateLimits.limits } : {}),
   });
   app.addHook("onClose", () => rateLimits.close());

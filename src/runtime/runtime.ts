@@ -18,6 +18,7 @@ import { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import type { GatewayOrigins } from "./gatewayOrigins.ts";
+import { createReadiness, type Readiness } from "./readiness.ts";
 import { resolveDatabase } from "./resolveDatabase.ts";
 import { createServices, type Services } from "./services.ts";
 
@@ -35,6 +36,8 @@ export interface Runtime {
   database: Database;
   databaseUrl: string;
   services: Services;
+  /** `/readyz` of this process: on a connection of its own, never behind requests (readiness.ts). */
+  readiness: Readiness;
   /** The upstream gateway client (spec/gateway.md); fails `configurationError` when none is set. */
   gateway: GatewayClient;
   close(): Promise<void>;
@@ -145,6 +148,7 @@ export async function openRuntime(
     // Started here, at boot, before anything listens or fetches: an enqueue never starts it.
     await services.jobs.queue.start();
     const opened = database;
+    const readiness = createReadiness(url, { timeoutMs: config.readinessTimeoutMs, clock });
     return {
       config,
       logger,
@@ -154,16 +158,19 @@ export async function openRuntime(
       database: opened,
       databaseUrl: url,
       services,
+      readiness,
       gateway,
       close: async () => {
         await services.jobs.queue.stop();
         // A pool view's background refresh still reading must end before its gateway and database.
         await services.allocation.poolViewRefreshesSettled();
         await gateway.close();
+        await readiness.close();
         await opened.close();
         await embedded?.release();
       },
       forceClose: async () => {
+        await readiness.close().catch(() => {});
         await opened.forceClose();
         await embedded?.release();
       },

@@ -2,7 +2,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 import type { JobWorker } from "../jobs/worker.ts";
-import { databaseReadiness } from "./readiness.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** The probe server of a `serenity worker`: where it listens, and how to close it. */
@@ -27,7 +26,6 @@ export async function startWorkerProbes(
   worker: Pick<JobWorker, "running">,
   listenOn: { port: number; host: string },
 ): Promise<WorkerProbes> {
-  const readiness = databaseReadiness(runtime);
   const route = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
     const path = new URL(request.url ?? "/", "http://worker").pathname;
     if (request.method !== "GET" && request.method !== "HEAD") {
@@ -35,7 +33,7 @@ export async function startWorkerProbes(
     }
     if (path === "/healthz") return sendJson(response, 200, { status: "ok" });
     if (path === "/readyz") {
-      const report = await readiness();
+      const report = await runtime.readiness.check();
       const checks = { ...report.checks, worker: worker.running };
       const ready = report.ready && worker.running;
       return sendJson(response, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks });
