@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import {
   collectSamples,
+  isKeep,
   isValidMark,
   readMarks,
   renderSamples,
@@ -21,6 +22,8 @@ import {
  * rewritten (`npx tsx scripts/generation-samples.ts write`) and the new prompts are marked.
  */
 const TARGET = "docs/generation-samples.md";
+/** spec/generation.md §quality: "keep rate ≥ 80 % per language", both brands together. */
+const KEEP_RATE_FLOOR = 0.8;
 
 let committed: string;
 let samples: Samples;
@@ -46,6 +49,18 @@ describe("docs/generation-samples.md", () => {
       expect(marks.has(text), `unmarked: ${text}`).toBe(true);
       expect(isValidMark(marks.get(text)!), `${text}: ${marks.get(text)}`).toBe(true);
     }
+  });
+
+  it(`keeps at least ${KEEP_RATE_FLOOR * 100} % of the prompts in every language`, () => {
+    const marks = readMarks(committed);
+    const below: string[] = [];
+    for (const { language } of SAMPLE_MARKETS) {
+      const prompts = SAMPLE_BRANDS.flatMap(({ domain }) => samples.get(domain)?.get(language) ?? []);
+      const kept = prompts.filter((prompt) => isKeep(marks.get(prompt.text) ?? "")).length;
+      expect(prompts.length, language).toBeGreaterThan(0);
+      if (kept / prompts.length < KEEP_RATE_FLOOR) below.push(`${language}: ${kept} of ${prompts.length}`);
+    }
+    expect(below).toEqual([]);
   });
 
   it("is what the generator returns now, with its marks", async () => {
