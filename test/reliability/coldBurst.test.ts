@@ -61,6 +61,12 @@ async function coldSetup(): Promise<Cold> {
       SERENITY_DB_ACQUIRE_TIMEOUT_MS: "60000",
       // Jobs finish fast against the simulator; the reconcilers stay out of the way.
       SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS: "0",
+      // The 100 brands' provisioning calls would share one account's upstream budget (10 / s by
+      // default), so "every job completes" would mostly wait on pacing (~65 s at the least), which
+      // is the budget's subject (test/reliability/upstreamBudgetMultiProcess.test.ts), not this
+      // one's. Unlimited here: no pacing (the simulator's own limiter is off as well).
+      SERENITY_UPSTREAM_RATE_PER_SECOND: "0",
+      SERENITY_UPSTREAM_CONCURRENT: "0",
     },
     cleanup: async () => {
       await db.destroy();

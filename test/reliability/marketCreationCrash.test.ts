@@ -8,7 +8,9 @@ import type { WorkerProcess } from "../support/workerProcess.ts";
 /**
  * A real SIGKILL of the worker during market creation (the pattern of workerCrashWorld.ts): once a
  * project create has reached upstream the worker dies; a second worker takes the jobs over once
- * their leases have expired (moved into the past: no waiting for a TTL). When every job has ended,
+ * their leases have expired (moved into the past: no waiting for a TTL) and its job reconciler has
+ * handed them on (every 250 ms here: at the 60 s default the test would sit a minute waiting for
+ * the first pass, which proves nothing more). When every job has ended,
  * ONE upstream reconciler pass (grace 0: nothing is in flight any more) must leave the invariants
  * holding.
  */
@@ -40,7 +42,7 @@ describe("a worker killed during market creation", () => {
       await first.exited;
       await world.letLeasesExpire();
 
-      const second = world.spawnWorker();
+      const second = world.spawnWorker({ SERENITY_JOB_RECONCILE_INTERVAL_MS: "250" });
       workers.push(second);
       await second.started;
       await waitFor(async () => (await liveJobCount(world.db)) === 0, {

@@ -1,3 +1,5 @@
+import { randomInt } from "node:crypto";
+
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -18,14 +20,16 @@ import {
  * pointer) or empty.
  *
  * The kills land where they are meant to by construction, never by timing: a start-up kill fires
- * before the worker says it started; a mid-work kill waits until the database shows a lease this
- * worker holds (a handler running) and fires a random moment after, and it counts as mid-work
- * only when the database still shows that lease after the process died. The simulator answers
+ * at a random moment within the previous worker's start-up time, and counts only if the worker had
+ * not said it started; a mid-work kill waits until the database shows a lease this worker holds (a
+ * handler running), lets a random moment pass, reads the leases held at that moment and fires at
+ * once, and it counts as mid-work only when the database still shows one of those leases after the
+ * process died. The simulator answers
  * every call 200 ms late and settles a workspace after 6 status reads (one per hop), so there is
  * always work in flight to kill, however slow or fast the machine is. Between kills, time passes
  * for the dead worker's claims by one UPDATE each instead of sleeping (`letLeasesExpire`) and the
  * reconciler runs on a ManualClock past the stall grace, so the next worker picks the work up.
- * Replay a run with CRASH_SEED=<seed> (printed with the summary).
+ * The seed varies per run and is printed first; replay a run's kill moments with CRASH_SEED=<seed>.
  */
 const BRANDS = 20;
 const KILLS = 50;
@@ -44,8 +48,9 @@ function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const seed = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
+const seed = Number(process.env.CRASH_SEED ?? randomInt(1, 1_000_000));
 const random = prng(seed);
+console.info(`provisioningCrash: CRASH_SEED=${seed}`);
 
 beforeAll(async () => {
   // Work that outlasts the kill phase on any machine: every upstream call takes 200 ms (so a hop
@@ -100,6 +105,8 @@ describe("crash safety of asynchronous provisioning", () => {
       let midWorkKills = 0;
       let missedMidWork = 0;
       let created = 0;
+      // How long the last worker that got there took to say it started (a first guess until then).
+      let startupMs = 1_000;
       await w.services.jobs.queue.start();
       for (; created < BRANDS / 2; created++) await w.createBrand(`Crash brand ${created}`);
 
@@ -108,24 +115,29 @@ describe("crash safety of asynchronous provisioning", () => {
         while (created < BRANDS && created < BRANDS / 2 + Math.floor(kill / 2))
           await w.createBrand(`Crash brand ${created++}`);
         // One job at a time, so a kill lands on the one job it aimed at.
+        const spawnedAt = Date.now();
         const worker = w.spawnWorker({ concurrency: 1 });
+        void worker.started.then(() => (startupMs = Date.now() - spawnedAt));
         if (kill % STARTUP_KILL_EVERY === 0) {
-          // During start-up: a random moment before the worker reports it started.
-          await Promise.race([pause(random() * 1_500), worker.started, worker.exited]);
+          // During start-up: a random moment within a start-up's length, before it says it started.
+          await Promise.race([pause(random() * startupMs), worker.started, worker.exited]);
           if (!worker.hasStarted()) startupKills += 1;
           worker.child.kill("SIGKILL");
         } else {
           // Mid-work: once this worker holds a lease, a random moment (< one upstream call) into
-          // the handler's work.
+          // the handler's work; the leases held at that moment are the ones the kill aims at.
           await Promise.race([worker.started, worker.exited]);
-          const tokens = await observe(`seed ${seed}: kill ${kill} finds work in flight`, async () => {
-            const held = await heldFirstLeases();
-            return held.length > 0 ? held : undefined;
-          }).catch(async (error: unknown) => {
-            console.info("no work in flight", JSON.stringify(await diagnose()));
-            throw error;
-          });
+          const inFlight = () =>
+            observe(`seed ${seed}: kill ${kill} finds work in flight`, async () => {
+              const held = await heldFirstLeases();
+              return held.length > 0 ? held : undefined;
+            }).catch(async (error: unknown) => {
+              console.info("no work in flight", JSON.stringify(await diagnose()));
+              throw error;
+            });
+          await inFlight();
           await pause(random() * 100);
+          const tokens = await inFlight();
           worker.child.kill("SIGKILL");
           await worker.exited;
           if ((await stillHeld(tokens)) > 0) midWorkKills += 1;
