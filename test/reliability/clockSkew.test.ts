@@ -6,7 +6,10 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { DEFAULT_LOCK_TTL_MS } from "../../src/allocation/databaseAllocationLock.ts";
 import { signDevToken } from "../../src/auth/tokenVerifier.ts";
+import { jobLeaseTtlMs } from "../../src/jobs/jobLease.ts";
+import { DEFAULT_BRAND_LEASE_TTL_MS } from "../../src/locks/brandLease.ts";
 import { apiProcessSide } from "../support/apiProcessSide.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { expectInvariants, liveJobCount } from "../support/reliabilityInvariants.ts";
@@ -24,14 +27,23 @@ import { waitFor } from "../support/wait.ts";
  * Every change of a lease row (brand leases, allocation locks, job leases, the upstream
  * reconciler's org runs) is recorded by a
  * trigger into `lease_log`, stamped on the database's clock: who held it, until when, and who
- * came next. The test reads that table: no takeover of a lease still live, and no two holders of
- * one lease at any moment. Then every job is terminal, the pool is conserved and nothing is left
+ * came next. The test reads that table: every acquire and renewal wrote an expiry one TTL after
+ * it happened on the database's clock (none from a shifted process clock), no takeover of a lease
+ * still live, and no two holders of one lease at any moment. Then every job is terminal, the pool is conserved and nothing is left
  * untracked upstream.
  */
 const SECRET = "clock-skew-test-secret-0123456789abcdef";
 const POOL = { projects: 40, prompts: 2_400 };
 const LOAD = 6;
 const TIMEOUT_MS = 600_000;
+/** The upstream reconciler's org-run lease: max(5 min, 2 × the 2 s interval), upstreamReconcileSchedule.ts. */
+const RECONCILE_RUN_LEASE_MS = 5 * 60_000;
+/**
+ * How far a written expiry may sit from `at` + TTL: `at` is the trigger's clock_timestamp(), the
+ * expiry is computed from the statement's database time, a moment earlier (longer under load).
+ * A clock 5 minutes off is 300 s away.
+ */
+const TTL_TOLERANCE_MS = 20_000;
 
 let db: TestDatabase;
 let sim: TestSimulator;
@@ -334,7 +346,10 @@ describe("processes whose clocks are 5 minutes apart", () => {
 
       // The lease log: no live lease taken over, no two holders of one lease at any moment.
       const events = (
-        await db.db.execute<LeaseEvent & Record<string, unknown>>(sql`select * from lease_log order by id`)
+        await db.db.execute<LeaseEvent & { job_type: string | null } & Record<string, unknown>>(
+          sql`select l.*, j.type as job_type from lease_log l
+              left join jobs j on l.kind = 'job' and j.id::text = l.key order by l.id`,
+        )
       ).rows;
       expect(events.filter((event) => event.kind === "brand").length).toBeGreaterThan(0);
       expect(events.filter((event) => event.kind === "job").length).toBeGreaterThan(0);
@@ -350,6 +365,32 @@ describe("processes whose clocks are 5 minutes apart", () => {
           new Date(event.old_expires_at).getTime() > new Date(event.at).getTime(),
       );
       expect(liveTakeovers).toEqual([]);
+      // Every acquire and renewal set its expiry one TTL after it happened on the database's
+      // clock. The checks above trust the expiries the processes wrote: a lease stamped from the
+      // clock 5 minutes behind would be expired by the database's clock as it was written, and a
+      // takeover of it would pass them; this one does not.
+      const side = apiProcessSide({ db: db.db, url: db.url }, sim.url);
+      const ttlOf = (event: (typeof events)[number]): number => {
+        if (event.kind === "brand") return DEFAULT_BRAND_LEASE_TTL_MS;
+        if (event.kind === "allocation") return DEFAULT_LOCK_TTL_MS;
+        if (event.kind === "reconcile") return RECONCILE_RUN_LEASE_MS;
+        const handler = side.services.jobs.registry.get(event.job_type ?? "");
+        if (!handler) throw new Error(`a job lease of an unknown type: ${event.job_type}`);
+        return jobLeaseTtlMs(handler);
+      };
+      const offTtl = events
+        .filter((event) => (event.op === "acquire" || event.op === "renew") && event.new_expires_at !== null)
+        .map((event) => ({
+          lease: `${event.kind}:${event.key}`,
+          op: event.op,
+          ttlMs: ttlOf(event),
+          writtenMs: new Date(event.new_expires_at!).getTime() - new Date(event.at).getTime(),
+        }))
+        .filter(
+          ({ ttlMs, writtenMs }) =>
+            writtenMs > ttlMs + TTL_TOLERANCE_MS || writtenMs < ttlMs - TTL_TOLERANCE_MS,
+        );
+      expect(offTtl).toEqual([]);
       const overlaps: string[] = [];
       for (const [lease, list] of tenures(events)) {
         for (let i = 1; i < list.length; i++) {
@@ -368,7 +409,6 @@ describe("processes whose clocks are 5 minutes apart", () => {
       }
 
       // Pool conserved, zero orphans, every brand consistent with upstream (observed, not acted on).
-      const side = apiProcessSide({ db: db.db, url: db.url }, sim.url);
       try {
         const target = { id: orgId, parentWorkspaceId: parentId };
         await expectInvariants(db, {
