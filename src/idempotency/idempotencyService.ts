@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 
 import type { Db } from "../db/database.ts";
 import { claimIdempotencyKey } from "../db/idempotencyKeys/claimIdempotencyKey.ts";
@@ -7,6 +6,7 @@ import { completeIdempotencyKey } from "../db/idempotencyKeys/completeIdempotenc
 import { findIdempotencyKey } from "../db/idempotencyKeys/findIdempotencyKey.ts";
 import type { IdempotencyKeyScope } from "../db/idempotencyKeys/keyScope.ts";
 import { releaseIdempotencyKey } from "../db/idempotencyKeys/releaseIdempotencyKey.ts";
+import { type Clock, monotonicMsOf } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import {
   IDEMPOTENCY_IN_PROGRESS_LEASE_MS,
@@ -30,6 +30,8 @@ export type IdempotentStart =
 export interface IdempotencyServiceDeps {
   db: Db;
   logger: Logger;
+  /** A repeat's wait and its polls are measured and slept on it (a test drives them by hand). */
+  clock: Clock;
   /** How often a repeat looks again at a key that is in progress (default 100 ms). */
   pollMs?: number;
 }
@@ -50,7 +52,8 @@ export class IdempotencyService {
 
   async start(scope: IdempotencyKeyScope, fingerprint: string, waitMs: number): Promise<IdempotentStart> {
     const holder = randomUUID();
-    const waitUntil = performance.now() + Math.max(0, waitMs);
+    const { clock } = this.deps;
+    const waitUntil = monotonicMsOf(clock) + Math.max(0, waitMs);
     for (;;) {
       const taken = await claimIdempotencyKey(this.deps.db, {
         ...scope,
@@ -66,8 +69,8 @@ export class IdempotencyService {
       const verdict = repeatVerdict(stored, fingerprint);
       if (verdict.kind === "mismatch") throw new ServiceError("idempotencyKeyReused");
       if (verdict.kind === "replay") return verdict;
-      if (performance.now() + this.#pollMs > waitUntil) throw new ServiceError("idempotencyKeyInProgress");
-      await sleep(this.#pollMs);
+      if (monotonicMsOf(clock) + this.#pollMs > waitUntil) throw new ServiceError("idempotencyKeyInProgress");
+      await clock.sleep(this.#pollMs);
     }
   }
 

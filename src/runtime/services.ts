@@ -223,7 +223,7 @@ export function createServices(deps: ServiceDeps): Services {
     allocation,
     poolHistory,
     jobListing,
-    idempotency: new IdempotencyService({ db, logger: deps.logger }),
+    idempotency: new IdempotencyService({ db, logger: deps.logger, clock }),
     generation: { producer: generationProducer, jobs: new GenerationJobs(jobs), settings },
     brandLease,
   };

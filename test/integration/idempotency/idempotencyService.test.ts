@@ -2,14 +2,23 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { purgeExpiredIdempotencyKeys } from "../../../src/db/idempotencyKeys/purgeExpiredIdempotencyKeys.ts";
+import { systemClock } from "../../../src/domain/clock.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
-import { IdempotencyService } from "../../../src/idempotency/idempotencyService.ts";
+import { INTERACTIVE_EDGE_BUDGET_MS } from "../../../src/gateway/upstreamScope.ts";
+import {
+  IdempotencyService,
+  type IdempotencyTicket,
+  type IdempotentStart,
+} from "../../../src/idempotency/idempotencyService.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { ManualClock } from "../../support/manualClock.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /**
  * The key records on a real PostgreSQL: who takes a key, what a repeat gets, when a key is free
- * again. Time is aged by rewriting the rows' times (the rules compare them with PostgreSQL's clock).
+ * again. Time is aged by rewriting the rows' times (the rules compare them with PostgreSQL's clock);
+ * a repeat's wait runs on a ManualClock the test moves (the service sleeps and measures on its clock).
  */
 let db: TestDatabase;
 let service: IdempotencyService;
@@ -17,8 +26,29 @@ let counter = 0;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  service = new IdempotencyService({ db: db.db, logger: createLogger({ level: "silent" }), pollMs: 10 });
+  service = new IdempotencyService({
+    db: db.db,
+    logger: createLogger({ level: "silent" }),
+    clock: systemClock,
+    pollMs: 10,
+  });
 });
+
+const POLL_MS = 500;
+
+/** A service whose repeats wait on a clock the test moves. */
+function onManualClock(): { clock: ManualClock; waiting: IdempotencyService } {
+  const clock = new ManualClock();
+  const logger = createLogger({ level: "silent" });
+  return { clock, waiting: new IdempotencyService({ db: db.db, logger, clock, pollMs: POLL_MS }) };
+}
+
+/** The ticket of a start that must have taken its key (a failed precondition fails the test). */
+function ticketOf(started: IdempotentStart): IdempotencyTicket {
+  expect(started.kind).toBe("run");
+  if (started.kind !== "run") throw new Error("expected to run");
+  return started.ticket;
+}
 afterAll(() => db.destroy());
 
 function scope() {
@@ -59,9 +89,9 @@ describe("idempotency keys", () => {
 
   it("the same key with another fingerprint is idempotencyKeyReused, before and after the answer", async () => {
     const key = scope();
-    const first = await service.start(key, "fp-a", 0);
+    const first = ticketOf(await service.start(key, "fp-a", 0));
     expect(await codeOf(service.start(key, "fp-b", 0))).toBe("idempotencyKeyReused");
-    if (first.kind === "run") await service.finish(first.ticket, 201, { id: "x" });
+    await service.finish(first, 201, { id: "x" });
     expect(await codeOf(service.start(key, "fp-b", 0))).toBe("idempotencyKeyReused");
   });
 
@@ -74,17 +104,41 @@ describe("idempotency keys", () => {
   });
 
   it("a repeat while the first runs waits for its answer", async () => {
+    const { clock, waiting } = onManualClock();
     const key = scope();
-    const first = await service.start(key, "fp-a", 0);
-    if (first.kind !== "run") throw new Error("expected to run");
+    const first = ticketOf(await waiting.start(key, "fp-a", 0));
     let settled = false;
-    const repeat = service.start(key, "fp-a", 60_000).finally(() => (settled = true));
-    // The repeat is waiting on the row (observed: still in progress, repeat unsettled) ...
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const repeat = waiting.start(key, "fp-a", INTERACTIVE_EDGE_BUDGET_MS).finally(() => (settled = true));
+    // The repeat looked, found the key in progress and waits on the clock (observed, not slept).
+    await clock.untilSleeping();
     expect(settled).toBe(false);
-    await service.finish(first.ticket, 202, { jobId: "job-1" });
-    // ... and gets the first answer once it is stored.
+    await waiting.finish(first, 202, { jobId: "job-1" });
+    clock.advance(POLL_MS);
+    // ... and gets the first answer at its next look.
     expect(await repeat).toEqual({ kind: "replay", status: 202, body: { jobId: "job-1" } });
+  });
+
+  it("a repeat waits out the interactive edge budget (15 s), then is idempotencyKeyInProgress", async () => {
+    const { clock, waiting } = onManualClock();
+    const key = scope();
+    ticketOf(await waiting.start(key, "fp-a", 0));
+    const startedAt = clock.now().getTime();
+    let settled = false;
+    const repeat = codeOf(waiting.start(key, "fp-a", INTERACTIVE_EDGE_BUDGET_MS)).finally(
+      () => (settled = true),
+    );
+    for (;;) {
+      await waitFor(() => settled || clock.pendingSleeps > 0, {
+        timeoutMs: 30_000,
+        what: "the repeat's next look",
+      });
+      if (settled) break;
+      // Still waiting: only while the budget lasts.
+      expect(clock.now().getTime() - startedAt).toBeLessThan(INTERACTIVE_EDGE_BUDGET_MS);
+      clock.advance(POLL_MS);
+    }
+    expect(await repeat).toBe("idempotencyKeyInProgress");
+    expect(clock.now().getTime() - startedAt).toBeGreaterThan(INTERACTIVE_EDGE_BUDGET_MS - POLL_MS);
   });
 
   it("a repeat that outlasts its wait is idempotencyKeyInProgress", async () => {
@@ -111,7 +165,7 @@ describe("idempotency keys", () => {
 
   it("a holder that died loses the key once its lease ran out (same fingerprint only)", async () => {
     const key = scope();
-    const dead = await service.start(key, "fp-a", 0);
+    const dead = ticketOf(await service.start(key, "fp-a", 0));
     await db.db.execute(
       sql`update idempotency_keys set locked_until = clock_timestamp() - interval '1 second' where key = ${key.key}`,
     );
@@ -119,14 +173,14 @@ describe("idempotency keys", () => {
     const taken = await service.start(key, "fp-a", 0);
     expect(taken.kind).toBe("run");
     // The dead holder's late answer is not stored over the new holder's run.
-    if (dead.kind === "run") await service.finish(dead.ticket, 201, { id: "late" });
+    await service.finish(dead, 201, { id: "late" });
     expect(await codeOf(service.start(key, "fp-a", 0))).toBe("idempotencyKeyInProgress");
   });
 
   it("after 24 h a key counts no more: any request takes it anew", async () => {
     const key = scope();
-    const first = await service.start(key, "fp-a", 0);
-    if (first.kind === "run") await service.finish(first.ticket, 201, { id: "old" });
+    const first = ticketOf(await service.start(key, "fp-a", 0));
+    await service.finish(first, 201, { id: "old" });
     await db.db.execute(
       sql`update idempotency_keys set expires_at = clock_timestamp() - interval '1 second' where key = ${key.key}`,
     );
