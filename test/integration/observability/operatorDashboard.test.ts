@@ -6,6 +6,9 @@ import { promisify } from "node:util";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { GENERATE_MARKET_PROMPTS_JOB } from "../../../src/generation/generationJobType.ts";
+import { EventBus } from "../../../src/observability/events.ts";
+import { createMetrics } from "../../../src/observability/metrics.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { api, prepareOrg, type ServeProcess, startServe } from "../../support/multiProcessWorkload.ts";
 import { startTestSimulator, type TestSimulator } from "../../support/simulator.ts";
@@ -15,10 +18,23 @@ import { startTestSimulator, type TestSimulator } from "../../support/simulator.
  * (ops/prometheus/serenity.rules.yml) may only name metrics a running Serenity exposes: a real
  * `serve` on the simulator is scraped after some traffic, and every panel's expression must name
  * metrics of that scrape and parse as PromQL (promtool, Debian's prometheus package, as .ci/run
- * installs it).
+ * installs it). Labels too: every label a panel selects on or groups by is one its metrics carry
+ * (their declared label names, the same registry the process serves), and every value it selects
+ * is one the scrape shows for that label, or one of VALUES_THE_SCRAPE_LACKS below.
  */
 const run = promisify(execFile);
 const DASHBOARD = "ops/grafana/serenity-dashboard.json";
+/**
+ * Values panels select that this test's traffic does not produce, with where the code writes them:
+ * upstream status classes (upstreamBudgetMetrics.ts: `${status / 100}xx`, or `network`), the
+ * generation job's type (checked against the job registry below) and a brand lease wait that ran
+ * out (provisioningMetrics.ts: `busy`).
+ */
+const VALUES_THE_SCRAPE_LACKS: Record<string, string[]> = {
+  status_class: ["4xx", "5xx", "network"],
+  type: ["generate-market-prompts"],
+  outcome: ["busy"],
+};
 const RULES = "ops/prometheus/serenity.rules.yml";
 
 interface Target {
@@ -56,6 +72,52 @@ function exposedNames(text: string): Set<string> {
 /** The metric names an expression uses (Serenity's all start with `serenity_`). */
 function metricsIn(expr: string): string[] {
   return [...expr.matchAll(/\bserenity_[a-z0-9_]+\b/g)].map((match) => match[0]);
+}
+
+/** Each selector of an expression: its metric and its label matchers. */
+function selectorsIn(
+  expr: string,
+): { metric: string; matchers: { label: string; op: string; value: string }[] }[] {
+  return [...expr.matchAll(/\b(serenity_[a-z0-9_]+)\b(?:\{([^}]*)\})?/g)].map(([, metric, inside]) => ({
+    metric: metric!,
+    matchers: [...(inside ?? "").matchAll(/(\w+)\s*(=~|!~|!=|=)\s*"([^"]*)"/g)].map(
+      ([, label, op, value]) => ({
+        label: label!,
+        op: op!,
+        value: value!,
+      }),
+    ),
+  }));
+}
+
+/** The labels an expression groups by (`by (…)`, `without (…)`). */
+function groupingLabelsIn(expr: string): string[] {
+  return [...expr.matchAll(/\b(?:by|without)\s*\(([^)]*)\)/g)].flatMap(([, list]) =>
+    list!
+      .split(",")
+      .map((label) => label.trim())
+      .filter(Boolean),
+  );
+}
+
+/** The label names a series name carries: its metric's declared ones, and `le` on a histogram bucket. */
+function declaredLabels(series: string): string[] | undefined {
+  const { registry } = createMetrics(new EventBus());
+  const base = series.replace(/_(bucket|sum|count)$/, "");
+  const metric = registry.getSingleMetric(series) ?? registry.getSingleMetric(base);
+  if (!metric) return undefined;
+  const labels = [...((metric as unknown as { labelNames?: string[] }).labelNames ?? [])];
+  return series.endsWith("_bucket") ? [...labels, "le"] : labels;
+}
+
+/** The values a label takes on a series name in the scrape. */
+function scrapedValues(text: string, series: string, label: string): Set<string> {
+  const values = new Set<string>();
+  for (const [, labels] of text.matchAll(new RegExp(`^${series}\\{([^}]*)\\}`, "gm"))) {
+    const value = new RegExp(`(?:^|,)${label}="([^"]*)"`).exec(labels!)?.[1];
+    if (value !== undefined) values.add(value);
+  }
+  return values;
 }
 
 function panelsOf(panels: Panel[]): Panel[] {
@@ -133,6 +195,46 @@ describe("the Grafana dashboard", () => {
       unknown.push(...metricsIn(variable.definition ?? "").filter((name) => !exposed.has(name)));
     }
     expect(unknown).toEqual([]);
+  });
+
+  it("selects and groups only by labels its metrics carry, on values they take", () => {
+    expect(VALUES_THE_SCRAPE_LACKS.type).toEqual([GENERATE_MARKET_PROMPTS_JOB]);
+    const wrong: string[] = [];
+    const targets = panelsOf(dashboard.panels).flatMap((panel) =>
+      (panel.targets ?? []).map((target) => ({ title: panel.title, expr: target.expr })),
+    );
+    for (const { title, expr } of targets) {
+      const selectors = selectorsIn(expr);
+      for (const { metric, matchers } of selectors) {
+        const labels = declaredLabels(metric);
+        if (!labels) {
+          wrong.push(`${title}: ${metric} is not in the registry`);
+          continue;
+        }
+        for (const { label, op, value } of matchers) {
+          if (!labels.includes(label)) wrong.push(`${title}: ${metric} has no label ${label}`);
+          if ((op !== "=" && op !== "=~") || value.startsWith("$")) continue;
+          const known = new Set([
+            ...scrapedValues(scrape, metric, label),
+            ...(VALUES_THE_SCRAPE_LACKS[label] ?? []),
+          ]);
+          for (const alternative of op === "=" ? [value] : value.split("|")) {
+            if (!known.has(alternative))
+              wrong.push(`${title}: ${metric}{${label}="${alternative}"} is never written`);
+          }
+        }
+      }
+      for (const label of groupingLabelsIn(expr)) {
+        for (const { metric } of selectors) {
+          if (!(declaredLabels(metric) ?? []).includes(label))
+            wrong.push(`${title}: ${metric} has no label ${label} to group by`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The scrape and the registry agree on the labels a series carries where the scrape shows one.
+    expect(scrapedValues(scrape, "serenity_http_requests_total", "status").size).toBeGreaterThan(0);
+    expect(declaredLabels("serenity_http_requests_total")).toContain("status");
   });
 
   it("has expressions that all parse as PromQL", async () => {
