@@ -63,6 +63,11 @@ export interface AppDeps {
   verifier: TokenVerifier;
   services: ApiServices;
   readiness: () => Promise<ReadinessReport>;
+  /**
+   * Whether `/metrics` is served on the API's port (default yes, for zero setup); false when
+   * SERENITY_METRICS_PORT serves it apart (src/runtime/probeServer.ts).
+   */
+  metricsOnApiPort?: boolean;
   /** Per-org and per-token request limits in a shared store; undefined = none (docs/decisions/0029). */
   rateLimits?: ApiRateLimits;
 }

@@ -67,6 +67,7 @@ const envSchema = z.object({
   SERENITY_DB_POOL_SIZE: positiveInt.default(DEFAULT_POOL_SIZE),
   SERENITY_DB_NESTED_ACQUIRE: z.enum(["throw", "warn"]).default("throw"),
   SERENITY_WORKER_CONCURRENCY: positiveInt.default(10),
+  SERENITY_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SERENITY_WORKER_PORT: z
     .union([z.literal("off"), z.coerce.number().int().min(0).max(65535)])
     .default(DEFAULT_WORKER_PORT),
@@ -98,6 +99,11 @@ export interface Config {
   dataDir: string;
   port: number;
   host: string;
+  /**
+   * SERENITY_METRICS_PORT (unset: none): where `serenity serve` answers /metrics, /healthz and /readyz
+   * on HOST apart from the API, and then /metrics is not served on the API's port at all.
+   */
+  metricsPort: number | undefined;
   gateway: { projectsBaseUrl: string; usersBaseUrl: string } | undefined;
   auth: {
     secret: string | undefined;
@@ -416,6 +422,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(raw.SERENITY_DATA_DIR),
     port: raw.PORT,
     host: raw.HOST,
+    metricsPort: raw.SERENITY_METRICS_PORT,
     gateway: projectsBaseUrl
       ? { projectsBaseUrl, usersBaseUrl: raw.SEMRUSH_USERS_BASE_URL ?? projectsBaseUrl }
       : undefined,

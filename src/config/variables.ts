@@ -56,6 +56,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "API listen address",
   },
   {
+    names: ["SERENITY_METRICS_PORT"],
+    default: "unset → `/metrics` on the API's port",
+    unit: "port",
+    read: "boot",
+    meaning:
+      "where `serenity serve` answers `/metrics`, `/healthz` and `/readyz` on HOST, apart from the API; once set, the API's port no longer serves `/metrics` (its org-labelled gauges stay off the public port). 0 = any free port (the log line names it). `serenity worker` uses SERENITY_WORKER_PORT",
+  },
+  {
     names: ["SEMRUSH_PROJECTS_BASE_URL", "SEMRUSH_USERS_BASE_URL"],
     default: "unset → built-in simulator",
     unit: "",

@@ -19,6 +19,7 @@ export async function createApiApp(runtime: Runtime): Promise<App> {
     verifier: await createVerifier(runtime.config),
     services: runtime.services,
     readiness: runtime.readiness.check,
+    metricsOnApiPort: runtime.config.metricsPort === undefined,
     ...(rateLimits.limits ? { rateLimits: rateLimits.limits } : {}),
   });
   app.addHook("onClose", () => rateLimits.close());

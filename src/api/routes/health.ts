@@ -41,6 +41,8 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise
         : reply.status(503).send({ status: "not ready" as const, checks: report.checks });
     },
   );
+  // Apart from the API when SERENITY_METRICS_PORT is set: the gauges name org ids.
+  if (deps.metricsOnApiPort === false) return;
   app.get("/metrics", { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     reply.header("content-type", deps.metrics.registry.contentType);
     return deps.metrics.registry.metrics();

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 
 import { createApiApp, listen } from "../../runtime/httpServer.ts";
+import { startProbeServer } from "../../runtime/probeServer.ts";
 import { openRuntimeWithSimulator } from "../../runtime/runtimeWithSimulator.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
 import { startTracing } from "../../runtime/tracing.ts";
@@ -28,6 +29,19 @@ export function registerServe(program: Command): void {
         await serving.close();
         return fail(logger, error);
       });
+      // /metrics (and the probes) apart from the API when SERENITY_METRICS_PORT says where.
+      const metricsPort = config.metricsPort;
+      const probes =
+        metricsPort === undefined
+          ? undefined
+          : await startProbeServer(runtime, { port: metricsPort, host: config.host }).catch(async (error) => {
+              await app.close();
+              await worker?.stop();
+              await serving.close();
+              return fail(logger, error);
+            });
+      if (probes)
+        logger.info({ url: probes.url }, `metrics and probes at ${probes.url} (/metrics, /healthz, /readyz)`);
       logger.info(
         { url, simulator: serving.simulatorUrl, withWorker: options.withWorker },
         "serenity API listening",
@@ -38,6 +52,7 @@ export function registerServe(program: Command): void {
           stopUpstreamHealth();
           // Side by side, so their graces overlap inside SERENITY_SHUTDOWN_GRACE_MS instead of adding up.
           await Promise.all([app.close(), worker?.stop()]);
+          await probes?.close();
           await serving.close();
           await tracing.shutdown();
         },

@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { openRuntime } from "../../runtime/runtime.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
 import { startTracing } from "../../runtime/tracing.ts";
-import { startWorkerProbes, type WorkerProbes } from "../../runtime/workerProbes.ts";
+import { type ProbeServer, startProbeServer } from "../../runtime/probeServer.ts";
 import { bootstrap, fail, MIGRATE_OPTION_HELP, migrateOnStart, onShutdown } from "../bootstrap.ts";
 
 function positiveInteger(value: string): number {
@@ -43,15 +43,15 @@ export function registerWorker(program: Command): void {
       });
       // Its own port for Kubernetes probes and scraping (SERENITY_WORKER_PORT; `off` = none).
       const probePort = config.worker.probePort;
-      let probes: WorkerProbes | undefined;
+      let probes: ProbeServer | undefined;
       if (probePort !== undefined) {
-        probes = await startWorkerProbes(runtime, worker, { port: probePort, host: config.host }).catch(
-          async (error) => {
-            await worker.stop();
-            await runtime.close();
-            return fail(logger, error);
-          },
-        );
+        probes = await startProbeServer(runtime, { port: probePort, host: config.host }, () => ({
+          worker: worker.running,
+        })).catch(async (error) => {
+          await worker.stop();
+          await runtime.close();
+          return fail(logger, error);
+        });
         logger.info({ url: probes.url }, `worker probes at ${probes.url} (/healthz, /readyz, /metrics)`);
       }
       onShutdown(

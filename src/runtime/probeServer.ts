@@ -1,11 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-import type { JobWorker } from "../jobs/worker.ts";
 import type { Runtime } from "./runtime.ts";
 
-/** The probe server of a `serenity worker`: where it listens, and how to close it. */
-export interface WorkerProbes {
+/** A probe server: where it listens, and how to close it. */
+export interface ProbeServer {
   url: string;
   close(): Promise<void>;
 }
@@ -16,16 +15,18 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown):
 }
 
 /**
- * `serenity worker`'s own port (SERENITY_WORKER_PORT, on HOST): the same three routes as the API,
- * without a token — `/healthz` (the process answers), `/readyz` (database and migrations, and the
- * worker has not begun stopping; never the upstream) and `/metrics` (this process's registry: its
- * jobs, its pool, its upstream calls). Anything else is 404; only GET and HEAD are served.
+ * A port of its own for probes and scraping, apart from the API: `serenity worker`'s
+ * (SERENITY_WORKER_PORT) and, when SERENITY_METRICS_PORT is set, `serenity serve`'s. Three routes,
+ * no token — `/healthz` (the process answers), `/readyz` (database and migrations, plus `checks`'
+ * own; never the upstream) and `/metrics` (this process's registry). Anything else is 404; only GET
+ * and HEAD are served.
  */
-export async function startWorkerProbes(
+export async function startProbeServer(
   runtime: Runtime,
-  worker: Pick<JobWorker, "running">,
   listenOn: { port: number; host: string },
-): Promise<WorkerProbes> {
+  /** More readiness checks of this process (the worker: it has not begun stopping). */
+  checks: () => Record<string, boolean> = () => ({}),
+): Promise<ProbeServer> {
   const route = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
     const path = new URL(request.url ?? "/", "http://worker").pathname;
     if (request.method !== "GET" && request.method !== "HEAD") {
@@ -34,9 +35,12 @@ export async function startWorkerProbes(
     if (path === "/healthz") return sendJson(response, 200, { status: "ok" });
     if (path === "/readyz") {
       const report = await runtime.readiness.check();
-      const checks = { ...report.checks, worker: worker.running };
-      const ready = report.ready && worker.running;
-      return sendJson(response, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks });
+      const own = checks();
+      const ready = report.ready && Object.values(own).every(Boolean);
+      return sendJson(response, ready ? 200 : 503, {
+        status: ready ? "ready" : "not ready",
+        checks: { ...report.checks, ...own },
+      });
     }
     if (path === "/metrics") {
       const body = await runtime.metrics.registry.metrics();
@@ -48,7 +52,7 @@ export async function startWorkerProbes(
   };
   const server = http.createServer((request, response) => {
     route(request, response).catch((error: unknown) => {
-      runtime.logger.error({ err: error }, "worker probe failed");
+      runtime.logger.error({ err: error }, "probe failed");
       if (!response.headersSent) sendJson(response, 500, { status: "error" });
       else response.end();
     });

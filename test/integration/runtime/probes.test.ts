@@ -4,12 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/env.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createApiApp } from "../../../src/runtime/httpServer.ts";
+import { startProbeServer } from "../../../src/runtime/probeServer.ts";
 import { openRuntime, type Runtime } from "../../../src/runtime/runtime.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 
 /**
- * Readiness never waits behind requests (docs/decisions/0038): with every connection of the request
- * pool checked out and a caller queued for one, `/readyz` still answers 200 from its own connection.
+ * The probes of a `serve` process (docs/decisions/0038), in process: readiness never waits behind
+ * requests — with every connection of the request pool checked out and a caller queued for one,
+ * `/readyz` still answers 200 from its own connection; and with SERENITY_METRICS_PORT set,
+ * `/metrics` leaves the API's port for a port of its own.
  */
 let db: TestDatabase;
 let runtime: Runtime;
@@ -47,6 +50,34 @@ describe("/readyz with the request pool saturated", () => {
       for (const client of held) client.release();
       await queued;
       await app.close();
+    }
+  });
+});
+
+describe("SERENITY_METRICS_PORT", () => {
+  it("unset, /metrics is on the API's port; set, only on its own port, beside /healthz and /readyz", async () => {
+    const shared = await createApiApp(runtime);
+    const apart = await createApiApp({ ...runtime, config: { ...runtime.config, metricsPort: 0 } });
+    const probes = await startProbeServer(runtime, { port: 0, host: "127.0.0.1" });
+    try {
+      const onApi = await shared.inject({ method: "GET", url: "/metrics" });
+      expect(onApi.statusCode).toBe(200);
+      expect(onApi.body).toContain("serenity_db_pool_connections");
+
+      // No such public route any more: a request without a token is refused like any unknown path.
+      const hidden = await apart.inject({ method: "GET", url: "/metrics" });
+      expect(hidden.statusCode).toBe(401);
+      expect(hidden.body).not.toContain("serenity_");
+      expect((await apart.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
+      const scraped = await fetch(`${probes.url}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain("serenity_db_pool_connections");
+      expect((await fetch(`${probes.url}/readyz`)).status).toBe(200);
+      expect((await fetch(`${probes.url}/healthz`)).status).toBe(200);
+    } finally {
+      await probes.close();
+      await shared.close();
+      await apart.close();
     }
   });
 });
