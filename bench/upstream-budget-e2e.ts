@@ -5,7 +5,11 @@
  * account and endpoint group, shared through PostgreSQL, docs/decisions/0019).
  *
  *   npx tsx bench/upstream-budget-e2e.ts [--brands 30] [--prompts 5] [--views 50] [--json out.json]
- *                                        [--modes unpaced,paced]
+ *                                        [--modes unpaced,paced] [--skip-views]
+ *
+ * A third mode, **unseeded** (paced, with SERENITY_MARKET_TAG_SEEDING=false: a market's creation
+ * does not make Serenity's tags, so its first prompt write does — the design before issue 36, item
+ * 6), compares the write burst before and after: `--modes unseeded,paced`.
  *
  * One standalone `serenity simulator` process for the whole run, with Semrush's limits
  * (`rateLimit` 10 / 10) and 50 ms latency. Per mode: a fresh database (DATABASE_URL's server when
@@ -49,11 +53,14 @@ const { values: args } = parseArgs({
     json: { type: "string" },
     /** Which modes to run, comma-separated (both by default: the side-by-side comparison). */
     modes: { type: "string", default: "unpaced,paced" },
+    /** Skip scenario 3 (the pool views): a shorter run when only the bursts are compared. */
+    "skip-views": { type: "boolean", default: false },
   },
 });
-const MODES = args.modes.split(",").map((mode) => mode.trim()) as ("unpaced" | "paced")[];
-if (MODES.length === 0 || MODES.some((mode) => mode !== "unpaced" && mode !== "paced"))
-  throw new Error("--modes takes unpaced, paced or both");
+type Mode = "unpaced" | "paced" | "unseeded";
+const MODES = args.modes.split(",").map((mode) => mode.trim()) as Mode[];
+if (MODES.length === 0 || MODES.some((mode) => !["unpaced", "paced", "unseeded"].includes(mode)))
+  throw new Error("--modes takes unpaced, paced, unseeded, comma-separated");
 const BRANDS = Number(args.brands);
 const PROMPTS = Number(args.prompts);
 const VIEWS = Number(args.views);
@@ -215,7 +222,7 @@ function summarise(keys: RateKey[], calls: SimCall[]) {
   };
 }
 
-async function runMode(mode: "unpaced" | "paced", sim: string) {
+async function runMode(mode: Mode, sim: string) {
   const scratch = await scratchDatabase(`budget_e2e_${mode}`);
   cleanup.drops.push(() => scratch.drop());
   const procs: Proc[] = [];
@@ -255,6 +262,7 @@ async function runMode(mode: "unpaced" | "paced", sim: string) {
       ...(mode === "unpaced"
         ? { SERENITY_UPSTREAM_RATE_PER_SECOND: "0", SERENITY_UPSTREAM_CONCURRENT: "0" }
         : {}),
+      ...(mode === "unseeded" ? { SERENITY_MARKET_TAG_SEEDING: "false" } : {}),
     };
     const apis: string[] = [];
     for (const index of [1, 2]) {
@@ -504,7 +512,52 @@ async function runMode(mode: "unpaced" | "paced", sim: string) {
         maxMs: Math.max(...viewsDuringBurst.map((view) => view.ms)),
       },
       ...writeCounts,
+      callsPerWrite: ready.length === 0 ? NaN : writeCounts.admitted / ready.length,
     };
+
+    // 2b. A second write burst into the same markets (a market's later writes: its own calls only).
+    await resetCounts();
+    const secondStart = performance.now();
+    const seconds = await Promise.all(
+      ready.map((brand, b) =>
+        call("POST", `${base}/${brand.id}/serenity/prompts`, {
+          items: Array.from({ length: PROMPTS }, (_, i) => ({
+            text: `What else is a good ${mode} budget choice ${b + 1}-${i + 1}?`,
+            geoTargetId: 2840,
+            languageCode: "en",
+          })),
+        }),
+      ),
+    );
+    const secondCounts = await counts();
+    const secondItems = seconds.flatMap((answer) => {
+      try {
+        return (JSON.parse(answer.text) as { items?: Item[] }).items ?? [];
+      } catch {
+        return [];
+      }
+    });
+    const secondBurst = {
+      prompts: ready.length * PROMPTS,
+      written: secondItems.filter((item) => item.status === 201 || item.status === 200).length,
+      itemUpstreamBusy: secondItems.filter((item) => item.error?.code === "upstreamBusy").length,
+      wallS: (performance.now() - secondStart) / 1000,
+      callsPerWrite: ready.length === 0 ? NaN : secondCounts.admitted / ready.length,
+      ...secondCounts,
+    };
+
+    if (args["skip-views"]) {
+      const crashed = procs.filter((proc) => proc.exited).map((proc) => `${proc.name}: ${proc.exited}`);
+      return {
+        mode,
+        onboarding,
+        writeBurst,
+        secondBurst,
+        afterBurst: undefined,
+        poolView: undefined,
+        crashed,
+      };
+    }
 
     // 3. Pool views: `--views` sequential views right after the burst (entries the burst did not
     // touch may be past SERENITY_POOL_VIEW_MAX_AGE_MS: served at once, refreshed in the background),
@@ -548,7 +601,7 @@ async function runMode(mode: "unpaced" | "paced", sim: string) {
     const poolView = { ...(await viewSeries()), fresh, oldestEntryS: oldestS };
 
     const crashed = procs.filter((proc) => proc.exited).map((proc) => `${proc.name}: ${proc.exited}`);
-    return { mode, onboarding, writeBurst, afterBurst, poolView, crashed };
+    return { mode, onboarding, writeBurst, secondBurst, afterBurst, poolView, crashed };
   } finally {
     await stopAll(procs);
     await scratch.drop();
@@ -596,7 +649,8 @@ async function main() {
     }
     const [u, p] = results as [Awaited<ReturnType<typeof runMode>>, Awaited<ReturnType<typeof runMode>>];
 
-    const n = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
+    const n = (value: number | undefined, digits = 1) =>
+      value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : "-";
     const pct = (value: number) => `${value.toFixed(1)} %`;
     console.log(
       `\nupstream-budget-e2e: simulator ${LIMIT.perSecond} / s, ${LIMIT.concurrent} in flight, ${LATENCY_MS} ms; ` +
@@ -604,7 +658,7 @@ async function main() {
         `load average at start ${load.join(" ")}; ${totalS.toFixed(0)} s in all\n`,
     );
     printTable(
-      ["scenario / figure", "unpaced", "paced", "target (paced)"],
+      ["scenario / figure", u.mode, p.mode, "target (paced)"],
       [
         [
           "1. onboarding: ready",
@@ -655,6 +709,25 @@ async function main() {
         ],
         ["2. wall time s", n(u.writeBurst.wallS), n(p.writeBurst.wallS), ""],
         [
+          "2. upstream calls per write (admitted)",
+          n(u.writeBurst.callsPerWrite),
+          n(p.writeBurst.callsPerWrite),
+          "",
+        ],
+        [
+          "2b. second burst: prompts written",
+          `${u.secondBurst.written}/${u.secondBurst.prompts}`,
+          `${p.secondBurst.written}/${p.secondBurst.prompts}`,
+          "",
+        ],
+        [
+          "2b. upstream calls per write (admitted)",
+          n(u.secondBurst.callsPerWrite),
+          n(p.secondBurst.callsPerWrite),
+          "",
+        ],
+        ["2b. wall time s", n(u.secondBurst.wallS), n(p.secondBurst.wallS), ""],
+        [
           "2. upstream calls (429)",
           `${u.writeBurst.calls} (${u.writeBurst.throttled})`,
           `${p.writeBurst.calls} (${p.writeBurst.throttled})`,
@@ -673,21 +746,26 @@ async function main() {
           `${p.writeBurst.perSecondPeak}, ${p.writeBurst.inFlightPeak}`,
           "≤ 10, ≤ 10",
         ],
-        ["3a. views after the burst p50 ms", n(u.afterBurst.p50Ms, 0), n(p.afterBurst.p50Ms, 0), ""],
-        ["3a. views after the burst p99 ms", n(u.afterBurst.p99Ms, 0), n(p.afterBurst.p99Ms, 0), ""],
+        ["3a. views after the burst p50 ms", n(u.afterBurst?.p50Ms, 0), n(p.afterBurst?.p50Ms, 0), ""],
+        ["3a. views after the burst p99 ms", n(u.afterBurst?.p99Ms, 0), n(p.afterBurst?.p99Ms, 0), ""],
         [
           "3a. upstream calls during them",
-          String(u.afterBurst.calls),
-          String(p.afterBurst.calls),
+          String(u.afterBurst?.calls ?? "-"),
+          String(p.afterBurst?.calls ?? "-"),
           "(refresh)",
         ],
-        ["3b. fresh views p50 ms", n(u.poolView.p50Ms, 0), n(p.poolView.p50Ms, 0), "≤ 50"],
-        ["3b. fresh views p99 ms", n(u.poolView.p99Ms, 0), n(p.poolView.p99Ms, 0), "≤ 200"],
-        ["3b. upstream calls during them", String(u.poolView.calls), String(p.poolView.calls), "0"],
+        ["3b. fresh views p50 ms", n(u.poolView?.p50Ms, 0), n(p.poolView?.p50Ms, 0), "≤ 50"],
+        ["3b. fresh views p99 ms", n(u.poolView?.p99Ms, 0), n(p.poolView?.p99Ms, 0), "≤ 200"],
+        [
+          "3b. upstream calls during them",
+          String(u.poolView?.calls ?? "-"),
+          String(p.poolView?.calls ?? "-"),
+          "0",
+        ],
         [
           "3b. peak / s, in flight",
-          `${u.poolView.perSecondPeak}, ${u.poolView.inFlightPeak}`,
-          `${p.poolView.perSecondPeak}, ${p.poolView.inFlightPeak}`,
+          `${u.poolView?.perSecondPeak}, ${u.poolView?.inFlightPeak}`,
+          `${p.poolView?.perSecondPeak}, ${p.poolView?.inFlightPeak}`,
           "≤ 10, ≤ 10",
         ],
       ],
@@ -704,11 +782,20 @@ async function main() {
       console.log(`  write burst per (account, group): ${JSON.stringify(result.writeBurst.keys)}`);
       console.log(`  write burst calls per route: ${JSON.stringify(result.writeBurst.byRoute)}`);
       console.log(`  onboarding calls per route: ${JSON.stringify(result.onboarding.byRoute)}`);
-      console.log(
-        `  pool views answered ${JSON.stringify(result.afterBurst.statuses)} after the burst, ${JSON.stringify(result.poolView.statuses)} once fresh (fresh reached: ${result.poolView.fresh}, oldest entry ${result.poolView.oldestEntryS.toFixed(1)} s)`,
-      );
-      for (const scenario of [result.onboarding, result.writeBurst, result.afterBurst, result.poolView]) {
-        for (const line of scenario.otherFailures.slice(0, 5)) console.log(`    upstream failure: ${line}`);
+      if (result.afterBurst && result.poolView)
+        console.log(
+          `  pool views answered ${JSON.stringify(result.afterBurst.statuses)} after the burst, ${JSON.stringify(result.poolView.statuses)} once fresh (fresh reached: ${result.poolView.fresh}, oldest entry ${result.poolView.oldestEntryS.toFixed(1)} s)`,
+        );
+      console.log(`  second burst calls per route: ${JSON.stringify(result.secondBurst.byRoute)}`);
+      for (const scenario of [
+        result.onboarding,
+        result.writeBurst,
+        result.secondBurst,
+        result.afterBurst,
+        result.poolView,
+      ]) {
+        for (const line of scenario?.otherFailures.slice(0, 5) ?? [])
+          console.log(`    upstream failure: ${line}`);
       }
       if (result.crashed.length > 0)
         console.log(`  processes that exited early: ${result.crashed.join("; ")}`);

@@ -37,6 +37,15 @@ export function exactTopUpsEnabled(env: FlagSource = process.env): boolean {
   return env.SERENITY_ALLOCATION_EXACT_TOPUP?.trim().toLowerCase() !== "false";
 }
 
+/**
+ * SERENITY_MARKET_TAG_SEEDING: a market's creation makes Serenity's tag roots and known values, so
+ * a prompt write into a fresh market does not (issue 36, item 6). On unless exactly `false`
+ * (case-insensitive): a comparison switch for benchmarks, like SERENITY_ALLOCATION_EXACT_TOPUP.
+ */
+export function marketTagSeedingEnabled(env: FlagSource = process.env): boolean {
+  return env.SERENITY_MARKET_TAG_SEEDING?.trim().toLowerCase() !== "false";
+}
+
 /** SERENITY_ASYNC_PROVISIONING: the master switch for `async: true`, on unless exactly `false`. */
 export function asyncProvisioningEnabled(env: FlagSource = process.env): boolean {
   return env.SERENITY_ASYNC_PROVISIONING?.trim().toLowerCase() !== "false";

@@ -169,6 +169,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       "near pool exhaustion, reclaim slack from sibling sub-workspaces before answering `orgPoolExhausted` (off only for `false`)",
   },
   {
+    names: ["SERENITY_MARKET_TAG_SEEDING"],
+    default: "`true`",
+    unit: "",
+    read: "per use",
+    meaning:
+      "a market's creation makes Serenity's tag roots and known values, so the first prompt write does not (off only for `false`: the comparison of bench/upstream-budget-e2e.ts)",
+  },
+  {
     names: ["SERENITY_ASYNC_PROVISIONING"],
     default: "`true`",
     unit: "",

@@ -21,6 +21,7 @@ import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
 import { describeMarket } from "./describeMarket.ts";
 import { rememberModels } from "./knownModels.ts";
 import type { CreateMarketInput, Market } from "./market.ts";
+import { seedMarketTaxonomy } from "./marketTaxonomy.ts";
 import { deleteProjectQuietly, reserve, rollBack } from "./marketReservation.ts";
 import { addModels, planModelChange, removeModels } from "./projectModels.ts";
 import { meteredWriteGuardFor, resolveWriteTarget } from "./writeTarget.ts";
@@ -155,6 +156,12 @@ export async function createMarketForBrand(
       // A new project holds no texts: adding a model stages nothing.
       await removeModels(projects, ref, plan);
       await addModels(projects, write, ref, plan, 0);
+      // Serenity's tags (two round trips, unmetered), before the publish that makes them live.
+      await seedMarketTaxonomy(
+        { db: deps.db, clock: deps.clock, logger: log, projects },
+        ref,
+        reservation.id,
+      );
       await write("publish", () => projects.publishProject(ctx.bearer, target.workspaceId, id));
       return id;
     });

@@ -1,4 +1,5 @@
 import { ServiceError } from "../domain/errors.ts";
+import { OWN_TAG_VALUES } from "../domain/tagTaxonomy.ts";
 import type { SectionWrite } from "../domain/meteredWrites.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
@@ -73,7 +74,12 @@ export async function prepareProjectPrompts(
     const [existing, models, tags] = await Promise.all([
       projectTexts(deps.projects, ref),
       modelCount(deps, prepared),
-      resolveTagIds(deps.projects, ref, prepared.paths, prepared.market?.tagIds),
+      resolveTagIds(
+        deps.projects,
+        ref,
+        withBackfill(prepared.paths, prepared.market),
+        prepared.market?.tagIds,
+      ),
     ]);
     if (prepared.market && tags.learned.size > 0) {
       await rememberTags(deps.known!, marketProject(prepared), tags.learned);
@@ -124,6 +130,18 @@ export function failUnwritten(prepared: PreparedProjectPrompts, error: unknown, 
   for (const [text, entry] of prepared.primaries) {
     if (!prepared.outcomes.has(text)) prepared.outcomes.set(text, { index: entry.index, ...failure });
   }
+}
+
+/**
+ * The paths a write resolves: its own, and — when it must ask upstream anyway and the market does
+ * not know all of Serenity's known values (a market made before its creation seeded them) — those
+ * too, under the same look-ups and creates, so later writes find every one known.
+ */
+function withBackfill(paths: readonly TagPath[], market: KnownMarketFacts | undefined): TagPath[] {
+  if (!market) return [...paths];
+  const unknown = (path: TagPath) => !market.tagIds.has(tagKey(path));
+  if (!paths.some(unknown) || !OWN_TAG_VALUES.some(unknown)) return [...paths];
+  return uniquePaths([...paths, ...OWN_TAG_VALUES]);
 }
 
 function uniquePaths(paths: readonly TagPath[]): TagPath[] {

@@ -1,29 +1,13 @@
+import { rootKey, TAXONOMY_ROOTS, tagKey, type TagPath, type TaxonomyRoot } from "../domain/tagTaxonomy.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import type { ProjectRef } from "../markets/market.ts";
 
 /**
- * Our taxonomy on the upstream's generic tag tree (spec/gateway.md §4): root dimensions with value
- * children, e.g. `origin` → `human`. Creating a tag that already exists is a 500 upstream, so a tag
- * is always looked up before it is created; a create that loses a race to a concurrent request is
- * recovered by looking up again.
+ * Our taxonomy on the upstream's generic tag tree (src/domain/tagTaxonomy.ts). Creating a tag that
+ * already exists is a 500 upstream, so a tag is always looked up before it is created; a create
+ * that loses a race to a concurrent request is recovered by looking up again.
  */
-export const TAXONOMY_ROOTS = ["category", "intent", "origin", "type", "source"] as const;
-export type TaxonomyRoot = (typeof TAXONOMY_ROOTS)[number];
-
-/** A (dimension, value) pair, e.g. `{root: "origin", value: "human"}`. */
-export interface TagPath {
-  root: TaxonomyRoot;
-  value: string;
-}
-
-export function tagKey(path: TagPath): string {
-  return `${path.root}=${path.value}`;
-}
-
-/** The key a root dimension's own id is known under (`origin`); a value's is `tagKey` (`origin=human`). */
-export function rootKey(root: TaxonomyRoot): string {
-  return root;
-}
+export { rootKey, TAXONOMY_ROOTS, tagKey, type TagPath, type TaxonomyRoot };
 
 /**
  * The tag ids of `paths`, keyed by `tagKey`, creating only the tags that are missing upstream.

@@ -118,6 +118,9 @@ async function upstreamTexts(): Promise<string[]> {
 
 describe("a bulk write meets a spent prompt-tracking budget", () => {
   it("reports every item 503 upstreamBusy with Retry-After, writes nothing, and the retry writes all", async () => {
+    // The market's creation spent prompt-tracking slots of this window (it makes Serenity's tags):
+    // a window later they are free, and another process takes them all.
+    clock.advance(WINDOW_MS);
     // Another process holds every prompt-tracking slot of this account (and does not let go).
     const other = budget();
     const held: BudgetPermit[] = [];

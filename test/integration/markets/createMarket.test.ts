@@ -25,6 +25,17 @@ async function marketRows(brandId: string) {
   return world.t.db.db.select().from(markets).where(eq(markets.brandId, brandId));
 }
 
+const TAG_CREATE = `POST ${PE}/v2/workspaces/{ws}/projects/{pid}/aio/tags`;
+const withoutTagCreates = (calls: string[]) => calls.filter((line) => line !== TAG_CREATE);
+
+/** The roots, then the values under origin, source and type: four creates, all before the publish. */
+function expectTagsMadeBeforePublish(calls: string[]): void {
+  const publish = calls.indexOf(`POST ${PE}/v1/workspaces/{ws}/projects/{pid}/publish`);
+  expect(calls.filter((line) => line === TAG_CREATE)).toHaveLength(4);
+  expect(calls.lastIndexOf(TAG_CREATE)).toBeLessThan(publish);
+  expect(calls.filter((line) => line.includes("/aio/") && line !== TAG_CREATE)).toEqual([]);
+}
+
 describe("create market (flat brand, gold parent)", () => {
   it("creates, patches the primary URL, attaches the default models and publishes, in that order", async () => {
     await world.sim.clearCalls();
@@ -46,7 +57,8 @@ describe("create market (flat brand, gold parent)", () => {
     const [project] = world.projects(GOLD_PARENT_WORKSPACE_ID);
     expect(project!.id).toBe(market.projectId);
     const ids = { ws: GOLD_PARENT_WORKSPACE_ID, pid: project!.id };
-    expect(callShape(await world.sim.calls(), ids)).toEqual([
+    const calls = callShape(await world.sim.calls(), ids);
+    expect(withoutTagCreates(calls)).toEqual([
       `GET ${PE}/v1/languages`,
       `GET ${PE}/v1/ai_models`,
       `POST ${PE}/v1/workspaces/{ws}/projects`,
@@ -57,6 +69,11 @@ describe("create market (flat brand, gold parent)", () => {
       `POST ${PE}/v2/workspaces/{ws}/projects/{pid}/ai_models`,
       `POST ${PE}/v1/workspaces/{ws}/projects/{pid}/publish`,
     ]);
+    // After the model adds, before the publish: Serenity's tags (issue 36, item 6).
+    expectTagsMadeBeforePublish(calls);
+    expect([...project!.tags.values()].filter((tag) => tag.parentId === null).map((tag) => tag.name)).toEqual(
+      ["category", "intent", "origin", "type", "source"],
+    );
     expect(project).toMatchObject({
       countryCode: "us",
       locationId: 2840,
@@ -86,7 +103,9 @@ describe("create market (flat brand, gold parent)", () => {
     const project = world.projects().find((p) => p.id === answer.body.market.projectId)!;
     expect(project.primaryUrl).toBe("https://acme.example/fr");
     const ids = { ws: GOLD_PARENT_WORKSPACE_ID, pid: project.id };
-    expect(callShape(await world.sim.calls(), ids)).toEqual([
+    const calls = callShape(await world.sim.calls(), ids);
+    expectTagsMadeBeforePublish(calls);
+    expect(withoutTagCreates(calls)).toEqual([
       `POST ${PE}/v1/workspaces/{ws}/projects`,
       `PATCH ${PE}/v1/workspaces/{ws}/projects/{pid}`,
       `GET ${PE}/v1/workspaces/{ws}/projects/{pid}/ai_models`,

@@ -134,22 +134,36 @@ function tagPaths(project: SimProject, promptId: string): string[] {
 }
 
 describe("round trips at steady state (simulator call log)", () => {
-  it("the first create into a market learns its tags; from then on: texts, resources, create, publish (4); flag off 3", async () => {
-    await headroom();
-    const first = await bulk();
-    expect(first.status).toBe(201);
+  it("the market's creation made Serenity's tags: from the first create on, texts, resources, create, publish (4); flag off 3", async () => {
     const row = await market();
-    // The model set was remembered by the market create itself: not read again.
-    expect((await findKnownModels(t.db.db, [row.id])).get(row.id)?.modelIds).toHaveLength(1);
-    expect(shape(first.calls).filter((line) => line.includes("/ai_models"))).toEqual([]);
-    // The tags were resolved upstream once and remembered (roots and values).
-    expect(shape(first.calls).some((line) => line.includes("/aio/tags"))).toBe(true);
+    // Made and remembered by the market create (issue 36, item 6): roots and known values.
     expect(
       (await findKnownTags(t.db.db, [row.id]))
         .get(row.id)!
         .map((tag) => tag.tagKey)
         .sort(),
-    ).toEqual(["origin", "origin=human", "source", "source=api", "type", "type=non-branded"]);
+    ).toEqual([
+      "category",
+      "intent",
+      "origin",
+      "origin=ai",
+      "origin=human",
+      "source",
+      "source=api",
+      "source=semrush",
+      "type",
+      "type=branded",
+      "type=non-branded",
+    ]);
+    await headroom();
+    const first = await bulk();
+    expect(first.status).toBe(201);
+    // The model set was remembered by the market create itself: not read again; no tag call.
+    expect((await findKnownModels(t.db.db, [row.id])).get(row.id)?.modelIds).toHaveLength(1);
+    expect(
+      shape(first.calls).filter((line) => line.includes("/ai_models") || line.includes("/aio/tags")),
+    ).toEqual([]);
+    expect(first.calls).toHaveLength(4);
 
     await headroom();
     const on = await bulk();
@@ -332,5 +346,53 @@ describe("what is remembered is refreshed when upstream says it is stale", () =>
     await headroom();
     const next = await bulk();
     expect(next.calls).toHaveLength(4);
+  });
+});
+
+describe("a market made before its creation seeded the tags (SERENITY_MARKET_TAG_SEEDING=false)", () => {
+  it("its first write resolves its own tags and backfills Serenity's known values; a later write of another type asks nothing", async () => {
+    process.env.SERENITY_MARKET_TAG_SEEDING = "false";
+    try {
+      const made = await call("POST", `/v2/orgs/${orgId}/brands/${brandId}/serenity/markets`, {
+        market: "CA",
+        languageCode: "en",
+        modelIds: ["search-gpt"],
+      });
+      expect(made.status).toBe(201);
+    } finally {
+      delete process.env.SERENITY_MARKET_TAG_SEEDING;
+    }
+    const rows = await listReadyMarkets(t.db.db, brandId);
+    const canada = rows.find((row) => row.geoTargetId === 2124)!;
+    expect((await findKnownTags(t.db.db, [canada.id])).get(canada.id) ?? []).toEqual([]);
+    const write = async (text: string) => {
+      await headroom();
+      await sim.clearCalls();
+      const answer = await call("POST", `/v2/orgs/${orgId}/brands/${brandId}/serenity/prompts`, {
+        items: [{ text, geoTargetId: 2124, languageCode: "en" }],
+      });
+      expect(answer.status).toBe(201);
+      return shape(await sim.calls());
+    };
+    const first = await write(`plain question ${++counter}`);
+    expect(first.filter((line) => line.includes("/aio/tags")).length).toBeGreaterThan(0);
+    expect(
+      (await findKnownTags(t.db.db, [canada.id]))
+        .get(canada.id)!
+        .map((tag) => tag.tagKey)
+        .filter((key) => key.includes("="))
+        .sort(),
+    ).toEqual([
+      "origin=ai",
+      "origin=human",
+      "source=api",
+      "source=semrush",
+      "type=branded",
+      "type=non-branded",
+    ]);
+    // Branded this time (the brand's name in the text): its tag was backfilled by the first write.
+    const second = await write(`Is Zephyr any good ${++counter}?`);
+    expect(second.filter((line) => line.includes("/aio/tags"))).toEqual([]);
+    expect(second).toHaveLength(4);
   });
 });
