@@ -764,8 +764,8 @@ async function main() {
         ],
         [
           "3b. peak / s, in flight",
-          `${u.poolView?.perSecondPeak}, ${u.poolView?.inFlightPeak}`,
-          `${p.poolView?.perSecondPeak}, ${p.poolView?.inFlightPeak}`,
+          `${u.poolView?.perSecondPeak ?? "-"}, ${u.poolView?.inFlightPeak ?? "-"}`,
+          `${p.poolView?.perSecondPeak ?? "-"}, ${p.poolView?.inFlightPeak ?? "-"}`,
           "≤ 10, ≤ 10",
         ],
       ],
