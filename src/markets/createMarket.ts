@@ -21,8 +21,8 @@ import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
 import { describeMarket } from "./describeMarket.ts";
 import { rememberModels } from "./knownModels.ts";
 import type { CreateMarketInput, Market } from "./market.ts";
-import { seedMarketTaxonomy } from "./marketTaxonomy.ts";
 import { deleteProjectQuietly, reserve, rollBack } from "./marketReservation.ts";
+import { seedMarketTaxonomy } from "./marketTaxonomy.ts";
 import { addModels, planModelChange, removeModels } from "./projectModels.ts";
 import { meteredWriteGuardFor, resolveWriteTarget } from "./writeTarget.ts";
 

@@ -1,6 +1,6 @@
 import { marketTagSeedingEnabled } from "../config/flags.ts";
 import { saveKnownTags } from "../db/markets/saveKnownTags.ts";
-import { rootKey, OWN_TAG_VALUES, TAXONOMY_ROOTS, tagKey, type TaxonomyRoot } from "../domain/tagTaxonomy.ts";
+import { OWN_TAG_VALUES, rootKey, tagKey, TAXONOMY_ROOTS, type TaxonomyRoot } from "../domain/tagTaxonomy.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import type { KnownFactsDeps } from "./knownModels.ts";
 import type { ProjectRef } from "./market.ts";

@@ -1,6 +1,6 @@
 import { ServiceError } from "../domain/errors.ts";
-import { OWN_TAG_VALUES } from "../domain/tagTaxonomy.ts";
 import type { SectionWrite } from "../domain/meteredWrites.ts";
+import { OWN_TAG_VALUES } from "../domain/tagTaxonomy.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
 import { upstreamFailure } from "../gateway/registryErrors.ts";

@@ -1,4 +1,4 @@
-import { rootKey, TAXONOMY_ROOTS, tagKey, type TagPath, type TaxonomyRoot } from "../domain/tagTaxonomy.ts";
+import { rootKey, tagKey, type TagPath, TAXONOMY_ROOTS, type TaxonomyRoot } from "../domain/tagTaxonomy.ts";
 import type { ProjectEngineClient } from "../gateway/projectEngineClient.ts";
 import type { ProjectRef } from "../markets/market.ts";
 
@@ -7,7 +7,7 @@ import type { ProjectRef } from "../markets/market.ts";
  * already exists is a 500 upstream, so a tag is always looked up before it is created; a create
  * that loses a race to a concurrent request is recovered by looking up again.
  */
-export { rootKey, TAXONOMY_ROOTS, tagKey, type TagPath, type TaxonomyRoot };
+export { rootKey, tagKey, type TagPath, TAXONOMY_ROOTS, type TaxonomyRoot };
 
 /**
  * The tag ids of `paths`, keyed by `tagKey`, creating only the tags that are missing upstream.
