@@ -14,6 +14,7 @@ import { INTERACTIVE_EDGE_BUDGET_MS, withUpstreamPriority } from "../gateway/ups
 import type { AppDeps } from "./appDeps.ts";
 import { authenticationHook } from "./authentication.ts";
 import { consoleRoutes } from "./console/consoleRoutes.ts";
+import { registerCors } from "./cors.ts";
 import { mapError } from "./errorMapping.ts";
 import { registerIdempotency } from "./idempotency.ts";
 import { registerJsonBodyParser } from "./jsonBody.ts";
@@ -82,6 +83,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  // Preflights are answered here, before authentication: an OPTIONS request is never 401 (ADR 0037).
+  registerCors(app, deps.corsOrigins ?? []);
   registerRequestTracing(app);
   // Every upstream call a request makes is interactive and waits for budget within the request's
   // edge budget (ADR 0019): the rest of the request runs inside this scope.

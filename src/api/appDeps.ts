@@ -18,6 +18,7 @@ import type { Metrics } from "../observability/metrics.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { PromptService } from "../prompts/promptService.ts";
 import type { OperatorSettings } from "../settings/operatorSettings.ts";
+import type { CorsOrigins } from "./cors.ts";
 import type { ApiRateLimits } from "./rateLimits.ts";
 
 export interface ReadinessReport {
@@ -70,4 +71,6 @@ export interface AppDeps {
   metricsOnApiPort?: boolean;
   /** Per-org and per-token request limits in a shared store; undefined = none (docs/decisions/0029). */
   rateLimits?: ApiRateLimits;
+  /** Origins a browser UI may call the API from (SERENITY_CORS_ORIGINS); none by default. */
+  corsOrigins?: CorsOrigins;
 }

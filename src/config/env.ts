@@ -2,6 +2,7 @@ import path from "node:path";
 
 import { z } from "zod";
 
+import { parseCorsOrigins } from "./corsOrigins.ts";
 import {
   DEFAULT_ACQUIRE_TIMEOUT_MS,
   DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
@@ -85,6 +86,8 @@ const envSchema = z.object({
   SERENITY_API_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(60_000),
   SERENITY_API_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  // Browser UIs on other origins (src/api/cors.ts): parsed by parseCorsOrigins.
+  SERENITY_CORS_ORIGINS: z.string().optional(),
   // Validated at start, read per use by generation (src/generation/generatorSettings.ts).
   ...GENERATOR_ENV_SHAPE,
 });
@@ -140,6 +143,8 @@ export interface Config {
   worker: WorkerSettings;
   database: DatabaseSettings;
   apiRateLimits: ApiRateLimitSettings;
+  /** SERENITY_CORS_ORIGINS: origins a browser UI may call the API from (none by default; ADR 0037). */
+  corsOrigins: string[];
   /**
    * SERENITY_SHUTDOWN_GRACE_MS (default 20 s): after SIGTERM/SIGINT, how long in-flight requests
    * and jobs may take to finish; then every database connection is ended and the process exits.
@@ -416,6 +421,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   requireRotationPartners(raw);
+  const cors = parseCorsOrigins(raw.SERENITY_CORS_ORIGINS, isProductionMode(present));
+  if ("problem" in cors) throw new ConfigError("SERENITY_CORS_ORIGINS", cors.problem);
   const projectsBaseUrl = raw.SEMRUSH_PROJECTS_BASE_URL;
   return {
     databaseUrl: raw.DATABASE_URL,
@@ -443,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
     upstreamToken: raw.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
+    corsOrigins: cors.origins,
     apiRateLimits: {
       perOrg: raw.SERENITY_API_RATE_LIMIT_PER_ORG,
       perToken: raw.SERENITY_API_RATE_LIMIT_PER_TOKEN,

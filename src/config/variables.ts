@@ -422,6 +422,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "the fixed window of those limits (1 s to 1 h)",
   },
   {
+    names: ["SERENITY_CORS_ORIGINS"],
+    default: "unset → none",
+    unit: "",
+    read: "boot",
+    meaning:
+      "the origins a browser UI on another origin may call the API from, comma-separated (`https://app.example.com,https://admin.example.com`): they get CORS headers, with `x-request-id`, `Retry-After`, `Idempotent-Replayed`, `Location` and the rate-limit fields exposed; preflights are answered without a token. `*` (any origin) is refused in production mode ([ADR 0037](decisions/0037-integrator-conventions.md))",
+  },
+  {
     names: ["REDIS_URL"],
     default: "unset → PostgreSQL",
     unit: "",

@@ -20,6 +20,7 @@ export async function createApiApp(runtime: Runtime): Promise<App> {
     services: runtime.services,
     readiness: runtime.readiness.check,
     metricsOnApiPort: runtime.config.metricsPort === undefined,
+    corsOrigins: runtime.config.corsOrigins,
     ...(rateLimits.limits ? { rateLimits: rateLimits.limits } : {}),
   });
   app.addHook("onClose", () => rateLimits.close());

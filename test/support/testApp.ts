@@ -99,6 +99,8 @@ export interface TestAppOptions {
   settingsCacheMs?: number;
   /** How the pool view's background refresh spreads its reads (default: the production pacing). */
   poolRefreshPacing?: Partial<PoolRefreshPacing>;
+  /** Origins a browser UI may call from (SERENITY_CORS_ORIGINS); none by default. */
+  corsOrigins?: string[];
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -141,6 +143,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       verifier: hs256Verifier(TEST_AUTH_SECRET),
       services,
       readiness: async () => ({ ready: true, checks: { database: true } }),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     },
     options.http,
   );
