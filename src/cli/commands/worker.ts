@@ -1,9 +1,9 @@
 import { type Command, InvalidArgumentError } from "commander";
 
+import { type ProbeServer, startProbeServer } from "../../runtime/probeServer.ts";
 import { openRuntime } from "../../runtime/runtime.ts";
 import { startWorker } from "../../runtime/startWorker.ts";
 import { startTracing } from "../../runtime/tracing.ts";
-import { type ProbeServer, startProbeServer } from "../../runtime/probeServer.ts";
 import { bootstrap, fail, MIGRATE_OPTION_HELP, migrateOnStart, onShutdown } from "../bootstrap.ts";
 
 function positiveInteger(value: string): number {

@@ -2,6 +2,8 @@ import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 import type { EventBus } from "../events.ts";
 
+const REACHABLE = "serenity_gateway_reachable";
+
 export function registerGatewayMetrics(registry: Registry, events: EventBus): void {
   const requests = new Counter({
     name: "serenity_gateway_requests_total",
@@ -33,10 +35,16 @@ export function registerGatewayMetrics(registry: Registry, events: EventBus): vo
     quotaClassifications.inc({ matched: String(matched) }),
   );
 
+  // Registered on the first probe's answer, not before: an unlabelled gauge would otherwise read 0
+  // in every worker and every API without SERENITY_UPSTREAM_TOKEN, which never probe, and an alert
+  // on "no process reaches the upstream" would fire for them. Absent means unknown.
   const reachable = new Gauge({
-    name: "serenity_gateway_reachable",
-    help: "1 when the last periodic probe of the upstream gateway from this API process got an answer, else 0 (not part of /readyz).",
-    registers: [registry],
+    name: REACHABLE,
+    help: "1 when the last periodic probe of the upstream gateway from this API process got an answer, else 0 (not part of /readyz); absent until the first probe.",
+    registers: [],
   });
-  events.on("gateway.health", ({ reachable: answered }) => reachable.set(answered ? 1 : 0));
+  events.on("gateway.health", ({ reachable: answered }) => {
+    if (!registry.getSingleMetric(REACHABLE)) registry.registerMetric(reachable);
+    reachable.set(answered ? 1 : 0);
+  });
 }

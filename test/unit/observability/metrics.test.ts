@@ -10,9 +10,12 @@ const documentation = readFileSync("docs/metrics.md", "utf8");
 const current = documentation.split(/^## Planned/m)[0]!;
 
 async function registeredNames(): Promise<string[]> {
-  const { registry } = createMetrics(new EventBus(), {
+  const events = new EventBus();
+  const { registry } = createMetrics(events, {
     pool: () => ({ checkedOut: 0, idle: 0, waiting: 0, max: 1 }),
   });
+  // Registered on the first upstream-health probe only (src/observability/metrics/gatewayMetrics.ts).
+  events.emit("gateway.health", { reachable: true });
   return (await registry.getMetricsAsJSON()).map((metric) => metric.name);
 }
 
@@ -30,6 +33,20 @@ describe("docs/metrics.md", () => {
     expect(
       documented.filter((name) => !registered.has(name) && !name.startsWith("serenity_process_")),
     ).toEqual([]);
+  });
+});
+
+describe("serenity_gateway_reachable", () => {
+  it("is absent until a probe answers (workers and unprobed APIs never read 0), then 1 or 0", async () => {
+    const events = new EventBus();
+    const { registry } = createMetrics(events, {
+      pool: () => ({ checkedOut: 0, idle: 0, waiting: 0, max: 1 }),
+    });
+    expect(await registry.metrics()).not.toContain("serenity_gateway_reachable");
+    events.emit("gateway.health", { reachable: false });
+    expect(await registry.metrics()).toMatch(/^serenity_gateway_reachable 0$/m);
+    events.emit("gateway.health", { reachable: true });
+    expect(await registry.metrics()).toMatch(/^serenity_gateway_reachable 1$/m);
   });
 });
 
