@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import pino, { type Logger, type LoggerOptions } from "pino";
 import type { PinoPretty } from "pino-pretty";
 
+import { scrubDatabaseError } from "./databaseErrorScrub.ts";
 import type { LogFormatChoice } from "./logFormat.ts";
 
 export type { Logger } from "pino";
@@ -39,16 +40,13 @@ export const REDACTED_PATHS = [
 ];
 
 /**
- * Database errors put the query's parameters in their message ("Failed query: … params: …"):
- * user input, or sealed credential bytes. The statement stays in the log; the parameters do not.
+ * Database errors carry the query's parameters (Drizzle's `params`, its message "… params: …", the
+ * values PostgreSQL echoes in `detail` or a data exception's message): user input, or sealed
+ * credential bytes. The statement stays in the log; the values do not (databaseErrorScrub.ts).
  */
-function errorWithoutQueryParams(error: Error): Record<string, unknown> {
-  const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
-  const scrub = (text: unknown) =>
-    typeof text === "string" ? text.replace(/\nparams: [\s\S]*$/, "\nparams: [redacted]") : text;
-  serialized.message = scrub(serialized.message);
-  serialized.stack = scrub(serialized.stack);
-  return serialized;
+function errorWithoutQueryParams(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  return scrubDatabaseError(pino.stdSerializers.err(error) as unknown as Record<string, unknown>);
 }
 
 /**
@@ -81,7 +79,8 @@ export function createLogger(
     level: options.level ?? "info",
     base: { service: "serenity" },
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
-    serializers: { err: errorWithoutQueryParams },
+    // `error` too: a line that names its error so is scrubbed the same way.
+    serializers: { err: errorWithoutQueryParams, error: errorWithoutQueryParams },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (options.format?.format === "pretty")
