@@ -75,17 +75,17 @@ export async function registerApiRateLimits(app: FastifyInstance, limits: ApiRat
     });
   }
   if (checks.length === 0) return;
+  // The token's limit first, and the org's only for a request its token may still make: a
+  // runaway token's refused requests must not spend its org's budget and lock the org's other
+  // callers out (test/reliability/apiRateLimitMultiProcess.test.ts).
   app.addHook("preHandler", async (request, reply) => {
     if (!request.principal) return;
-    const results = await Promise.all(
-      checks.filter(({ applies }) => applies(request)).map(({ check }) => check(request)),
-    );
-    let retryAfter = 0;
-    for (const result of results) {
-      if (!result.isAllowed && result.isExceeded) retryAfter = Math.max(retryAfter, result.ttlInSeconds, 1);
+    for (const { check, applies } of checks) {
+      if (!applies(request)) continue;
+      const result = await check(request);
+      if (result.isAllowed || !result.isExceeded) continue;
+      void reply.header("retry-after", String(Math.max(result.ttlInSeconds, 1)));
+      throw new ServiceError("rateLimited");
     }
-    if (retryAfter === 0) return;
-    void reply.header("retry-after", String(retryAfter));
-    throw new ServiceError("rateLimited");
   });
 }

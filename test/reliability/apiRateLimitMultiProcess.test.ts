@@ -79,7 +79,13 @@ describe("per-token and per-org API limits across two serve processes", () => {
         expect((await fetch(`${serve.url}${route}`)).status, route).toBe(200);
       }
     }
-    // Another token of the same caller's org still has its own budget, until the org's is spent.
+    // The token keeps trying (a runaway client): every further request is refused, on both
+    // processes ...
+    for (let i = 0; i < PER_ORG; i += 1) expect((await readOrg(i, org.token, org.orgId)).status).toBe(429);
+    // ... and its refused requests do not spend the org's budget: another token of the org still
+    // has its own (10 of the org's 15 were served), so one runaway token cannot lock its org out.
+    const other = await signDevToken(AUTH_SECRET, { sub: "second-caller", orgs: [org.orgId] });
+    for (const i of [0, 1]) expect((await readOrg(i, other, org.orgId)).status).toBe(200);
   });
 
   it("counts every token of an org against the org's limit, on both processes", async () => {
