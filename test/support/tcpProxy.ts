@@ -12,7 +12,11 @@ export interface TcpProxy {
   port: number;
   /** `url` with its host and port replaced by the proxy's. */
   urlFor(url: string): string;
-  cut(): void;
+  /**
+   * Resets every connection and refuses new ones; returns the local ports of the connections to
+   * the server it reset (the `client_port` PostgreSQL shows for those sessions).
+   */
+  cut(): number[];
   heal(): void;
   readonly isCut: boolean;
   close(): Promise<void>;
@@ -20,6 +24,7 @@ export interface TcpProxy {
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const open = new Set<net.Socket>();
+  const upstreams = new Set<net.Socket>();
   let cut = false;
   const server = net.createServer((client) => {
     if (cut) {
@@ -29,9 +34,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     const upstream = net.connect(target.port, target.host);
     open.add(client);
     open.add(upstream);
+    upstreams.add(upstream);
     const drop = () => {
       open.delete(client);
       open.delete(upstream);
+      upstreams.delete(upstream);
       client.destroy();
       upstream.destroy();
     };
@@ -54,8 +61,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     cut() {
       cut = true;
+      const ports = [...upstreams].map((socket) => socket.localPort).filter((port) => port !== undefined);
       for (const socket of open) socket.resetAndDestroy();
       open.clear();
+      upstreams.clear();
+      return ports;
     },
     heal() {
       cut = false;
