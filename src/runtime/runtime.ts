@@ -7,6 +7,7 @@ import { MIGRATIONS_FOLDER, runMigrations } from "../db/migrate.ts";
 import { readJournal } from "../db/migrationJournal.ts";
 import { readSchemaState } from "../db/readSchemaState.ts";
 import { schemaRefusal } from "../db/schemaState.ts";
+import { sharesServerSessions, TRANSACTION_POOLING_REFUSAL } from "../db/transactionPooling.ts";
 import { type Clock, systemClock } from "../domain/clock.ts";
 import {
   createGatewayClient,
@@ -62,7 +63,10 @@ export interface RuntimeOptions {
   gateway?: GatewayOrigins;
 }
 
-/** Thrown when the schema is not one this release may run on; its message is the one line to print. */
+/**
+ * Thrown when the database is not one this release may run on (its schema, or a transaction-mode
+ * pooler in front of it); its message is the one line to print.
+ */
 export class SchemaRefused extends Error {
   override name = "SchemaRefused";
 }
@@ -94,6 +98,8 @@ export async function openRuntime(
   const { url, embedded } = await resolveDatabase(config, logger);
   let database: Database | undefined;
   try {
+    // An external database may sit behind PgBouncer: only its session mode keeps what we rely on.
+    if (!embedded && (await sharesServerSessions(url))) throw new SchemaRefused(TRANSACTION_POOLING_REFUSAL);
     const migrate = options.migrate === "if-embedded" ? embedded !== undefined : (options.migrate ?? false);
     if (migrate) await runMigrations(url);
     const events = new EventBus();

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 
 import { runMigrations } from "../../db/migrate.ts";
+import { sharesServerSessions, TRANSACTION_POOLING_REFUSAL } from "../../db/transactionPooling.ts";
 import { resolveDatabase } from "../../runtime/resolveDatabase.ts";
 import { bootstrap, fail } from "../bootstrap.ts";
 
@@ -12,6 +13,8 @@ export function registerMigrate(program: Command): void {
       const { config, logger } = bootstrap();
       const { url, embedded } = await resolveDatabase(config, logger).catch((error) => fail(logger, error));
       try {
+        // The migration lock is a session advisory lock: it needs a session of its own.
+        if (!embedded && (await sharesServerSessions(url))) throw new Error(TRANSACTION_POOLING_REFUSAL);
         await runMigrations(url);
         logger.info("migrations applied");
       } catch (error) {
