@@ -47,6 +47,21 @@ export const ERROR_REGISTRY = {
     message: "A request with this Idempotency-Key is still in progress; retry shortly.",
     when: "a repeat of a request with the same Idempotency-Key arrived while the first was still running, and it did not finish within the edge budget (Retry-After)",
   },
+  promptExists: {
+    status: 409,
+    message: "Another prompt of this market already has this text.",
+    when: "a prompt edit to a text another prompt of the market already has",
+  },
+  categoryExists: {
+    status: 409,
+    message: "A category with this name already exists under the same parent.",
+    when: "a category created, renamed or moved next to a sibling of the same name",
+  },
+  categoryInUse: {
+    status: 409,
+    message: "The category still has prompts or subcategories.",
+    when: "a category delete without reassignTo while prompts use it, or while it has subcategories",
+  },
   marketExists: {
     status: 409,
     message: "The market already exists for this brand.",

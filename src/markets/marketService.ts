@@ -30,6 +30,7 @@ import { createMarketForBrand } from "./createMarket.ts";
 import { describeMarket } from "./describeMarket.ts";
 import { forgetModels, rememberModels } from "./knownModels.ts";
 import { type CreateMarketInput, type Market } from "./market.ts";
+import { type MarketDetail, marketDetail } from "./marketDetail.ts";
 import { generationForMarket, type GenerationProducerPort } from "./marketGeneration.ts";
 import { requireMarketTarget } from "./marketRequestRules.ts";
 import type { CreateMarketRequest, Requested } from "./marketRequests.ts";
@@ -309,6 +310,22 @@ export class MarketService {
     if (change.removed.length > change.added.length) await this.#releaseSurplus(log, guard);
     return atUpstreamEdge(log, "describeMarket", () =>
       describeMarket(gateway.projects, principal.bearer, row),
+    );
+  }
+
+  /** `GET …/serenity/markets/:geoTargetId/:languageCode`: one ready market with its upstream detail. */
+  async detail(
+    principal: Principal,
+    orgId: string,
+    brandId: string,
+    geoTargetId: number,
+    languageCode: string,
+  ): Promise<MarketDetail> {
+    const { brand } = await this.#context(principal, orgId, brandId);
+    const row = await this.readyMarket(brandId, geoTargetId, languageCode);
+    const log = this.#log({ bearer: principal.bearer, requestId: undefined }, brand);
+    return atUpstreamEdge(log, "marketDetail", () =>
+      marketDetail(this.deps.gateway.projects, principal.bearer, row),
     );
   }
 

@@ -1,54 +1,40 @@
 import type { Principal } from "../auth/principal.ts";
 import { type BrandContext, loadBrandContext } from "../brands/brandContext.ts";
-import type { Db } from "../db/database.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import { RELEASE_FLOOR } from "../domain/allocation.ts";
-import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
-import type { MeteredWriteGuard, MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
-import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import type { MeteredWriteGuard } from "../domain/meteredWrites.ts";
 import { MAX_PROMPT_PAGE_SIZE } from "../gateway/projectEngineClient.ts";
 import { atUpstreamEdge } from "../gateway/registryErrors.ts";
-import type { MarketService } from "../markets/marketService.ts";
 import { marketWriteTarget, meteredWriteGuardFor } from "../markets/writeTarget.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { OrgService } from "../orgs/orgService.ts";
 import { type BulkItemOutcome, type BulkPromptItem, MAX_BULK_PROMPTS } from "./bulkOutcome.ts";
 import type { ProjectPromptEntry } from "./projectPrompts.ts";
 import { apiEntry } from "./promptEntries.ts";
+import { listPromptPage, type PromptSort } from "./promptListing.ts";
+import { PromptManagement } from "./promptManagement.ts";
+import type { PromptServiceDeps } from "./promptServiceDeps.ts";
+import { type PromptView, promptViewOf } from "./promptView.ts";
 import { taxonomyDimensions } from "./tagTaxonomy.ts";
 import { type PromptWriteTarget, writePrompts } from "./writePrompts.ts";
 
-export interface PromptServiceDeps {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  orgs: OrgService;
-  markets: MarketService;
-  gateway: GatewayClient;
-  meteredWrites: MeteredWriteGuardFactory;
-}
-
-export interface PromptTagView {
-  id: string;
-  name: string;
-  /** The taxonomy dimension (`origin`, `type`…) the tag is a value of; null for a tag outside it. */
-  dimension: string | null;
-}
-
-export interface PromptView {
-  id: string;
-  text: string;
-  tags: PromptTagView[];
-  isDraft: boolean;
-}
+export type { PromptServiceDeps } from "./promptServiceDeps.ts";
+export type { PromptTagView, PromptView } from "./promptView.ts";
 
 export interface PromptListQuery {
   geoTargetId: number;
   languageCode: string;
   includeDrafts?: boolean;
+  /** Page mode (1-based): the page at (page − 1) × limit. Without it, cursor mode. */
   page?: number;
   limit?: number;
+  cursor?: string;
+  search?: string;
+  /** Category and tag ids; a prompt carrying any of them matches. */
+  categoryIds?: string[];
+  tagIds?: string[];
+  sort?: PromptSort;
+  order?: "asc" | "desc";
 }
 
 function sliceKey(geoTargetId: number, languageCode: string): string {
@@ -57,7 +43,12 @@ function sliceKey(geoTargetId: number, languageCode: string): string {
 
 /** Prompts of a brand's markets: bulk create with per-item outcomes, list, delete. */
 export class PromptService {
-  constructor(private readonly deps: PromptServiceDeps) {}
+  /** Edit in place, categories, bulk delete across markets (spec/api.md §5). */
+  readonly manage: PromptManagement;
+
+  constructor(private readonly deps: PromptServiceDeps) {
+    this.manage = new PromptManagement(deps);
+  }
 
   /**
    * `POST …/serenity/prompts`: items are validated one by one (an invalid one fails alone), grouped
@@ -124,42 +115,42 @@ export class PromptService {
     return [...outcomes, ...written].sort((a, b) => a.index - b.index);
   }
 
-  /** `GET …/serenity/prompts`: one page of a market's prompts, published only unless drafts are asked for. */
+  /**
+   * `GET …/serenity/prompts`: one page of a market's prompts from the upstream's own listing
+   * (search, category/tag filter, sort; docs/decisions/0040), published only unless drafts are
+   * asked for, with author and times from the prompts' metadata and a cursor for the next page.
+   */
   async list(
     principal: Principal,
     orgId: string,
     brandId: string,
     query: PromptListQuery,
-  ): Promise<{ items: PromptView[]; page: number; total: number }> {
+  ): Promise<{ items: PromptView[]; page: number; total: number; nextCursor: string | null }> {
     const context = await loadBrandContext(this.deps, principal, orgId, brandId);
     const row = await this.deps.markets.readyMarket(brandId, query.geoTargetId, query.languageCode);
     const gateway = this.deps.gateway;
     const log = this.#log(undefined, context);
-    const page = query.page ?? 1;
     const limit = Math.min(query.limit ?? 50, MAX_PROMPT_PAGE_SIZE);
     return atUpstreamEdge(log, "listPrompts", async () => {
       const ref = { bearer: principal.bearer, workspaceId: row.workspaceId, projectId: row.projectId };
       const [answer, dimensions] = await Promise.all([
-        gateway.projects.listPrompts(ref.bearer, ref.workspaceId, ref.projectId, {
-          draft: query.includeDrafts ?? false,
-          page,
+        listPromptPage(gateway.projects, ref, {
+          includeDrafts: query.includeDrafts ?? false,
+          search: query.search,
+          tagIds: [...(query.categoryIds ?? []), ...(query.tagIds ?? [])],
+          sort: query.sort,
+          order: query.order ?? "asc",
           limit,
+          cursor: query.cursor,
+          startAt: query.page === undefined ? undefined : (query.page - 1) * limit,
         }),
         taxonomyDimensions(gateway.projects, ref),
       ]);
       return {
-        items: answer.items.map((prompt) => ({
-          id: prompt.id,
-          text: prompt.text,
-          tags: prompt.tags.map((tag) => ({
-            id: tag.id,
-            name: tag.name ?? "",
-            dimension: dimensions.get(tag.id) ?? null,
-          })),
-          isDraft: prompt.isNew,
-        })),
-        page: answer.page,
+        items: answer.items.map((prompt) => promptViewOf(prompt, dimensions)),
+        page: query.page ?? Math.floor(answer.offset / limit) + 1,
         total: answer.total,
+        nextCursor: answer.nextCursor,
       };
     });
   }

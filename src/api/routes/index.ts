@@ -12,6 +12,7 @@ import { jobRoutes } from "./jobs.ts";
 import { marketRoutes } from "./markets.ts";
 import { orgRoutes } from "./orgs.ts";
 import { poolHistoryRoutes } from "./poolHistory.ts";
+import { promptManagementRoutes } from "./promptManagement.ts";
 import { promptPreviewRoutes } from "./promptPreview.ts";
 import { promptRoutes } from "./prompts.ts";
 import { upstreamHealthRoutes } from "./upstreamHealth.ts";
@@ -26,6 +27,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   await marketRoutes(app, deps);
   await generationJobRoutes(app, deps);
   await promptRoutes(app, deps);
+  await promptManagementRoutes(app, deps);
   await promptPreviewRoutes(app, deps);
   await catalogueRoutes(app, deps);
   await allocationRoutes(app, deps);

@@ -40,6 +40,12 @@ export const bulkPromptsResponse = z
   })
   .meta({ id: "BulkPromptResult" });
 
+const idList = z
+  .string()
+  .regex(/^[^,]{1,100}(,[^,]{1,100}){0,49}$/, "must be 1 to 50 comma-separated ids")
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value.split(",")));
+
 export const promptListQuery = z.strictObject({
   geoTargetId: z
     .string()
@@ -54,22 +60,36 @@ export const promptListQuery = z.strictObject({
     .string()
     .regex(/^[1-9]\d{0,5}$/, "must be a positive integer")
     .optional()
-    .transform((value) => (value === undefined ? 1 : Number(value))),
+    .transform((value) => (value === undefined ? undefined : Number(value)))
+    .meta({ description: "Page mode (deprecated: use cursor); without it the list pages by cursor" }),
+  cursor: z.string().min(1).max(200).optional().meta({ description: "nextCursor of the previous page" }),
   limit: pageLimit(),
+  search: z.string().min(1).max(200).optional().meta({ description: "Text contains, case-insensitive" }),
+  categoryIds: idList.meta({ description: "Comma-separated category ids: prompts in any of them" }),
+  tagIds: idList.meta({ description: "Comma-separated tag ids: prompts carrying any of them" }),
+  sort: z.enum(["createdAt", "updatedAt", "text"]).optional(),
+  order: z.enum(["asc", "desc"]).optional(),
 });
+
+export const promptItem = z
+  .object({
+    id: z.string(),
+    text: z.string(),
+    tags: z.array(z.object({ id: z.string(), name: z.string(), dimension: z.string().nullable() })),
+    isDraft: z.boolean(),
+    createdAt: z.string().nullable(),
+    createdBy: z.string().nullable(),
+    updatedAt: z.string().nullable(),
+    updatedBy: z.string().nullable(),
+  })
+  .meta({ id: "Prompt" });
 
 export const promptList = z
   .object({
-    items: z.array(
-      z.object({
-        id: z.string(),
-        text: z.string(),
-        tags: z.array(z.object({ id: z.string(), name: z.string(), dimension: z.string().nullable() })),
-        isDraft: z.boolean(),
-      }),
-    ),
+    items: z.array(promptItem),
     page: z.number().int(),
     total: z.number().int(),
+    nextCursor: z.string().nullable(),
   })
   .meta({ id: "PromptPage" });
 

@@ -31,6 +31,9 @@ let lifecycleBrandId: string;
 let asyncJobId: string;
 let reauthBrandId: string;
 let exemplarBrandId: string;
+let exemplarPromptId: string;
+let exemplarCategoryId: string;
+let doomedCategoryId: string;
 let reauthJobIds: string[];
 let generationJobIds: string[];
 let modelIds: string[];
@@ -144,6 +147,27 @@ beforeAll(async () => {
     return jobId;
   };
   asyncJobId = await failedMarketJob(exemplarBrandId, "DE", "de", "JOB_STALLED");
+  // A prompt and a category of the exemplar brand's US market, for the routes that name one.
+  const written = await t.app.inject({
+    method: "POST",
+    url: `/v2/orgs/${orgId}/brands/${exemplarBrandId}/serenity/prompts`,
+    headers: auth(member),
+    payload: { items: [{ text: "Which exemplar is best?", geoTargetId: 2840, languageCode: "en" }] },
+  });
+  expect(written.statusCode, written.body).toBe(201);
+  exemplarPromptId = written.json().items[0].id;
+  const makeCategory = async (name: string) => {
+    const category = await t.app.inject({
+      method: "POST",
+      url: `/v2/orgs/${orgId}/brands/${exemplarBrandId}/serenity/markets/2840/en/categories`,
+      headers: auth(member),
+      payload: { name },
+    });
+    expect(category.statusCode, category.body).toBe(201);
+    return category.json().id as string;
+  };
+  exemplarCategoryId = await makeCategory("exemplar category");
+  doomedCategoryId = await makeCategory("exemplar category to delete");
   reauthJobIds = [
     await failedMarketJob(reauthBrandId, "GB", "en", "NEEDS_REAUTH"),
     await failedMarketJob(reauthBrandId, "ES", "es", "NEEDS_REAUTH"),
@@ -422,6 +446,43 @@ const exemplars = (): Record<
       token: 1,
       body: { geoTargetId: 2840, languageCode: "en", ids: [id] },
     })),
+    "PATCH /v2/orgs/{orgId}/brands/{brandId}/serenity/prompts/{promptId}": n.map((i) => ({
+      path: `${market}/prompts/${exemplarPromptId}`,
+      query: "",
+      token: 1,
+      body: { geoTargetId: 2840, languageCode: "en", text: `An edited question, take ${i}?` },
+    })),
+    "POST /v2/orgs/{orgId}/brands/{brandId}/serenity/prompts/bulk-delete": fc.uuid().map((id) => ({
+      path: `${market}/prompts/bulk-delete`,
+      query: "",
+      token: 1,
+      body: { items: [{ geoTargetId: 2840, languageCode: "en", ids: [id] }] },
+    })),
+    "GET /v2/orgs/{orgId}/brands/{brandId}/serenity/markets/{geoTargetId}/{languageCode}": plain(
+      `${market}/markets/2840/en`,
+    ),
+    "GET /v2/orgs/{orgId}/brands/{brandId}/serenity/markets/{geoTargetId}/{languageCode}/categories": plain(
+      `${market}/markets/2840/en/categories`,
+      1,
+      "tree=true",
+    ),
+    "POST /v2/orgs/{orgId}/brands/{brandId}/serenity/markets/{geoTargetId}/{languageCode}/categories": n.map(
+      (i) => ({
+        path: `${market}/markets/2840/en/categories`,
+        query: "",
+        token: 1,
+        body: { name: `category ${i}` },
+      }),
+    ),
+    "PATCH /v2/orgs/{orgId}/brands/{brandId}/serenity/markets/{geoTargetId}/{languageCode}/categories/{categoryId}":
+      n.map((i) => ({
+        path: `${market}/markets/2840/en/categories/${exemplarCategoryId}`,
+        query: "",
+        token: 1,
+        body: { name: `renamed ${i}` },
+      })),
+    "DELETE /v2/orgs/{orgId}/brands/{brandId}/serenity/markets/{geoTargetId}/{languageCode}/categories/{categoryId}":
+      plain(`${market}/markets/2840/en/categories/${doomedCategoryId}`),
     "GET /v2/serenity/models": plain("/v2/serenity/models"),
     "GET /v2/serenity/languages": plain("/v2/serenity/languages"),
     "GET /v2/serenity/upstream-health": plain("/v2/serenity/upstream-health"),
