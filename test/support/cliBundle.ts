@@ -10,9 +10,9 @@ import { build } from "esbuild";
  * `bin/serenity.mjs` loads the TypeScript sources through tsx, which resolves and transforms some
  * three hundred files at every start (about 3 s on an idle 2-core machine, 5 s or more under load);
  * the bundle starts in about 1 s. It is the same source: packages stay external (resolved from this
- * checkout's node_modules, as under tsx), and every `import.meta.url` is replaced by the URL of the
- * source file it was written in, so paths built from it (the migrations folder, the console's
- * files, `createRequire`) resolve exactly as they do under tsx.
+ * checkout's node_modules, as under tsx), and every `import.meta.url` (`.dirname`, `.filename`) is
+ * replaced by that of the source file it was written in, so paths built from it (the migrations
+ * folder, the console's files, `createRequire`) resolve exactly as they do under tsx.
  *
  * `outDir` must sit inside the checkout (node_modules is found from the bundle's location).
  */
@@ -35,8 +35,11 @@ export async function buildCliBundle(root: string, outDir: string): Promise<stri
           builder.onLoad({ filter: /\.ts$/ }, async ({ path: file }) => {
             const text = await fs.readFile(file, "utf8");
             if (!file.startsWith(sourceRoot)) return { contents: text, loader: "ts" };
-            const url = JSON.stringify(pathToFileURL(file).href);
-            return { contents: text.replaceAll("import.meta.url", url), loader: "ts" };
+            const contents = text
+              .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(file).href))
+              .replaceAll("import.meta.dirname", JSON.stringify(path.dirname(file)))
+              .replaceAll("import.meta.filename", JSON.stringify(file));
+            return { contents, loader: "ts" };
           });
         },
       },
