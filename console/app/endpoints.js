@@ -25,8 +25,28 @@ const org = (/** @type {string} */ orgId) => `/v2/orgs/${part(orgId)}`;
 const brand = (/** @type {string} */ orgId, /** @type {string} */ brandId) =>
   `${org(orgId)}/brands/${part(brandId)}`;
 
+/**
+ * Every page of a list (the API pages every list with `cursor` and `nextCursor`), as one list.
+ * @template T
+ * @param {string} path
+ * @returns {Promise<{ items: T[], nextCursor: null }>}
+ */
+async function allPages(path) {
+  /** @type {T[]} */
+  const items = [];
+  /** @type {string | null} */
+  let cursor = null;
+  do {
+    /** @type {{ items: T[], nextCursor: string | null }} */
+    const page = await api(path, { query: { limit: 200, cursor } });
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { items, nextCursor: null };
+}
+
 /** @returns {Promise<OrgList>} */
-export const listOrgs = () => api("/v2/orgs");
+export const listOrgs = () => allPages("/v2/orgs");
 /** @param {string} orgId @returns {Promise<Org>} */
 export const getOrg = (orgId) => api(org(orgId));
 /** @returns {Promise<PoolSummaries>} */
@@ -43,7 +63,7 @@ export const listLedger = (orgId, limit) =>
   api(`${org(orgId)}/serenity/allocation-ledger`, { query: { limit } });
 
 /** @param {string} orgId @returns {Promise<BrandList>} */
-export const listBrands = (orgId) => api(`${org(orgId)}/brands`);
+export const listBrands = (orgId) => allPages(`${org(orgId)}/brands`);
 /** @param {string} orgId @param {string} brandId @returns {Promise<Brand>} */
 export const getBrand = (orgId, brandId) => api(brand(orgId, brandId));
 /**
@@ -57,7 +77,7 @@ export const deactivateBrand = (orgId, brandId) =>
   api(`${brand(orgId, brandId)}/serenity/deactivate`, { method: "POST" });
 
 /** @param {string} orgId @param {string} brandId @returns {Promise<MarketList>} */
-export const listMarkets = (orgId, brandId) => api(`${brand(orgId, brandId)}/serenity/markets`);
+export const listMarkets = (orgId, brandId) => allPages(`${brand(orgId, brandId)}/serenity/markets`);
 /**
  * @param {string} orgId
  * @param {string} brandId

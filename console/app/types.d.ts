@@ -4,7 +4,6 @@ import type { z } from "zod";
 
 import type { ledgerPageSchema, poolViewSchema } from "../../src/api/schemas/allocation.ts";
 import type { brandAccepted, brandList, brandSchema } from "../../src/api/schemas/brands.ts";
-import type { errorEnvelope } from "../../src/api/schemas/common.ts";
 import type {
   jobListPageSchema,
   jobSummarySchema,
@@ -16,9 +15,11 @@ import type { orgList, orgSchema } from "../../src/api/schemas/orgs.ts";
 import type { poolHistorySchema, poolSummariesSchema } from "../../src/api/schemas/poolHistory.ts";
 import type { promptPreviewSchema } from "../../src/api/schemas/promptPreview.ts";
 import type { bulkPromptsResponse, promptList } from "../../src/api/schemas/prompts.ts";
+import type { problem } from "../../src/api/schemas/routeErrors.ts";
 import type { upstreamHealthSchema } from "../../src/api/schemas/upstreamHealth.ts";
 
-export type ErrorEnvelope = z.output<typeof errorEnvelope>;
+/** Every error answer (RFC 9457 problem details, docs/decisions/0037). */
+export type Problem = z.output<typeof problem>;
 export type Org = z.output<typeof orgSchema>;
 export type OrgList = z.output<typeof orgList>;
 export type Brand = z.output<typeof brandSchema>;

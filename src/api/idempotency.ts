@@ -65,6 +65,9 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     const started = await service.start(scope, fingerprint, waitMs);
     if (started.kind === "replay") {
       request.log.info({ route }, "idempotent repeat answered from its first answer");
+      // A replayed 202 names the same job to poll, in its header as in its body.
+      const location = (started.body as { job?: { location?: unknown } } | null)?.job?.location;
+      if (started.status === 202 && typeof location === "string") void reply.header("location", location);
       return reply.code(started.status).header("idempotent-replayed", "true").send(started.body);
     }
     request.idempotencyTicket = started.ticket;

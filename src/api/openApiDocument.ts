@@ -26,6 +26,11 @@ const RETRY_AFTER_HEADER = (codes: readonly string[]) => ({
   schema: { type: "integer", minimum: 0 },
 });
 
+const LOCATION_HEADER = {
+  description: "The route that polls the accepted job (the body's `job.location`).",
+  schema: { type: "string" },
+};
+
 const IDEMPOTENT_REPLAYED_HEADER = {
   description:
     "`true` when this answer repeats the first answer to the same `Idempotency-Key` (nothing ran again).",
@@ -92,6 +97,7 @@ function finishOperation(operation: Json): void {
     } else if (json) {
       openUp(json.schema);
     }
+    if (numeric === 202) headers.Location = { $ref: "#/components/headers/Location" };
     if (numeric >= 200 && numeric < 300 && idempotent)
       headers["Idempotent-Replayed"] = { $ref: "#/components/headers/IdempotentReplayed" };
     response.headers = headers;
@@ -100,7 +106,11 @@ function finishOperation(operation: Json): void {
 
 export function finishDocument<T extends Json>(document: T): T {
   const components = isObject(document.components) ? document.components : {};
-  components.headers = { RequestId: REQUEST_ID_HEADER, IdempotentReplayed: IDEMPOTENT_REPLAYED_HEADER };
+  components.headers = {
+    RequestId: REQUEST_ID_HEADER,
+    IdempotentReplayed: IDEMPOTENT_REPLAYED_HEADER,
+    Location: LOCATION_HEADER,
+  };
   const schemas = isObject(components.schemas) ? components.schemas : {};
   // The request-side copies (`…Input`) stay strict; every other component is a response shape.
   for (const [name, schema] of Object.entries(schemas)) if (!name.endsWith("Input")) openUp(schema);

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
+import { decodeCursor, encodeCursor } from "../paging.ts";
 import { ledgerPageSchema, ledgerQuery, poolViewSchema } from "../schemas/allocation.ts";
 import { orgParams } from "../schemas/common.ts";
 import { errorResponses, UPSTREAM_READ } from "../schemas/routeErrors.ts";
@@ -36,9 +37,19 @@ export async function allocationRoutes(app: FastifyInstance, { services }: AppDe
         response: { 200: ledgerPageSchema, ...errorResponses("forbidden", "notFound") },
       },
     },
-    async (request) =>
-      ledgerPageView(
-        await services.allocation.listLedger(principalOf(request), request.params.orgId, request.query),
-      ),
+    async (request) => {
+      const { cursor, ...query } = request.query;
+      // The cursor is the deprecated `before` made opaque: the id of the last entry shown.
+      const before =
+        cursor === undefined ? query.before : Number(decodeCursor(cursor, { before: "number" }).before);
+      const page = await services.allocation.listLedger(principalOf(request), request.params.orgId, {
+        ...query,
+        before,
+      });
+      return {
+        ...ledgerPageView(page),
+        nextCursor: page.nextBefore === null ? null : encodeCursor({ before: page.nextBefore }),
+      };
+    },
   );
 }

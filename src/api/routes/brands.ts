@@ -3,15 +3,18 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import { activationView } from "../../brandLifecycle/activationView.ts";
 import { brandView } from "../../brands/brandView.ts";
+import { accepted } from "../accepted.ts";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { idempotencyHeaders } from "../idempotency.ts";
+import { pageOf } from "../paging.ts";
 import {
   activateBrandBody,
   activationSchema,
   brandAccepted,
   brandCreated,
   brandList,
+  brandListQuery,
   brandSchema,
   createBrandBody,
   deactivationSchema,
@@ -70,7 +73,15 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       );
       if ("accepted" in outcome) {
         const { brand, jobId } = outcome.accepted;
-        return reply.status(202).send({ ...brandView(brand), jobId, jobType: "provisionWorkspace" as const });
+        const jobType = "provisionWorkspace" as const;
+        const { job } = accepted(reply, {
+          family: "job",
+          orgId: brand.orgId,
+          brandId: brand.id,
+          jobId,
+          jobType,
+        });
+        return reply.send({ ...brandView(brand), jobId, jobType, job });
       }
       const { promptGeneration } = outcome;
       return reply
@@ -86,12 +97,16 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
         tags: ["brands"],
         summary: "List an org's brands",
         params: orgParams,
+        querystring: brandListQuery,
         response: { 200: brandList, ...errorResponses("notFound") },
       },
     },
-    async (request) => ({
-      items: (await services.brands.list(principalOf(request), request.params.orgId)).map(brandView),
-    }),
+    async (request) =>
+      pageOf(
+        (await services.brands.list(principalOf(request), request.params.orgId)).map(brandView),
+        (brand) => `${brand.createdAt}|${brand.id}`,
+        request.query,
+      ),
   );
 
   typed.get(
@@ -149,7 +164,10 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
         { requestId: request.id },
       );
       if ("accepted" in outcome) {
-        return reply.status(202).send({ jobId: outcome.accepted.jobId, status: "IN_PROGRESS" as const });
+        const { orgId, brandId } = request.params;
+        const { jobId } = outcome.accepted;
+        const { job } = accepted(reply, { family: "job", orgId, brandId, jobId, jobType: "activateBrand" });
+        return reply.send({ jobId, status: "IN_PROGRESS" as const, job });
       }
       return reply.status(200).send(activationView(outcome.done));
     },

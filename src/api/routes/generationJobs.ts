@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
+import { accepted } from "../accepted.ts";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { generationJobAccepted, generationJobSchema } from "../schemas/generationJobs.ts";
@@ -50,8 +51,10 @@ export async function generationJobRoutes(app: FastifyInstance, { services }: Ap
     },
     async (request, reply) => {
       const { orgId, brandId, jobId } = request.params;
-      const accepted = await services.generation.jobs.reauth(principalOf(request), orgId, brandId, jobId);
-      return reply.status(202).send({ ...accepted, jobType: "generateSemrushMarket" as const });
+      const resumed = await services.generation.jobs.reauth(principalOf(request), orgId, brandId, jobId);
+      const jobType = "generateSemrushMarket" as const;
+      const { job } = accepted(reply, { family: "generation", orgId, brandId, jobId, jobType });
+      return reply.send({ ...resumed, jobType, job });
     },
   );
 }

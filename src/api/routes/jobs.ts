@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
+import { accepted } from "../accepted.ts";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { jobAccepted, jobParams, jobSchema } from "../schemas/jobs.ts";
@@ -43,8 +44,9 @@ export async function jobRoutes(app: FastifyInstance, { services }: AppDeps): Pr
     },
     async (request, reply) => {
       const { orgId, brandId, jobId } = request.params;
-      const accepted = await services.jobs.reauth(principalOf(request), orgId, brandId, jobId);
-      return reply.status(202).send(accepted);
+      const resumed = await services.jobs.reauth(principalOf(request), orgId, brandId, jobId);
+      const { job } = accepted(reply, { family: "job", orgId, brandId, jobId, jobType: resumed.jobType });
+      return reply.send({ ...resumed, job });
     },
   );
 }

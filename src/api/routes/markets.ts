@@ -2,15 +2,18 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import { marketView } from "../../markets/marketView.ts";
+import { accepted } from "../accepted.ts";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { idempotencyHeaders } from "../idempotency.ts";
+import { pageOf } from "../paging.ts";
 import { provisioningAccepted } from "../schemas/brands.ts";
 import { brandParams, noContent } from "../schemas/common.ts";
 import {
   createMarketBody,
   createMarketResponse,
   marketList,
+  marketListQuery,
   marketParams,
   marketSchema,
   replaceModelsBody,
@@ -68,7 +71,16 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
         { requestId: request.id },
       );
       if ("accepted" in outcome) {
-        return reply.status(202).send({ jobId: outcome.accepted.jobId, status: "IN_PROGRESS" as const });
+        const { orgId, brandId } = request.params;
+        const { jobId } = outcome.accepted;
+        const { job } = accepted(reply, {
+          family: "job",
+          orgId,
+          brandId,
+          jobId,
+          jobType: "createSemrushMarket",
+        });
+        return reply.send({ jobId, status: "IN_PROGRESS" as const, job });
       }
       const { promptGeneration } = outcome;
       return reply
@@ -84,6 +96,7 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
         tags: ["markets"],
         summary: "List a brand's markets with their upstream state",
         params: brandParams,
+        querystring: marketListQuery,
         response: { 200: marketList, ...errorResponses("forbidden", "notFound", UPSTREAM_READ) },
       },
     },
@@ -92,7 +105,12 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
       const markets = await services.markets.list(principalOf(request), orgId, brandId, {
         requestId: request.id,
       });
-      return { items: markets.map(marketView) };
+      // Markets page by (geoTargetId, languageCode); every page reads the brand's markets whole.
+      return pageOf(
+        markets.map(marketView),
+        (market) => `${String(market.geoTargetId).padStart(10, "0")}|${market.languageCode}`,
+        request.query,
+      );
     },
   );
 

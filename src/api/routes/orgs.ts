@@ -4,10 +4,14 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { idempotencyHeaders } from "../idempotency.ts";
+import { pageOf } from "../paging.ts";
 import { orgParams } from "../schemas/common.ts";
-import { createOrgBody, orgList, orgSchema, updateOrgBody } from "../schemas/orgs.ts";
+import { createOrgBody, orgList, orgListQuery, orgSchema, updateOrgBody } from "../schemas/orgs.ts";
 import { errorResponses, IDEMPOTENT, WITH_BODY } from "../schemas/routeErrors.ts";
 import { orgView } from "../views/orgView.ts";
+
+/** Orgs page in creation order. */
+const orgKey = (org: { createdAt: string; id: string }) => `${org.createdAt}|${org.id}`;
 
 export async function orgRoutes(app: FastifyInstance, { services }: AppDeps): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -39,10 +43,12 @@ export async function orgRoutes(app: FastifyInstance, { services }: AppDeps): Pr
       schema: {
         tags: ["orgs"],
         summary: "List the orgs the caller may access",
+        querystring: orgListQuery,
         response: { 200: orgList, ...errorResponses() },
       },
     },
-    async (request) => ({ items: (await services.orgs.list(principalOf(request))).map(orgView) }),
+    async (request) =>
+      pageOf((await services.orgs.list(principalOf(request))).map(orgView), orgKey, request.query),
   );
 
   typed.get(

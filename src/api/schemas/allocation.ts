@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-import { isoTimestamp, pageLimit, uuidParam } from "./common.ts";
+import { pageQueryFields } from "../paging.ts";
+import { isoTimestamp, uuidParam } from "./common.ts";
 
 export const poolDimension = z
   .object({
@@ -76,12 +77,16 @@ export const poolViewSchema = z
 
 export const ledgerQuery = z.strictObject({
   brandId: uuidParam.optional(),
-  limit: pageLimit(),
+  ...pageQueryFields(),
   before: z
     .string()
     .regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
     .optional()
-    .transform((value) => (value === undefined ? undefined : Number(value))),
+    .transform((value) => (value === undefined ? undefined : Number(value)))
+    .meta({
+      deprecated: true,
+      description: "Deprecated: use `cursor`. An entry id to list entries older than.",
+    }),
 });
 
 export const ledgerPageSchema = z
@@ -108,6 +113,15 @@ export const ledgerPageSchema = z
         createdAt: isoTimestamp,
       }),
     ),
-    nextBefore: z.number().int().nullable().describe("pass as `before` for the next (older) page"),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe("Pass as `cursor` for the next (older) page; null on the last page"),
+    nextBefore: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ deprecated: true })
+      .describe("Deprecated: use `nextCursor`. Pass as `before` for the next (older) page"),
   })
   .meta({ id: "AllocationLedgerPage" });

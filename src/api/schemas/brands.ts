@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { acceptedJobSchema } from "../accepted.ts";
+import { PAGE_LIMIT_MAX, pageFields, pageQueryFields } from "../paging.ts";
 import { httpUrl, isoTimestamp, plainText, uuid } from "./common.ts";
 import { promptGenerationSchema } from "./generationJobs.ts";
 import { languageCodeSchema } from "./markets.ts";
@@ -98,14 +100,20 @@ export const brandCreated = brandSchema
   .extend({ promptGeneration: promptGenerationSchema.optional() })
   .meta({ id: "BrandCreated" });
 
-export const brandList = z.object({ items: z.array(brandSchema) });
+export const brandListQuery = z.strictObject(pageQueryFields(PAGE_LIMIT_MAX));
+
+export const brandList = z.object(pageFields(brandSchema)).meta({ id: "BrandPage" });
 
 /** 202 of an asynchronous create brand: the Brand (pending) and the provisioning job to poll. */
 export const brandAccepted = brandSchema
-  .extend({ jobId: uuid, jobType: z.literal("provisionWorkspace") })
+  .extend({ jobId: uuid, jobType: z.literal("provisionWorkspace"), job: acceptedJobSchema })
   .meta({ id: "BrandAccepted" });
 
 /** 202 of an asynchronous activate or create market: the provisioning job to poll. */
 export const provisioningAccepted = z
-  .object({ jobId: uuid, status: z.literal("IN_PROGRESS") })
+  .object({
+    jobId: uuid.describe("Deprecated: use `job.id`").meta({ deprecated: true }),
+    status: z.literal("IN_PROGRESS").describe("Deprecated: use `job.status`").meta({ deprecated: true }),
+    job: acceptedJobSchema,
+  })
   .meta({ id: "ProvisioningAccepted" });

@@ -48,13 +48,3 @@ export const workspaceIdText = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9_-]{1,128}$/, "must be a workspace id (letters, digits, '-' and '_')");
-
-/** A page size in a query string: 1 to 200, 50 when absent. */
-export function pageLimit() {
-  return z
-    .string()
-    .regex(/^[1-9]\d{0,2}$/, "must be an integer from 1 to 200")
-    .refine((value) => Number(value) <= 200, "must be an integer from 1 to 200")
-    .optional()
-    .transform((value) => (value === undefined ? 50 : Number(value)));
-}

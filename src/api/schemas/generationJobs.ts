@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { acceptedJobSchema } from "../accepted.ts";
 import { isoTimestamp, uuid } from "./common.ts";
 import { jobErrorSchema } from "./jobs.ts";
 
@@ -42,5 +43,10 @@ export const generationJobSchema = z
   });
 
 export const generationJobAccepted = z
-  .object({ jobId: uuid, jobType: z.literal("generateSemrushMarket"), status: z.literal("IN_PROGRESS") })
+  .object({
+    jobId: uuid,
+    jobType: z.literal("generateSemrushMarket"),
+    status: z.literal("IN_PROGRESS"),
+    job: acceptedJobSchema,
+  })
   .meta({ id: "GenerationJobAccepted" });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { pageQueryFields } from "../paging.ts";
 import { isoTimestamp, uuid, uuidParam } from "./common.ts";
 import { jobErrorSchema } from "./jobs.ts";
 
@@ -19,17 +20,7 @@ export const jobListQuery = z.strictObject({
     .optional()
     .meta({ description: "A public job type, e.g. provisionWorkspace" }),
   brandId: uuidParam.optional(),
-  limit: z
-    .string()
-    .regex(/^[1-9]\d{0,2}$/, "must be an integer from 1 to 200")
-    .refine((value) => Number(value) <= 200, "must be an integer from 1 to 200")
-    .optional()
-    .transform((value) => (value === undefined ? 50 : Number(value))),
-  cursor: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,200}$/, "must be a cursor this list gave out")
-    .optional()
-    .meta({ description: "The `nextCursor` of the previous page" }),
+  ...pageQueryFields(),
 });
 
 const summaryFields = {

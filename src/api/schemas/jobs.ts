@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { acceptedJobSchema } from "../accepted.ts";
 import { isoTimestamp, uuid, uuidParam } from "./common.ts";
 
 export const jobParams = z.object({ orgId: uuidParam, brandId: uuidParam, jobId: uuidParam });
@@ -30,5 +31,5 @@ export const jobSchema = z
   });
 
 export const jobAccepted = z
-  .object({ jobId: uuid, jobType: z.string(), status: z.literal("IN_PROGRESS") })
+  .object({ jobId: uuid, jobType: z.string(), status: z.literal("IN_PROGRESS"), job: acceptedJobSchema })
   .meta({ id: "JobAccepted" });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { PAGE_LIMIT_MAX, pageFields, pageQueryFields } from "../paging.ts";
 import { httpUrl, isoTimestamp, uuidParam } from "./common.ts";
 import { promptGenerationSchema } from "./generationJobs.ts";
 
@@ -59,6 +60,8 @@ export const createMarketResponse = z.object({
   promptGeneration: promptGenerationSchema.optional(),
 });
 
-export const marketList = z.object({ items: z.array(marketSchema) });
+export const marketListQuery = z.strictObject(pageQueryFields(PAGE_LIMIT_MAX));
+
+export const marketList = z.object(pageFields(marketSchema)).meta({ id: "MarketPage" });
 
 export const replaceModelsBody = z.strictObject({ modelIds: z.array(modelId).min(1).max(50) });

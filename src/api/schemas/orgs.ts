@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { PAGE_LIMIT_MAX, pageFields, pageQueryFields } from "../paging.ts";
 import { isoTimestamp, plainText, uuid, workspaceIdText } from "./common.ts";
 
 const workspaceId = workspaceIdText;
@@ -26,4 +27,7 @@ export const updateOrgBody = z
   })
   .refine((body) => Object.keys(body).length > 0, { message: "at least one field is required" });
 
-export const orgList = z.object({ items: z.array(orgSchema) });
+/** Orgs page through the whole list by default up to 200 (they were one unpaged list before). */
+export const orgListQuery = z.strictObject(pageQueryFields(PAGE_LIMIT_MAX));
+
+export const orgList = z.object(pageFields(orgSchema)).meta({ id: "OrgPage" });

@@ -2,7 +2,8 @@ import { z } from "zod";
 
 import { ERROR_CODES } from "../../domain/errors.ts";
 import { MAX_BULK_PROMPTS } from "../../prompts/bulkOutcome.ts";
-import { geoTargetIdNumber, pageLimit } from "./common.ts";
+import { limitParam } from "../paging.ts";
+import { geoTargetIdNumber } from "./common.ts";
 import { languageCodeSchema } from "./markets.ts";
 
 const geoTargetId = geoTargetIdNumber;
@@ -63,7 +64,7 @@ export const promptListQuery = z.strictObject({
     .transform((value) => (value === undefined ? undefined : Number(value)))
     .meta({ description: "Page mode (deprecated: use cursor); without it the list pages by cursor" }),
   cursor: z.string().min(1).max(200).optional().meta({ description: "nextCursor of the previous page" }),
-  limit: pageLimit(),
+  limit: limitParam(),
   search: z.string().min(1).max(200).optional().meta({ description: "Text contains, case-insensitive" }),
   categoryIds: idList.meta({ description: "Comma-separated category ids: prompts in any of them" }),
   tagIds: idList.meta({ description: "Comma-separated tag ids: prompts carrying any of them" }),
@@ -89,7 +90,7 @@ export const promptList = z
     items: z.array(promptItem),
     page: z.number().int(),
     total: z.number().int(),
-    nextCursor: z.string().nullable(),
+    nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
   })
   .meta({ id: "PromptPage" });
 

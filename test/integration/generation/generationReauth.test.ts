@@ -70,7 +70,15 @@ describe("NEEDS_REAUTH and reauth", () => {
     const { brandId, jobId } = await generationNeedingReauth(401);
     const resumed = await world.reauth(brandId, jobId);
     expect(resumed.status).toBe(202);
-    expect(resumed.body).toEqual({ jobId, jobType: "generateSemrushMarket", status: "IN_PROGRESS" });
+    expect(resumed.body).toMatchObject({ jobId, jobType: "generateSemrushMarket", status: "IN_PROGRESS" });
+    expect(resumed.body.job).toEqual({
+      id: jobId,
+      type: "generateSemrushMarket",
+      status: "IN_PROGRESS",
+      location: expect.stringMatching(
+        new RegExp(`/brands/${brandId}/serenity/markets/generation/jobs/${jobId}$`),
+      ),
+    });
     await world.drain();
     const polled = await world.pollGeneration(brandId, jobId);
     expect(polled.body).toMatchObject({ status: "COMPLETED", result: { published: true, verdict: "ship" } });

@@ -289,8 +289,21 @@ describe("POST …/serenity/jobs/:jobId/reauth", () => {
     acceptedToken = fresh;
     const response = await reauth(jobId, fresh);
     expect(response.statusCode).toBe(202);
-    expect(response.json()).toEqual({ jobId, jobType: "testUpstream", status: "IN_PROGRESS" });
-    expect((await poll(jobId)).json()).toMatchObject({ status: "IN_PROGRESS", error: null });
+    const location = `/v2/orgs/${orgId}/brands/${brandId}/serenity/jobs/${jobId}`;
+    expect(response.headers.location).toBe(location);
+    expect(response.json()).toEqual({
+      jobId,
+      jobType: "testUpstream",
+      status: "IN_PROGRESS",
+      job: { id: jobId, type: "testUpstream", status: "IN_PROGRESS", location },
+    });
+    // The Location is the poll.
+    const polled = await t.app.inject({
+      method: "GET",
+      url: location,
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(polled.json()).toMatchObject({ jobId, status: "IN_PROGRESS", error: null });
     await worker.drain();
     expect((await poll(jobId)).json()).toMatchObject({
       jobId,
