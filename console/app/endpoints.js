@@ -9,6 +9,7 @@ import { api } from "./api.js";
 /** @typedef {import("./types.js").BrandAccepted} BrandAccepted */
 /** @typedef {import("./types.js").MarketList} MarketList */
 /** @typedef {import("./types.js").PromptPage} PromptPage */
+/** @typedef {import("./types.js").Prompt} Prompt */
 /** @typedef {import("./types.js").BulkPromptResult} BulkPromptResult */
 /** @typedef {import("./types.js").PoolView} PoolView */
 /** @typedef {import("./types.js").PoolHistory} PoolHistory */
@@ -93,11 +94,30 @@ export const deleteMarket = (orgId, brandId, geoTargetId, languageCode) =>
 /**
  * @param {string} orgId
  * @param {string} brandId
- * @param {{ geoTargetId: number, languageCode: string, page: number, limit: number }} query
+ * @param {{ geoTargetId: number, languageCode: string, page: number, limit: number, search?: string, sort?: string, order?: string }} query
  * @returns {Promise<PromptPage>}
  */
 export const listPrompts = (orgId, brandId, query) =>
   api(`${brand(orgId, brandId)}/serenity/prompts`, { query: { ...query, includeDrafts: true } });
+/**
+ * Edits a prompt in place (spec/api.md §5): its text, the id kept.
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {string} promptId
+ * @param {{ geoTargetId: number, languageCode: string, text?: string, category?: string | null }} body
+ * @returns {Promise<Prompt>}
+ */
+export const editPrompt = (orgId, brandId, promptId, body) =>
+  api(`${brand(orgId, brandId)}/serenity/prompts/${part(promptId)}`, { method: "PATCH", body });
+/**
+ * Deletes prompts across markets, each market published once (spec/api.md §5).
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {{ geoTargetId: number, languageCode: string, ids: string[] }[]} items
+ * @returns {Promise<{ items: { index: number, status: number }[] }>}
+ */
+export const bulkDeletePrompts = (orgId, brandId, items) =>
+  api(`${brand(orgId, brandId)}/serenity/prompts/bulk-delete`, { method: "POST", body: { items } });
 /**
  * @param {string} orgId
  * @param {string} brandId

@@ -182,6 +182,33 @@ describe("the operator console", () => {
     await expect.poll(() => rows.count(), WAIT).toBe(1);
     expect(await rows.first().textContent()).toContain("dry skin");
 
+    // Issue 36: search and sort by the API, an inline edit (the id kept), a bulk delete. (The
+    // "Add prompts" form is still open.)
+    await page.fill("#prompt-texts", "Which serum suits oily skin?");
+    await page.click("form button:text('Add')");
+    await expect.poll(() => rows.count(), WAIT).toBe(2);
+    await page.fill("#prompt-search", "SERUM");
+    await page.press("#prompt-search", "Enter");
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
+    await page.fill("#prompt-search", "");
+    await page.press("#prompt-search", "Enter");
+    await page.selectOption("#prompt-sort", "text:desc");
+    await expect.poll(async () => (await rows.first().textContent()) ?? "", WAIT).toContain("Which serum");
+    await rows.first().getByRole("button", { name: "Edit" }).click();
+    await page.fill("main table input.inline-edit", "Which serum suits combination skin?");
+    await checkPage(page, "market (editing)", () =>
+      page.locator("main table input.inline-edit").waitFor(WAIT),
+    );
+    await page.click("main table button:text('Save')");
+    await expect
+      .poll(async () => (await rows.first().textContent()) ?? "", WAIT)
+      .toContain("combination skin");
+    await rows.first().getByRole("checkbox").check();
+    await page.locator("main .filters").getByRole("button", { name: "Delete selected (1)" }).click();
+    await page.locator("dialog[open]").getByRole("button", { name: "Delete selected (1)" }).click();
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
+    expect(await rows.first().textContent()).toContain("dry skin");
+
     // The overview now tells the whole story (the README's picture): two top-ups, a line over time.
     await page.click("header nav a:text('Overview')");
     await page.waitForSelector(".chart-box canvas", WAIT);

@@ -11,7 +11,15 @@ import {
   NotFound,
   usePageTitle,
 } from "../components/common.js";
-import { createPrompts, deletePrompts, getBrand, listMarkets, listPrompts } from "../endpoints.js";
+import {
+  bulkDeletePrompts,
+  createPrompts,
+  deletePrompts,
+  editPrompt,
+  getBrand,
+  listMarkets,
+  listPrompts,
+} from "../endpoints.js";
 import { formatClock, formatNumber } from "../format.js";
 import { html } from "../html.js";
 import { useLive } from "../live.js";
@@ -25,23 +33,35 @@ export const PROMPTS_PER_PAGE = 100;
 const tagKey = (tag) => `${tag.dimension ?? "tag"}: ${tag.name}`;
 
 /**
- * A market's prompts with their tags (origin, type, category, …), filtered by a tag, with delete
- * and add. The filter applies to the page shown (the API pages prompts and has no tag filter).
+ * A market's prompts with their tags (origin, type, category, …): searched and sorted by the API,
+ * filtered by a tag on the page shown, edited inline (the id kept), deleted one by one or in bulk,
+ * and added.
  * @param {{ orgId: string, brandId: string, geoTargetId: number, languageCode: string }} props
  */
 export function MarketPage({ orgId, brandId, geoTargetId, languageCode }) {
   const [page, setPage] = useState(1);
   const [tag, setTag] = useState("");
   const [draft, setDraft] = useState("");
+  const [search, setSearch] = useState("");
+  const [sort, setSort] = useState("");
+  const [editing, setEditing] = useState(/** @type {{ id: string, text: string } | null} */ (null));
+  const [selected, setSelected] = useState(/** @type {string[]} */ ([]));
   const [note, setNote] = useState(/** @type {{ message: string, tone?: "ok" | "error" } | null} */ (null));
   const brand = useLive({ brand: () => getBrand(orgId, brandId) }, [orgId, brandId], { intervalMs: 60_000 });
   const live = useLive(
     {
       prompts: () =>
-        listPrompts(orgId, brandId, { geoTargetId, languageCode, page, limit: PROMPTS_PER_PAGE }),
+        listPrompts(orgId, brandId, {
+          geoTargetId,
+          languageCode,
+          page,
+          limit: PROMPTS_PER_PAGE,
+          search: search.trim() || undefined,
+          ...(sort ? { sort: sort.split(":")[0], order: sort.split(":")[1] } : {}),
+        }),
       markets: () => listMarkets(orgId, brandId),
     },
-    [orgId, brandId, geoTargetId, languageCode, page],
+    [orgId, brandId, geoTargetId, languageCode, page, search, sort],
   );
   const market = live.data.markets?.items.find(
     (candidate) => candidate.geoTargetId === geoTargetId && candidate.languageCode === languageCode,
@@ -73,6 +93,40 @@ export function MarketPage({ orgId, brandId, geoTargetId, languageCode }) {
     }
     await live.refresh();
   };
+
+  /** Saves the inline edit: the text in place, the id kept. */
+  const save = async () => {
+    if (!editing) return;
+    try {
+      await editPrompt(orgId, brandId, editing.id, { geoTargetId, languageCode, text: editing.text });
+      setNote({ message: "Prompt saved." });
+      setEditing(null);
+    } catch (error) {
+      setNote({
+        message: `The prompt was not saved: ${error instanceof ApiError ? error.message : "unknown error"}`,
+        tone: "error",
+      });
+    }
+    await live.refresh();
+  };
+
+  const removeSelected = async () => {
+    try {
+      await bulkDeletePrompts(orgId, brandId, [{ geoTargetId, languageCode, ids: selected }]);
+      setNote({ message: `${selected.length} prompts deleted.` });
+      setSelected([]);
+    } catch (error) {
+      setNote({
+        message: `No prompt was deleted: ${error instanceof ApiError ? error.message : "unknown error"}`,
+        tone: "error",
+      });
+    }
+    await live.refresh();
+  };
+
+  /** @param {string} id */
+  const toggle = (id) =>
+    setSelected(selected.includes(id) ? selected.filter((other) => other !== id) : [...selected, id]);
 
   /** @param {SubmitEvent} event */
   const add = async (event) => {
@@ -107,7 +161,25 @@ export function MarketPage({ orgId, brandId, geoTargetId, languageCode }) {
 
   /** @type {import("../components/common.js").Column<Prompt>[]} */
   const columns = [
-    { key: "text", header: "Prompt", className: "wide", cell: (prompt) => prompt.text },
+    {
+      key: "select",
+      header: "Select",
+      cell: (prompt) =>
+        html`<input type="checkbox" aria-label=${`Select “${prompt.text}”`} checked=${selected.includes(prompt.id)}
+          onChange=${() => toggle(prompt.id)} />`,
+    },
+    {
+      key: "text",
+      header: "Prompt",
+      className: "wide",
+      cell: (prompt) =>
+        editing?.id === prompt.id
+          ? html`<input class="inline-edit" aria-label="Prompt text" value=${editing.text}
+              onInput=${(/** @type {Event} */ e) => setEditing({ id: prompt.id, text: /** @type {HTMLInputElement} */ (e.currentTarget).value })} />
+            <button type="button" onClick=${save}>Save</button>
+            <button type="button" onClick=${() => setEditing(null)}>Cancel</button>`
+          : prompt.text,
+    },
     {
       key: "tags",
       header: "Tags",
@@ -123,7 +195,8 @@ export function MarketPage({ orgId, brandId, geoTargetId, languageCode }) {
       key: "actions",
       header: "Actions",
       cell: (prompt) =>
-        html`<${ConfirmButton} label="Delete" danger question=${`Delete the prompt “${prompt.text}”?`} onConfirm=${() => remove(prompt)} />`,
+        html`<button type="button" onClick=${() => setEditing({ id: prompt.id, text: prompt.text })}>Edit</button>
+          <${ConfirmButton} label="Delete" danger question=${`Delete the prompt “${prompt.text}”?`} onConfirm=${() => remove(prompt)} />`,
     },
   ];
 
@@ -140,6 +213,29 @@ export function MarketPage({ orgId, brandId, geoTargetId, languageCode }) {
     <${ActionNote} message=${note?.message ?? null} tone=${note?.tone} />
     <${ErrorNote} error=${live.errors.markets} what="load the market" />
     <div class="filters">
+      <div class="field">
+        <label for="prompt-search">Search</label>
+        <input id="prompt-search" type="search" value=${search}
+          onChange=${(/** @type {Event} */ e) => {
+            setPage(1);
+            setSearch(/** @type {HTMLInputElement} */ (e.currentTarget).value);
+          }} />
+      </div>
+      <div class="field">
+        <label for="prompt-sort">Sort</label>
+        <select id="prompt-sort" value=${sort} onChange=${(/** @type {Event} */ e) => setSort(/** @type {HTMLSelectElement} */ (e.currentTarget).value)}>
+          <option value="">as created</option>
+          <option value="text:asc">text A–Z</option>
+          <option value="text:desc">text Z–A</option>
+          <option value="updatedAt:desc">last edited</option>
+        </select>
+      </div>
+      ${
+        selected.length > 0
+          ? html`<${ConfirmButton} label=${`Delete selected (${selected.length})`} danger
+            question=${`Delete ${selected.length} prompts?`} onConfirm=${removeSelected} />`
+          : null
+      }
       <div class="field">
         <label for="tag-filter">Filter by tag</label>
         <select id="tag-filter" value=${tag} onChange=${(/** @type {Event} */ e) => setTag(/** @type {HTMLSelectElement} */ (e.currentTarget).value)}>
