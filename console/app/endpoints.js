@@ -166,3 +166,47 @@ export const deletePrompts = (orgId, brandId, body) =>
 export const listJobs = (orgId, query) => api(`${org(orgId)}/serenity/jobs`, { query });
 /** @param {string} orgId @param {string} jobId @returns {Promise<JobTimeline>} */
 export const getJobTimeline = (orgId, jobId) => api(`${org(orgId)}/serenity/jobs/${part(jobId)}/timeline`);
+
+/**
+ * A market's categories, breadth-first (spec/api.md §5).
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {number} geoTargetId
+ * @param {string} languageCode
+ * @returns {Promise<{ items: { id: string, name: string, parentId: string | null, depth: number, promptCount: number }[] }>}
+ */
+export const listCategories = (orgId, brandId, geoTargetId, languageCode) =>
+  api(`${brand(orgId, brandId)}/serenity/markets/${geoTargetId}/${part(languageCode)}/categories`);
+/**
+ * Creates (no id), renames or moves (an id) a category of a market.
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {number} geoTargetId
+ * @param {string} languageCode
+ * @param {string | null} categoryId
+ * @param {{ name?: string, parentId?: string | null }} body
+ * @returns {Promise<unknown>}
+ */
+export const saveCategory = (orgId, brandId, geoTargetId, languageCode, categoryId, body) =>
+  api(
+    `${brand(orgId, brandId)}/serenity/markets/${geoTargetId}/${part(languageCode)}/categories${categoryId ? `/${part(categoryId)}` : ""}`,
+    { method: categoryId ? "PATCH" : "POST", body },
+  );
+/**
+ * Deletes a category; its prompts move to `reassignTo` when given.
+ * @param {string} orgId
+ * @param {string} brandId
+ * @param {number} geoTargetId
+ * @param {string} languageCode
+ * @param {string} categoryId
+ * @param {string | undefined} reassignTo
+ * @returns {Promise<null>}
+ */
+export const deleteCategory = (orgId, brandId, geoTargetId, languageCode, categoryId, reassignTo) =>
+  api(
+    `${brand(orgId, brandId)}/serenity/markets/${geoTargetId}/${part(languageCode)}/categories/${part(categoryId)}`,
+    {
+      method: "DELETE",
+      query: { reassignTo },
+    },
+  );

@@ -209,6 +209,26 @@ describe("the operator console", () => {
     await expect.poll(() => rows.count(), WAIT).toBe(1);
     expect(await rows.first().textContent()).toContain("dry skin");
 
+    // The market's categories as a tree: add, nest, rename, delete.
+    const tree = page.locator(".category-tree li");
+    await page.fill("#category-name", "skin care");
+    await page.click("button:text('Add category')");
+    await expect.poll(() => tree.count(), WAIT).toBe(1);
+    await page.fill("#category-name", "serums");
+    await page.selectOption("#category-parent", { label: "skin care" });
+    await page.click("button:text('Add category')");
+    await expect.poll(() => page.locator(".category-tree .category-tree li").count(), WAIT).toBe(1);
+    await page.selectOption("#category-target", { label: "· serums" });
+    await page.fill("#category-new-name", "face serums");
+    await page.click("button:text('Rename')");
+    await expect
+      .poll(async () => (await page.locator(".category-tree").first().textContent()) ?? "", WAIT)
+      .toContain("face serums");
+    await checkPage(page, "market (categories)", () => tree.first().waitFor(WAIT));
+    await page.getByRole("button", { name: "Delete face serums" }).click();
+    await page.locator("dialog[open]").getByRole("button", { name: "Delete face serums" }).click();
+    await expect.poll(() => tree.count(), WAIT).toBe(1);
+
     // The overview now tells the whole story (the README's picture): two top-ups, a line over time.
     await page.click("header nav a:text('Overview')");
     await page.waitForSelector(".chart-box canvas", WAIT);

@@ -1,6 +1,7 @@
 // @ts-check
 import { useState } from "../../vendor/hooks.js";
 import { ApiError, isNotFound } from "../api.js";
+import { Categories } from "../components/categories.js";
 import {
   ActionNote,
   Badge,
@@ -268,5 +269,6 @@ export function MarketPage({ orgId, brandId, geoTargetId, languageCode }) {
         <button type="submit" class="button-primary">Add</button>
       </form>
     </details>
+    <${Categories} orgId=${orgId} brandId=${brandId} geoTargetId=${geoTargetId} languageCode=${languageCode} />
   </section>`;
 }
