@@ -74,6 +74,65 @@ function codesOf(schema: unknown): string[] {
   return Array.isArray(codes) ? (codes as string[]) : [];
 }
 
+const STATUS_PHRASES: Record<string, string> = {
+  "200": "OK",
+  "201": "Created",
+  "202": "Accepted: a job does the rest; poll `Location`",
+  "204": "No content: done",
+  "207": "Multi-status: one result per item",
+};
+
+const VERBS: Record<string, string> = {
+  get: "get",
+  post: "create",
+  put: "replace",
+  patch: "update",
+  delete: "delete",
+};
+const ACTIONS = new Set(["activate", "deactivate", "reauth", "bulk-delete", "prompt-preview"]);
+
+function pascal(segment: string): string {
+  return segment
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join("");
+}
+
+/**
+ * An operationId from the method and path, the same rule for every route: `list…` for a GET of a
+ * collection, `get…` for one item, `create…`/`replace…`/`update…`/`delete…`, and the action's name
+ * for an action route (`activateBrand`, `reauthJob`). A test holds them unique.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const segments = path.split("/").filter((segment) => segment && segment !== "v2" && segment !== "serenity");
+  const trailingParam = segments.at(-1)?.startsWith("{") ?? false;
+  const nouns: string[] = [];
+  for (const segment of [...segments].reverse()) {
+    if (segment.startsWith("{")) {
+      if (nouns.length > 0) break;
+      continue;
+    }
+    nouns.unshift(segment);
+  }
+  let run = nouns.slice(-2);
+  const action = run.at(-1)!;
+  if (method === "post" && ACTIONS.has(action)) {
+    const owner =
+      segments.filter((segment) => !segment.startsWith("{") && !ACTIONS.has(segment)).at(-1) ?? "";
+    return `${action.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase())}${pascal(singular(owner))}`;
+  }
+  if (run.length === 2 && ["orgs", "brands", "markets"].includes(run[0]!)) run = run.slice(1);
+  const one = trailingParam || method === "post";
+  const name = pascal((one ? [...run.slice(0, -1), singular(run.at(-1)!)] : run).join("-"));
+  if (method !== "get") return `${VERBS[method] ?? method}${name}`;
+  return `${trailingParam || !action.endsWith("s") ? "get" : "list"}${name}`;
+}
+
+function singular(noun: string): string {
+  return noun.endsWith("ies") ? `${noun.slice(0, -3)}y` : noun.endsWith("s") ? noun.slice(0, -1) : noun;
+}
+
 function finishOperation(operation: Json): void {
   const responses = isObject(operation.responses) ? operation.responses : {};
   const parameters = Array.isArray(operation.parameters) ? (operation.parameters as Json[]) : [];
@@ -82,6 +141,14 @@ function finishOperation(operation: Json): void {
   );
   for (const [status, response] of Object.entries(responses)) {
     if (!isObject(response)) continue;
+    if (response.description === "Default Response") {
+      const content = isObject(response.content) ? response.content : {};
+      const media = Object.values(content)[0];
+      const ref = isObject(media) && isObject(media.schema) ? media.schema.$ref : undefined;
+      const named = typeof ref === "string" ? ` — ${ref.split("/").at(-1)}` : "";
+      const summary = typeof operation.summary === "string" ? `${operation.summary}. ` : "";
+      response.description = `${summary}${STATUS_PHRASES[status] ?? status}${named}.`;
+    }
     const headers: Json = {
       "x-request-id": { $ref: "#/components/headers/RequestId" },
       ...(isObject(response.headers) ? response.headers : {}),
@@ -115,9 +182,13 @@ export function finishDocument<T extends Json>(document: T): T {
   // The request-side copies (`…Input`) stay strict; every other component is a response shape.
   for (const [name, schema] of Object.entries(schemas)) if (!name.endsWith("Input")) openUp(schema);
   const paths = isObject(document.paths) ? document.paths : {};
-  for (const item of Object.values(paths)) {
+  for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
-    for (const operation of Object.values(item)) if (isObject(operation)) finishOperation(operation);
+    for (const [method, operation] of Object.entries(item)) {
+      if (!isObject(operation)) continue;
+      operation.operationId ??= operationIdOf(method, path);
+      finishOperation(operation);
+    }
   }
   return document;
 }

@@ -39,6 +39,7 @@ export async function generationJobRoutes(app: FastifyInstance, { services }: Ap
     {
       schema: {
         tags: ["markets"],
+        operationId: "reauthGenerationJob",
         summary: "Resume a prompt generation that needs re-authentication",
         description:
           "Only the user who started it (else 403), only when it FAILED with NEEDS_REAUTH (else 409 invalidState): seals the caller's bearer, then resumes the same job from its checkpoints (no second generation).",

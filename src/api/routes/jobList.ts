@@ -36,6 +36,7 @@ export async function jobListRoutes(app: FastifyInstance, { services }: AppDeps)
     {
       schema: {
         tags: ["jobs"],
+        operationId: "getJobTimeline",
         summary: "A job's requeue/chain lineage as a timeline",
         description:
           "The job (as in the list) and each of its hops, oldest first: how it came to be (start, requeue or chain), when, and its outcome. `jobId` may name the job or any of its hops.",

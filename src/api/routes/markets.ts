@@ -150,6 +150,7 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
     {
       schema: {
         tags: ["markets"],
+        operationId: "replaceMarketModels",
         summary: "Replace the AI models a market tracks",
         params: marketParams,
         body: replaceModelsBody,

@@ -33,6 +33,7 @@ export async function promptRoutes(app: FastifyInstance, { services }: AppDeps):
       config: { idempotent: true },
       schema: {
         tags: ["prompts"],
+        operationId: "createPrompts",
         summary: "Create up to 500 prompts across a brand's markets (per-item results)",
         params: brandParams,
         headers: idempotencyHeaders,
