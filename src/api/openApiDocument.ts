@@ -136,6 +136,7 @@ function singular(noun: string): string {
 function finishOperation(operation: Json): void {
   const responses = isObject(operation.responses) ? operation.responses : {};
   const parameters = Array.isArray(operation.parameters) ? (operation.parameters as Json[]) : [];
+  const authenticated = !(Array.isArray(operation.security) && operation.security.length === 0);
   const idempotent = parameters.some(
     (parameter) => parameter.in === "header" && parameter.name === "idempotency-key",
   );
@@ -164,6 +165,10 @@ function finishOperation(operation: Json): void {
     } else if (json) {
       openUp(json.schema);
     }
+    if (authenticated) {
+      headers.RateLimit = { $ref: "#/components/headers/RateLimit" };
+      headers["RateLimit-Policy"] = { $ref: "#/components/headers/RateLimitPolicy" };
+    }
     if (numeric === 202) headers.Location = { $ref: "#/components/headers/Location" };
     if (numeric >= 200 && numeric < 300 && idempotent)
       headers["Idempotent-Replayed"] = { $ref: "#/components/headers/IdempotentReplayed" };
@@ -177,6 +182,16 @@ export function finishDocument<T extends Json>(document: T): T {
     RequestId: REQUEST_ID_HEADER,
     IdempotentReplayed: IDEMPOTENT_REPLAYED_HEADER,
     Location: LOCATION_HEADER,
+    RateLimit: {
+      description:
+        'The IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers) for whichever API limit (per token or per org) is nearest exhaustion: `"token";r=<remaining>;t=<seconds to reset>`. Sent while the limits are on (the default).',
+      schema: { type: "string" },
+    },
+    RateLimitPolicy: {
+      description:
+        'Every limit that counted the request: `"token";q=<quota>;w=<window seconds>, "org";q=…;w=…`.',
+      schema: { type: "string" },
+    },
   };
   const schemas = isObject(components.schemas) ? components.schemas : {};
   // The request-side copies (`…Input`) stay strict; every other component is a response shape.

@@ -35,6 +35,34 @@ function orgOf(request: FastifyRequest): string | undefined {
   return canAccessOrg(request.principal, orgId) ? orgId : undefined;
 }
 
+/** One limit's state for this request, as the RateLimit fields say it. */
+export interface RateLimitState {
+  policy: "token" | "org";
+  quota: number;
+  windowSeconds: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/**
+ * `RateLimit-Policy` lists every limit that counted the request; `RateLimit` gives the one nearest
+ * exhaustion (the smallest remaining share of its quota; the sooner reset on a tie), as the IETF
+ * draft (draft-ietf-httpapi-ratelimit-headers) spells them: `"token";q=60000;w=60` and
+ * `"org";r=12;t=31`.
+ */
+export function rateLimitFields(states: readonly RateLimitState[]): Record<string, string> | undefined {
+  if (states.length === 0) return undefined;
+  const nearest = [...states].sort(
+    (a, b) => a.remaining / a.quota - b.remaining / b.quota || a.resetSeconds - b.resetSeconds,
+  )[0]!;
+  return {
+    ratelimit: `"${nearest.policy}";r=${nearest.remaining};t=${nearest.resetSeconds}`,
+    "ratelimit-policy": states
+      .map((state) => `"${state.policy}";q=${state.quota};w=${state.windowSeconds}`)
+      .join(", "),
+  };
+}
+
 export async function registerApiRateLimits(app: FastifyInstance, limits: ApiRateLimits): Promise<void> {
   const { store } = limits;
   await app.register(rateLimit, {
@@ -51,11 +79,13 @@ export async function registerApiRateLimits(app: FastifyInstance, limits: ApiRat
         }),
   });
   const checks: {
+    policy: "token" | "org";
     check: ReturnType<FastifyInstance["createRateLimit"]>;
     applies: (r: FastifyRequest) => boolean;
   }[] = [];
   if (limits.perToken > 0) {
     checks.push({
+      policy: "token",
       check: app.createRateLimit({
         max: limits.perToken,
         timeWindow: limits.windowMs,
@@ -66,6 +96,7 @@ export async function registerApiRateLimits(app: FastifyInstance, limits: ApiRat
   }
   if (limits.perOrg > 0) {
     checks.push({
+      policy: "org",
       check: app.createRateLimit({
         max: limits.perOrg,
         timeWindow: limits.windowMs,
@@ -80,10 +111,22 @@ export async function registerApiRateLimits(app: FastifyInstance, limits: ApiRat
   // callers out (test/reliability/apiRateLimitMultiProcess.test.ts).
   app.addHook("preHandler", async (request, reply) => {
     if (!request.principal) return;
-    for (const { check, applies } of checks) {
+    const counted: RateLimitState[] = [];
+    for (const { policy, check, applies } of checks) {
       if (!applies(request)) continue;
       const result = await check(request);
-      if (result.isAllowed || !result.isExceeded) continue;
+      if (result.isAllowed) continue;
+      counted.push({
+        policy,
+        quota: result.max,
+        windowSeconds: Math.ceil(result.timeWindow / 1000),
+        remaining: Math.max(0, result.remaining),
+        resetSeconds: Math.max(0, result.ttlInSeconds),
+      });
+      // The IETF RateLimit fields, for whichever limit is nearest exhaustion (docs/decisions/0037).
+      const fields = rateLimitFields(counted);
+      if (fields) void reply.headers(fields);
+      if (!result.isExceeded) continue;
       void reply.header("retry-after", String(Math.max(result.ttlInSeconds, 1)));
       throw new ServiceError("rateLimited");
     }

@@ -2,6 +2,7 @@ import type { FastifyRateLimitStore } from "@fastify/rate-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { buildApp } from "../../../src/api/app.ts";
+import { rateLimitFields } from "../../../src/api/rateLimits.ts";
 import { RETRY_AFTER_CODES } from "../../../src/api/retryAfter.ts";
 import { hs256Verifier, signDevToken } from "../../../src/auth/tokenVerifier.ts";
 import { openDatabase } from "../../../src/db/database.ts";
@@ -161,6 +162,15 @@ describe("the codes raised outside a service carry it too", () => {
         );
       }
       expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 429]);
+      // The IETF RateLimit fields on every counted answer, the refusal included.
+      expect(answers.map((answer) => answer.headers["ratelimit-policy"])).toEqual(
+        Array(3).fill('"token";q=2;w=60'),
+      );
+      expect(answers.map((answer) => String(answer.headers.ratelimit).replace(/;t=\d+$/, ""))).toEqual([
+        '"token";r=1',
+        '"token";r=0',
+        '"token";r=0',
+      ]);
       expect(answers[2]!.json().code).toBe("rateLimited");
       const seconds = Number(answers[2]!.headers["retry-after"]);
       expect(seconds).toBeGreaterThanOrEqual(1);
@@ -168,5 +178,19 @@ describe("the codes raised outside a service carry it too", () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe("the RateLimit fields", () => {
+  it("name the limit nearest exhaustion by its remaining share, and list every policy", () => {
+    const fields = rateLimitFields([
+      { policy: "token", quota: 100, windowSeconds: 60, remaining: 40, resetSeconds: 30 },
+      { policy: "org", quota: 1000, windowSeconds: 60, remaining: 100, resetSeconds: 20 },
+    ]);
+    expect(fields).toEqual({
+      ratelimit: '"org";r=100;t=20',
+      "ratelimit-policy": '"token";q=100;w=60, "org";q=1000;w=60',
+    });
+    expect(rateLimitFields([])).toBeUndefined();
   });
 });
