@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 
+import { canAccessOrg } from "../auth/principal.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { IDEMPOTENCY_KEY_PATTERN, requestFingerprint } from "../domain/idempotency.ts";
@@ -64,6 +65,10 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
         : INTERACTIVE_EDGE_BUDGET_MS;
     const started = await service.start(scope, fingerprint, waitMs);
     if (started.kind === "replay") {
+      // A stored answer is the org's data: a caller who lost access to the org since gets the 404
+      // any other route under it answers, never the replay.
+      const principal = principalOf(request);
+      if (scope.orgId !== "" && !canAccessOrg(principal, scope.orgId)) throw new ServiceError("notFound");
       request.log.info({ route }, "idempotent repeat answered from its first answer");
       // A replayed 202 names the same job to poll, in its header as in its body.
       const location = (started.body as { job?: { location?: unknown } } | null)?.job?.location;

@@ -48,6 +48,16 @@ function createBrand(token: string, body: object, key?: string) {
 }
 
 describe("Idempotency-Key on creates", () => {
+  it("a replay re-checks access: a caller who lost the org gets 404, not the stored answer", async () => {
+    const first = await createBrand(user, { name: "Kept" }, "access-1");
+    expect(first.statusCode).toBe(201);
+    const withoutOrg = await t.token({ sub: "user-idem", orgs: [] });
+    const replay = await createBrand(withoutOrg, { name: "Kept" }, "access-1");
+    expect(replay.statusCode).toBe(404);
+    expect(replay.json().code).toBe("notFound");
+    expect(replay.body).not.toContain(first.json().id as string);
+  });
+
   it("a repeat with the same key and body answers the first answer and creates nothing", async () => {
     const first = await createBrand(user, { name: "Twin", domain: "twin.example" }, "retry-1");
     expect(first.statusCode).toBe(201);
