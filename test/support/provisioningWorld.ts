@@ -160,7 +160,7 @@ export function useProvisioningWorld(receive: (world: ProvisioningWorld) => void
   });
   afterAll(async () => {
     try {
-      const errors = world.responses.filter((body) => body.startsWith('{"error":"'));
+      const errors = world.responses.filter(isProblem);
       const workspaceIds = (await world.sim.dump()).workspaces.map((workspace) => workspace.id);
       expectNoLeaks(errors, { bearers: [world.token, world.admin], workspaceIds });
     } finally {
@@ -171,4 +171,14 @@ export function useProvisioningWorld(receive: (world: ProvisioningWorld) => void
     await world.sim.control("/faults", undefined, "DELETE");
     await world.sim.clearCalls();
   });
+}
+
+/** An error answer: an RFC 9457 problem document carrying a registry code (ADR 0037). */
+function isProblem(body: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === "object" && parsed !== null && "type" in parsed && "code" in parsed;
+  } catch {
+    return false;
+  }
 }
