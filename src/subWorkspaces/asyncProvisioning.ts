@@ -16,6 +16,7 @@ import {
   ACTIVATE_MARKETS_JOB,
   CREATE_MARKET_JOB,
   PROVISION_WORKSPACE_JOB,
+  PROVISION_WORKSPACE_PUBLIC,
   type ProvisionWorkspaceMetadata,
 } from "./provisioningJobTypes.ts";
 import { provisioningStaleMs } from "./provisioningSettings.ts";
@@ -32,6 +33,8 @@ export interface AsyncProvisioningDeps {
 /** An asynchronous request accepted: the job to poll, and the brand as the attempt left it. */
 export interface AcceptedProvisioning {
   jobId: string;
+  /** The job's public type: every asynchronous provisioning request starts the workspace job. */
+  jobType: typeof PROVISION_WORKSPACE_PUBLIC;
   /** Pending, with its job id. */
   brand: BrandRow;
 }
@@ -174,6 +177,10 @@ export class AsyncProvisioning {
       now: clock.databaseTime?.(),
     });
     log.info({ attemptId, jobId, chained: chained.type }, "asynchronous provisioning accepted");
-    return { jobId, brand: recorded ?? { ...begun, provisioningJobId: jobId } };
+    return {
+      jobId,
+      jobType: PROVISION_WORKSPACE_PUBLIC,
+      brand: recorded ?? { ...begun, provisioningJobId: jobId },
+    };
   }
 }

@@ -72,8 +72,7 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
         { requestId: request.id },
       );
       if ("accepted" in outcome) {
-        const { brand, jobId } = outcome.accepted;
-        const jobType = "provisionWorkspace" as const;
+        const { brand, jobId, jobType } = outcome.accepted;
         const { job } = accepted(reply, {
           family: "job",
           orgId: brand.orgId,
@@ -165,8 +164,8 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       );
       if ("accepted" in outcome) {
         const { orgId, brandId } = request.params;
-        const { jobId } = outcome.accepted;
-        const { job } = accepted(reply, { family: "job", orgId, brandId, jobId, jobType: "activateBrand" });
+        const { jobId, jobType } = outcome.accepted;
+        const { job } = accepted(reply, { family: "job", orgId, brandId, jobId, jobType });
         return reply.send({ jobId, status: "IN_PROGRESS" as const, job });
       }
       return reply.status(200).send(activationView(outcome.done));

@@ -72,14 +72,8 @@ export async function marketRoutes(app: FastifyInstance, { services }: AppDeps):
       );
       if ("accepted" in outcome) {
         const { orgId, brandId } = request.params;
-        const { jobId } = outcome.accepted;
-        const { job } = accepted(reply, {
-          family: "job",
-          orgId,
-          brandId,
-          jobId,
-          jobType: "createSemrushMarket",
-        });
+        const { jobId, jobType } = outcome.accepted;
+        const { job } = accepted(reply, { family: "job", orgId, brandId, jobId, jobType });
         return reply.send({ jobId, status: "IN_PROGRESS" as const, job });
       }
       const { promptGeneration } = outcome;

@@ -51,13 +51,23 @@ async function flatBrand(): Promise<string> {
 }
 
 describe("async createMarket", () => {
-  it("202 {jobId, status}; the poll of that id reads IN_PROGRESS, then the create-market result", async () => {
+  it("202 {jobId, status, job}; the poll of that id reads IN_PROGRESS, then the create-market result", async () => {
     const { brandId, workspaceId } = await activeBrand();
     await w.sim.clearCalls();
     const accepted = await w.call("POST", brandUrl(brandId, "/serenity/markets"), { ...usEn, async: true });
     expect(accepted.status).toBe(202);
-    expect(accepted.body).toEqual({ jobId: expect.any(String), status: "IN_PROGRESS" });
     const { jobId } = accepted.body;
+    // The one 202 of ADR 0037: the job's own object beside the fields kept from earlier releases.
+    expect(accepted.body).toEqual({
+      jobId: expect.any(String),
+      status: "IN_PROGRESS",
+      job: {
+        id: jobId,
+        type: "provisionWorkspace",
+        status: "IN_PROGRESS",
+        location: brandUrl(brandId, `/serenity/jobs/${jobId}`),
+      },
+    });
     expect(await w.sim.calls()).toEqual([]);
     expect((await w.poll(brandId, jobId)).body).toMatchObject({ jobId, status: "IN_PROGRESS" });
 
