@@ -38,7 +38,8 @@ describe("list markets", () => {
     const answer = await world.call("GET", world.marketsUrl());
     expect(answer.status).toBe(200);
     expect(answer.body.items).toHaveLength(2);
-    const [first, second] = answer.body.items;
+    // Markets are listed in their paging order, (geoTargetId, languageCode) (ADR 0037): FR, then US.
+    const [second, first] = answer.body.items;
     expect(first).toMatchObject({
       geoTargetId: 2840,
       languageCode: "en",

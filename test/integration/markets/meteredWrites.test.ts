@@ -179,9 +179,15 @@ describe("metered writes go through the guard with their need", () => {
     const conflict = document.paths[
       "/v2/orgs/{orgId}/brands/{brandId}/serenity/markets/{geoTargetId}/{languageCode}/models"
     ]!.put!.responses["409"] as {
-      content: { "application/json": { schema: { properties: { error: { enum: string[] } } } } };
+      content: {
+        "application/problem+json": {
+          schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] };
+        };
+      };
     };
-    expect(conflict.content["application/json"].schema.properties.error.enum).toContain("orgPoolExhausted");
+    expect(conflict.content["application/problem+json"].schema.allOf[1].properties.code.enum).toContain(
+      "orgPoolExhausted",
+    );
   });
 
   it("prompt delete publishes through the guard and releases surplus", async () => {
