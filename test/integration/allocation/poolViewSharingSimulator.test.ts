@@ -117,6 +117,9 @@ describe("pool views asked for at once, on the simulator", () => {
       () => "failed",
     );
     await w.untilChecked(1);
+    // The first caller's fill is the one in flight once one of its reads is held upstream (the fill
+    // is registered before its first read): only then do the others arrive, to join it.
+    await waitFor(() => w.sim.held() > 0, { what: "the first caller's fill under way" });
     const sameBearer = w.service.poolView(w.member("revoked-token"), w.orgId).then(
       () => "answered",
       () => "failed",
