@@ -16,19 +16,10 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 
-import { buildApp } from "../src/api/app.ts";
-import { hs256Verifier, signDevToken } from "../src/auth/tokenVerifier.ts";
-import { openDatabase } from "../src/db/database.ts";
-import { systemClock } from "../src/domain/clock.ts";
-import { createGatewayClient } from "../src/gateway/gatewayClient.ts";
 import type { ListPromptsRequest } from "../src/gateway/types.ts";
-import { EventBus } from "../src/observability/events.ts";
-import { createLogger } from "../src/observability/logger.ts";
-import { createMetrics } from "../src/observability/metrics.ts";
-import { createServices } from "../src/runtime/services.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
 import { startSimulator } from "../src/simulator/startSimulator.ts";
-import { scratchDatabase } from "./support/scratchDatabase.ts";
+import { inProcessApi, printTable, scratchDatabase } from "./allocation-support.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -41,8 +32,6 @@ const PROMPTS = Number(args.prompts);
 const ROUNDS = Number(args.rounds);
 const LATENCIES = args.latencies.split(",").map(Number);
 const PAGE = 50;
-const SECRET = "bench-secret-that-is-long-enough-0123456789";
-const logger = createLogger({ level: "warn" });
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -59,37 +48,15 @@ interface Query {
 
 async function main() {
   const scratch = await scratchDatabase("listing");
-  const database = openDatabase(scratch.url);
   const simulator = await startSimulator({ seed: "unmetered" });
-  const events = new EventBus();
-  const gateway = createGatewayClient({
-    projectsBaseUrl: simulator.url,
-    usersBaseUrl: simulator.url,
-    events,
-    logger,
-  });
-  const services = createServices({ db: database.db, clock: systemClock, events, logger, gateway });
-  const app = await buildApp({
-    logger,
-    events,
-    metrics: createMetrics(events),
-    verifier: hs256Verifier(SECRET),
-    services,
-    readiness: async () => ({ ready: true, checks: {} }),
-  });
-  await app.ready();
-  const token = await signDevToken(SECRET, { sub: "bench", admin: true });
+  const api = await inProcessApi(scratch.url, simulator.url);
+  const { gateway, token } = api;
   const call = async (method: "GET" | "POST", route: string, payload?: object) => {
-    const response = await app.inject({
-      method,
-      url: route,
-      headers: { authorization: `Bearer ${token}` },
-      payload,
-    });
-    if (response.statusCode >= 300 && response.statusCode !== 207) {
-      throw new Error(`${method} ${route} answered ${response.statusCode}: ${response.body}`);
+    const response = await api.call(method, route, payload);
+    if (response.status >= 300 && response.status !== 207) {
+      throw new Error(`${method} ${route} answered ${response.status}: ${JSON.stringify(response.body)}`);
     }
-    return response.json();
+    return response.body;
   };
   const rows: string[][] = [];
   try {
@@ -202,10 +169,8 @@ async function main() {
       }
     }
   } finally {
-    await app.close();
-    await gateway.close();
+    await api.close();
     await simulator.close();
-    await database.close();
     await scratch.drop();
   }
 
@@ -218,14 +183,8 @@ async function main() {
     "p99 ratio",
     "Serenity's upstream calls",
   ];
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-  );
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padStart(widths[i]!)).join(" | ")} |`;
   console.log(`\nlisting a market of ${PROMPTS} prompts, ${ROUNDS} rounds per query, alternating order\n`);
-  console.log(line(header));
-  console.log(`|${widths.map((width) => "-".repeat(width + 1) + ":").join("|")}|`);
-  for (const row of rows) console.log(line(row));
+  printTable(header, rows);
 }
 
 main().catch((error) => {
