@@ -45,7 +45,8 @@ export function returnAllUnits(workspace: SimWorkspace, project: SimProject): vo
 
 /**
  * Publish: `drafted` drops at once, `used` grows at once in truth but reads catch up later (the
- * published units stay hidden for `usedLagReads` resource reads and `usedLagMs`).
+ * published units stay hidden for `usedLagReads` resource reads and `usedLagMs`, never past
+ * `usedLagMaxMs` when it is set).
  */
 export function publishUnits(
   workspace: SimWorkspace,
@@ -69,7 +70,10 @@ export function publishUnits(
   }
   if (moved) {
     workspace.usedLag.reads = settings.usedLagReads;
-    workspace.usedLag.until = now + settings.usedLagMs;
+    const bounded = settings.usedLagMaxMs > 0;
+    workspace.usedLag.until =
+      now + (bounded ? Math.min(settings.usedLagMs, settings.usedLagMaxMs) : settings.usedLagMs);
+    workspace.usedLag.endsBy = bounded ? now + settings.usedLagMaxMs : 0;
   }
 }
 
@@ -80,6 +84,7 @@ export function readResources(
   consume: boolean,
 ): PerDimension<UnitCounts> {
   const lag = workspace.usedLag;
+  if (lag.endsBy > 0 && now >= lag.endsBy) lag.reads = 0;
   const lagging = lag.reads > 0 || now < lag.until;
   const shown = {
     projects: { ...workspace.resources.projects },

@@ -22,6 +22,12 @@ export interface SimulatorSettings {
   latencyMs: number;
   /** Like `usedLagReads`, in milliseconds (both may apply; the lag ends when both are spent). */
   usedLagMs: number;
+  /**
+   * The longest a publish's lag lasts, whatever reads are left (0: unbounded). Live lag is bounded
+   * in time, and Serenity is configured with that bound (SERENITY_PUBLISH_LAG_MS); a read budget
+   * alone can outlast any window once enough time passes between reads.
+   */
+  usedLagMaxMs: number;
   /** Transfers on a freshly settled sub-workspace that still answer 422 `workspace not ready`. */
   notReadyTransfers: number;
   /** Project list reads of a workspace that do not show a project created just before. */
@@ -54,6 +60,7 @@ export const DEFAULT_SETTINGS: SimulatorSettings = {
   enforcementLagMs: 0,
   latencyMs: 0,
   usedLagMs: 0,
+  usedLagMaxMs: 0,
   notReadyTransfers: 0,
   listLagReads: 0,
   publishReads: 0,
@@ -80,6 +87,7 @@ export const settingsPatchSchema = z
     enforcementLagMs: millis,
     latencyMs: millis,
     usedLagMs: millis,
+    usedLagMaxMs: millis,
     notReadyTransfers: count,
     listLagReads: count,
     publishReads: count,

@@ -28,7 +28,7 @@ export function newWorkspace(fields: {
       projects: { used: 0, drafted: 0, total: 0 },
       prompts: { used: 0, drafted: 0, total: 0 },
     },
-    usedLag: { pending: zeroPerDimension(), reads: 0, until: 0 },
+    usedLag: { pending: zeroPerDimension(), reads: 0, until: 0, endsBy: 0 },
     enforcement: { projects: null, prompts: null },
   };
 }

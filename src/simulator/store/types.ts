@@ -30,7 +30,12 @@ export interface SimWorkspace {
   limitsEnabled: boolean;
   resources: PerDimension<UnitCounts>;
   /** Published units not yet visible in `used` on reads (the async catch-up after a publish). */
-  usedLag: { pending: PerDimension<number>; reads: number; until: number };
+  usedLag: {
+    pending: PerDimension<number>;
+    reads: number;
+    until: number;
+    /** 0: no time bound (`usedLagMaxMs`). */ endsBy: number;
+  };
   /** After a top-up, writes are judged against `previousTotal` until `until` (the enforcement lag). */
   enforcement: PerDimension<{ previousTotal: number; until: number } | null>;
 }

@@ -77,10 +77,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant("wait" as const), ms: fc.integer({ min: 100, max: 40_000 }) }),
   },
 );
-/** How `used` lags a publish in this run: reads, milliseconds, or both (each below the 30 s window). */
+/**
+ * How long `used` may read low after a publish: Serenity's configured bound
+ * (SERENITY_PUBLISH_LAG_MS, default 30 s). The simulator's lag never outlasts it: a read budget
+ * alone would, once a `wait` passes between reads, and a lag longer than the bound Serenity is told
+ * is a misconfiguration, not a case it can plan for (docs/configuration.md; ADR 0030 addendum).
+ */
+const LAG_BOUND_MS = 30_000;
+/** How `used` lags a publish in this run: reads, milliseconds, or both, all ending inside the bound. */
 const lagArb = fc.record({
   usedLagReads: fc.integer({ min: 0, max: 6 }),
   usedLagMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 29_000 })),
+  usedLagMaxMs: fc.constant(LAG_BOUND_MS - 1),
 });
 
 /** One clock for Serenity and the simulator: it moves by the `wait` ops and by every sleep on it. */
@@ -195,7 +203,25 @@ describe("rebalancing and releases under a lagging used", () => {
           return id;
         };
         const failures: string[] = [];
-        for (const op of ops) {
+        // Every run opens on the path it is about, a sub-workspace lowered inside its publish
+        // window: ws0 takes most of the parent's free prompts, ws2 drafts most of its own, ws0
+        // publishes while the simulator's `used` lags (three reads), and ws1's top-up then needs
+        // more than the parent has left. The generated lag and operations follow.
+        h.sim.simulator.updateSettings({ usedLagReads: 3, usedLagMs: 0, usedLagMaxMs: LAG_BOUND_MS - 1 });
+        const opening: Op[] = [
+          { kind: "ensure", ws: 0, prompts: 550 },
+          { kind: "write", ws: 2, texts: 90, publish: false },
+          { kind: "write", ws: 0, texts: 20, publish: true },
+          { kind: "ensure", ws: 1, prompts: 300 },
+        ];
+        const loweredBefore = loweredInWindow;
+        for (const [index, op] of [...opening, ...ops].entries()) {
+          if (index === opening.length) {
+            expect(loweredInWindow, "the opening lowered a sub-workspace inside its window").toBeGreaterThan(
+              loweredBefore,
+            );
+            h.sim.simulator.updateSettings(lag);
+          }
           try {
             switch (op.kind) {
               case "write":
@@ -263,11 +289,9 @@ describe("rebalancing and releases under a lagging used", () => {
         expect(breaches).toEqual([]);
         expect(failures).toEqual([]);
       }),
-      // The seed is pinned: a lowering inside a window needs a publish, a lagging read and a
-      // sibling's shortfall in one short sequence, and free seeds reached it in only some runs
-      // (seeds 3 and 5 of 1–6 never did), which made the reach check below flaky. Seed 4 reaches
-      // it twice in every run; change it only to one that does the same.
-      { numRuns: 12, seed: 4 },
+      // The seed varies per run; fast-check prints it with the path when a run fails: replay with
+      // `{ seed, path }` here. The rare path is reached by the opening, not by a seed.
+      { numRuns: 12 },
     );
     expect(loweredInWindow).toBeGreaterThan(0);
   }, 300_000);
