@@ -3,7 +3,6 @@ import type { LedgerEntryRow } from "../db/allocation/ledgerEntryRow.ts";
 import { listLedgerEntries } from "../db/allocation/listLedgerEntries.ts";
 import { findOrgById } from "../db/orgs/findOrgById.ts";
 import type { OrgRow } from "../db/orgs/orgRow.ts";
-import { DIMENSIONS } from "../domain/allocation.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
 import type { OrgService } from "../orgs/orgService.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
@@ -104,8 +103,8 @@ export class AllocationService {
   /**
    * The pool view for the periodic sampler (`refresh: "stale"`, the default: only entries past the
    * max age are read) and the audit (`"all"`: every entry read now), without a tenancy check. Both
-   * write what they read to the record, offer the pool a history sample and emit the pool-free
-   * gauge.
+   * write what they read to the record; a read of the parent also offers the pool history a sample
+   * and sets the pool-free gauge (poolViewReads.ts, the one place either happens).
    */
   async samplePool(org: OrgRow, bearer: string, refresh: "stale" | "all" = "stale"): Promise<PoolView> {
     // The parent's metering first (spec/allocation.md §13), so the view answered shows this read;
@@ -113,18 +112,7 @@ export class AllocationService {
     if (refresh === "all" || (await this.#meteringIsStale(org.id))) {
       await readParentMetering(this.deps, org, bearer, "sampler");
     }
-    const view = await this.#poolViews.sample(org, bearer, refresh);
-    if (view.pool) {
-      for (const name of DIMENSIONS) {
-        const { total, free } = view.pool[name];
-        this.deps.events.emit("allocation.poolSampled", {
-          orgId: org.id,
-          dimension: name,
-          freeRatio: total > 0 ? free / total : 0,
-        });
-      }
-    }
-    return view;
+    return this.#poolViews.sample(org, bearer, refresh);
   }
 
   async #meteringIsStale(orgId: string): Promise<boolean> {

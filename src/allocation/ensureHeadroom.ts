@@ -37,9 +37,13 @@ type TopUpStep = "topUp" | "exact" | "rebalance";
 /**
  * spec/allocation.md §3 steps 2–7 (and §11 near exhaustion), for a caller that already holds the
  * sub-workspace's allocation lock: one resources read, the plan, the ceiling, then one transfer
- * carrying every short dimension. No parent read: the upstream's 422 insufficient-units answer is
- * the only exhaustion signal. In-flight units are always 0 here because the lock is held across
- * ensure and the metered write (docs/decisions/0001), so the next reader already sees staged units.
+ * carrying every short dimension — the block first, the exact top-up if the pool refused it, then
+ * rebalancing and the exact top-up once more. No parent read on this path: the upstream's 422
+ * insufficient-units answer, and what earlier answers taught of the pool's free units
+ * (poolFreeBounds.ts, which may skip an attempt they rule out and refresh the parent in the
+ * background), are the exhaustion signals. In-flight units are always 0 here because the lock is
+ * held across ensure and the metered write (docs/decisions/0001), so the next reader already sees
+ * staged units.
  *
  * `resources`, when given, is the read the caller already started under the lock (a section
  * overlaps it with the reads that decide its need); otherwise ensure reads. `afterQuotaRejection`:

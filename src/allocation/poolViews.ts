@@ -33,8 +33,8 @@ export interface PoolRefreshPacing {
 /**
  * Two reads at once, a quarter second apart: at most 4 reads per second per org and process, well
  * inside an account's 10 per second (spec/gateway.md §7), so a refresh never crowds out the
- * requests of the people using the account. The shared budget's background share bounds it across
- * processes once it exists; this bound is the pass's own.
+ * requests of the people using the account. Across processes the shared upstream budget's
+ * background class bounds it (src/budget); this bound is one pass's own.
  */
 export const DEFAULT_POOL_REFRESH_PACING: PoolRefreshPacing = { concurrency: 2, spacingMs: 250 };
 /** A claimed entry whose refresh never recorded (the process died, the read failed) is free again after this. */
@@ -135,9 +135,7 @@ export class PoolViews {
       if (missing.length > 0) failures = await this.#fill(org, bearer, state, missing, "background");
     }
     state = await this.#load(org);
-    const view = this.#compose(org, state, failures);
-    if (view.pool) await this.deps.history?.record(org.id, view.pool, view.sampledAt);
-    return view;
+    return this.#compose(org, state, failures);
   }
 
   /** Resolves once every background refresh running in this process has ended (tests, shutdown). */

@@ -3,7 +3,6 @@ import type { LastPublish } from "../db/allocation/findLastPublishes.ts";
 import type { LedgerReason } from "../db/allocation/ledgerEntryRow.ts";
 import {
   type Dimension,
-  DIMENSIONS,
   isEmptyTargets,
   planRelease,
   totalsAfter,
@@ -172,12 +171,4 @@ export async function releaseSurplusLocked(
     ...planned,
     after,
   });
-}
-
-export function sumReturned(reports: ReleaseReport[]): Units {
-  const sum = { projects: 0, prompts: 0 };
-  for (const report of reports) {
-    for (const dimension of DIMENSIONS) sum[dimension] += report.returned?.[dimension] ?? 0;
-  }
-  return sum;
 }

@@ -15,8 +15,6 @@ export type ResealOutcome =
   /** Changed under us (a concurrent reseal, or invalidated by a worker): left to the winner. */
   | "changed";
 
-export const RESEAL_OUTCOMES: readonly ResealOutcome[] = ["resealed", "current", "unreadable", "changed"];
-
 export type ResealReport = Record<ResealOutcome, number> & { total: number; dryRun: boolean };
 
 export interface ResealOptions {

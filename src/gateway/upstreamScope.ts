@@ -19,10 +19,6 @@ export const INTERACTIVE_EDGE_BUDGET_MS = 15_000;
  */
 export const DEFAULT_SCOPE_BUDGET_MS = 60_000;
 
-export function withUpstreamScope<T>(scope: UpstreamScope, work: () => T): T {
-  return storage.run(scope, work);
-}
-
 /**
  * Runs `work` at `priority` with a deadline `budgetMs` from `nowMs`; `since` is when the work began
  * (epoch ms; defaults to `nowMs`): within a priority the budget serves the oldest work first.

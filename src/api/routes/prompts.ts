@@ -13,7 +13,6 @@ import {
   promptListQuery,
 } from "../schemas/prompts.ts";
 import {
-  BRAND_LEASE,
   errorResponses,
   IDEMPOTENT,
   UPSTREAM_READ,
@@ -46,7 +45,6 @@ export async function promptRoutes(app: FastifyInstance, { services }: AppDeps):
             "semrushProvisioningIncomplete",
             "workspaceMisconfigured",
             IDEMPOTENT,
-            BRAND_LEASE,
             WITH_BODY,
           ),
         },
@@ -111,7 +109,6 @@ export async function promptRoutes(app: FastifyInstance, { services }: AppDeps):
             "semrushProvisioningIncomplete",
             "workspaceMisconfigured",
             UPSTREAM_WRITE,
-            BRAND_LEASE,
             WITH_BODY,
           ),
         },

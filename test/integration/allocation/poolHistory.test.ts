@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
  * The pool over time: every fresh read of the pool (a first view, a pool view's background
- * refresh of a stale entry, the sampler's `samplePool`) offers a sample; `GET …/serenity/pool-history` and `GET /v2/serenity/pool-summaries`
+ * refresh of a stale entry, the sampler's `samplePool` when it reads the parent) offers a sample; `GET …/serenity/pool-history` and `GET /v2/serenity/pool-summaries`
  * read them back, with tenancy. Time moves by hand (the pool view cache and the spacing use it).
  */
 
@@ -109,6 +109,28 @@ describe("pool history", () => {
     await t.services.allocation.samplePool(org, admin);
     const items = (await history()).json().items as { sampledAt: string }[];
     expect(items.at(-1)!.sampledAt).toBe(clock.now().toISOString());
+  });
+
+  it("a sampler pass that reads nothing upstream records nothing: the record's pool is not re-dated", async () => {
+    const org = await t.services.orgs.getAccessible(
+      { sub: "sampler", orgIds: [], isAdmin: true, bearer: admin },
+      orgId,
+    );
+    const previous = process.env.SERENITY_POOL_VIEW_MAX_AGE_MS;
+    process.env.SERENITY_POOL_VIEW_MAX_AGE_MS = String(10 * 60 * 1000);
+    try {
+      const before = (await history()).json().items as unknown[];
+      const reads = (await sim.calls()).length;
+      // Two minutes on: every entry is still fresh (10 min max age), so the pass reads nothing —
+      // and a sample dated now would claim a reading nobody made.
+      clock.advance(120_000);
+      await t.services.allocation.samplePool(org, admin);
+      expect((await sim.calls()).length).toBe(reads);
+      expect((await history()).json().items).toEqual(before);
+    } finally {
+      if (previous === undefined) delete process.env.SERENITY_POOL_VIEW_MAX_AGE_MS;
+      else process.env.SERENITY_POOL_VIEW_MAX_AGE_MS = previous;
+    }
   });
 
   it("purges samples past the retention as new ones arrive", async () => {
