@@ -10,7 +10,8 @@
  * queries are timed: a first page sorted by text with a search, the page a cursor three pages deep
  * points to (same query), and an unfiltered first page sorted by creation time. For each: p50 and
  * p99 of Serenity and of the direct call, their ratio, and Serenity's upstream calls per request
- * (its listing reads the tag taxonomy beside the page, ADR 0040). Uses DATABASE_URL's server when
+ * (the page itself, plus a tag-tree read when Serenity's record of the market's tags lacks a listed
+ * tag or is older than its bound, ADR 0040). Uses DATABASE_URL's server when
  * set (a scratch database is created and dropped), else an embedded PostgreSQL.
  */
 import { performance } from "node:perf_hooks";

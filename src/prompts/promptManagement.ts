@@ -12,7 +12,7 @@ import { type MarketScope, publishMarket } from "./marketScope.ts";
 import type { PromptServiceDeps } from "./promptServiceDeps.ts";
 import { checkCategory, checkPromptText } from "./promptText.ts";
 import { type PromptView, promptViewOf } from "./promptView.ts";
-import { taxonomyDimensions } from "./tagTaxonomy.ts";
+import { tagDimensions } from "./tagDimensions.ts";
 
 export interface MarketSlice {
   geoTargetId: number;
@@ -52,7 +52,12 @@ export class PromptManagement {
     const scope = await this.#scope(principal, orgId, brandId, input, ctx);
     return atUpstreamEdge(scope.log, "editPrompt", async () => {
       const prompt = await editPrompt(scope, promptId, edit, this.deps.clock.now());
-      const dimensions = await taxonomyDimensions(scope.projects, scope.ref);
+      const dimensions = await tagDimensions(
+        scope.known,
+        scope.projects,
+        { marketId: scope.marketId, ref: scope.ref },
+        prompt.tags.map((tag) => tag.id),
+      );
       return promptViewOf(prompt, dimensions);
     });
   }

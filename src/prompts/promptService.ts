@@ -15,7 +15,7 @@ import { listPromptPage, type PromptSort } from "./promptListing.ts";
 import { PromptManagement } from "./promptManagement.ts";
 import type { PromptServiceDeps } from "./promptServiceDeps.ts";
 import { type PromptView, promptViewOf } from "./promptView.ts";
-import { taxonomyDimensions } from "./tagTaxonomy.ts";
+import { tagDimensions } from "./tagDimensions.ts";
 import { type PromptWriteTarget, writePrompts } from "./writePrompts.ts";
 
 export type { PromptServiceDeps } from "./promptServiceDeps.ts";
@@ -133,19 +133,22 @@ export class PromptService {
     const limit = Math.min(query.limit ?? 50, MAX_PROMPT_PAGE_SIZE);
     return atUpstreamEdge(log, "listPrompts", async () => {
       const ref = { bearer: principal.bearer, workspaceId: row.workspaceId, projectId: row.projectId };
-      const [answer, dimensions] = await Promise.all([
-        listPromptPage(gateway.projects, ref, {
-          includeDrafts: query.includeDrafts ?? false,
-          search: query.search,
-          tagIds: [...(query.categoryIds ?? []), ...(query.tagIds ?? [])],
-          sort: query.sort,
-          order: query.order ?? "asc",
-          limit,
-          cursor: query.cursor,
-          startAt: query.page === undefined ? undefined : (query.page - 1) * limit,
-        }),
-        taxonomyDimensions(gateway.projects, ref),
-      ]);
+      const answer = await listPromptPage(gateway.projects, ref, {
+        includeDrafts: query.includeDrafts ?? false,
+        search: query.search,
+        tagIds: [...(query.categoryIds ?? []), ...(query.tagIds ?? [])],
+        sort: query.sort,
+        order: query.order ?? "asc",
+        limit,
+        cursor: query.cursor,
+        startAt: query.page === undefined ? undefined : (query.page - 1) * limit,
+      });
+      const dimensions = await tagDimensions(
+        { db: this.deps.db, clock: this.deps.clock, logger: log },
+        gateway.projects,
+        { marketId: row.id, ref },
+        answer.items.flatMap((prompt) => prompt.tags.map((tag) => tag.id)),
+      );
       return {
         items: answer.items.map((prompt) => promptViewOf(prompt, dimensions)),
         page: query.page ?? Math.floor(answer.offset / limit) + 1,

@@ -115,26 +115,33 @@ async function ensureTags(
 }
 
 /**
- * Tag id → the taxonomy dimension it is a value of, for the values under our root dimensions.
- * Prompt listings name a prompt's tags without their parent, so the tree is read: the roots, then
- * the children of each taxonomy root, in parallel (at most six reads, whatever the page size).
+ * The taxonomy part of the project's tag tree, keyed as `market_tags` keys it: each of our roots
+ * (`origin`) and each value directly under one (`origin=human`), to their ids. Prompt listings name
+ * a prompt's tags without their parent, so this is what names a tag's dimension: the roots, then the
+ * children of each taxonomy root, in parallel (at most six reads). Callers read it only when
+ * Serenity's record of it is missing a listed tag or is old (src/prompts/tagDimensions.ts).
  */
-export async function taxonomyDimensions(
+export async function readTaxonomyTags(
   projects: ProjectEngineClient,
   ref: ProjectRef,
 ): Promise<Map<string, string>> {
   const roots = (await projects.listTags(ref.bearer, ref.workspaceId, ref.projectId, { search: "" })).filter(
     (tag) => tag.parentId === null && (TAXONOMY_ROOTS as readonly string[]).includes(tag.name),
   );
-  const dimensions = new Map<string, string>();
+  const keyed = new Map<string, string>();
   await Promise.all(
     roots.map(async (root) => {
+      keyed.set(rootKey(root.name as TaxonomyRoot), root.id);
       const children = await projects.listTags(ref.bearer, ref.workspaceId, ref.projectId, {
         parentId: root.id,
         search: "",
       });
-      for (const child of children) if (child.parentId === root.id) dimensions.set(child.id, root.name);
+      for (const child of children) {
+        if (child.parentId === root.id) {
+          keyed.set(tagKey({ root: root.name as TaxonomyRoot, value: child.name }), child.id);
+        }
+      }
     }),
   );
-  return dimensions;
+  return keyed;
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 
 import { brands } from "../../src/db/schema.ts";
+import type { Clock } from "../../src/domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../../src/domain/meteredWrites.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import type { SimProject } from "../../src/simulator/store/types.ts";
@@ -40,13 +41,14 @@ export interface MarketWorld {
 }
 
 export async function startMarketWorld(
-  options: { meteredWrites?: MeteredWriteGuardFactory } = {},
+  options: { meteredWrites?: MeteredWriteGuardFactory; clock?: Clock } = {},
 ): Promise<MarketWorld> {
   const sim = await startTestSimulator({ seed: "gold" });
   // No client retries: fault rules then hit exactly once, and no test waits for a backoff.
   const t = await createTestApp({
     gateway: { url: sim.url, maxRetries: 0 },
     meteredWrites: options.meteredWrites,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const admin = await t.token({ admin: true });
   const responses: string[] = [];
