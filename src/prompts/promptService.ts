@@ -177,6 +177,10 @@ export class PromptService {
         gateway.projects.publishProject(principal.bearer, row.workspaceId, row.projectId!),
       );
     });
+    log.info(
+      { event: "promptsDeleted", actor: principal.sub, marketId: row.id, promptIds: input.ids },
+      "prompts deleted",
+    );
     try {
       await guard.releaseSurplus(RELEASE_FLOOR, "release");
     } catch (error) {

@@ -150,6 +150,41 @@ describe("PATCH …/prompts/:promptId (edit in place)", () => {
   });
 });
 
+describe("PATCH …/prompts/:promptId when the upstream fails", () => {
+  it("a failed publish after the edit is reported (502), the edit a draft; the same request again publishes", async () => {
+    const [id] = await write(["publish fails after?"]);
+    await world.sim.control("/faults", {
+      match: { method: "POST", pathPattern: "/publish$" },
+      action: { status: 500, body: "Internal Server Error", contentType: "text/plain" },
+      times: 1,
+    });
+    const body = { ...US, text: "publish fails after, fixed?" };
+    const failed = await world.call("PATCH", `${world.promptsUrl()}/${id}`, body);
+    expect([failed.status, failed.body.code]).toEqual([502, "serenityUpstreamError"]);
+    expect(us.prompts.get(id!)).toMatchObject({ name: body.text, liveName: "publish fails after?" });
+
+    const again = await world.call("PATCH", `${world.promptsUrl()}/${id}`, body);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(us.prompts.get(id!)).toMatchObject({ name: body.text, liveName: body.text });
+  });
+
+  it("an Idempotency-Key reused with another body → 422 idempotencyKeyReused, nothing written", async () => {
+    const [id] = await write(["reused key?"]);
+    const send = (text: string) =>
+      world.t.app.inject({
+        method: "PATCH",
+        url: `${world.promptsUrl()}/${id}`,
+        headers: { authorization: `Bearer ${world.token}`, "idempotency-key": `reuse-${id}` },
+        payload: { ...US, text },
+      });
+    expect((await send("reused key, once?")).statusCode).toBe(200);
+    const before = snapshot(us);
+    const reused = await send("reused key, twice?");
+    expect([reused.statusCode, reused.json().code]).toEqual([422, "idempotencyKeyReused"]);
+    expect(snapshot(us)).toBe(before);
+  });
+});
+
 describe("categories of a market", () => {
   it("create, nest, rename, move, list flat and as a tree", async () => {
     const make = async (name: string, parentId?: string) => {
