@@ -9,7 +9,7 @@ import { uuid } from "./schemas/common.ts";
  * job, and a `job` object saying the same in the body. A route that accepts work calls `accepted`
  * and spreads `job` into its body (beside any fields it kept from earlier releases).
  */
-export type JobFamily = "job" | "generation";
+export type JobFamily = "job" | "generation" | "org";
 
 export const acceptedJobSchema = z
   .object({
@@ -22,11 +22,15 @@ export const acceptedJobSchema = z
 
 export type AcceptedJob = z.output<typeof acceptedJobSchema>;
 
-/** The one route that polls a job of each family. */
+/**
+ * The one route that polls a job of each family. `org`: a job that outlives its brand (a brand's
+ * delete), polled at the org's job timeline, since every route under a deleted brand is 404.
+ */
 export function jobLocation(
   family: JobFamily,
   ids: { orgId: string; brandId: string; jobId: string },
 ): string {
+  if (family === "org") return `/v2/orgs/${ids.orgId}/serenity/jobs/${ids.jobId}/timeline`;
   const brand = `/v2/orgs/${ids.orgId}/brands/${ids.brandId}/serenity`;
   return family === "generation"
     ? `${brand}/markets/generation/jobs/${ids.jobId}`

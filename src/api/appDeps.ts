@@ -1,6 +1,7 @@
 import type { AllocationService } from "../allocation/allocationService.ts";
 import type { PoolHistory } from "../allocation/poolHistory.ts";
 import type { TokenVerifier } from "../auth/tokenVerifier.ts";
+import type { BrandIdentityService } from "../brandLifecycle/brandIdentityService.ts";
 import type { BrandLifecycleService } from "../brandLifecycle/brandLifecycleService.ts";
 import type { BrandService } from "../brands/brandService.ts";
 import type { CatalogueService } from "../catalogues/catalogueService.ts";
@@ -33,6 +34,7 @@ export interface ApiServices {
   brands: BrandService;
   /** A brand's lifecycle: create (flat or with its first market), activate, deactivate. */
   brandLifecycle: BrandLifecycleService;
+  brandIdentity: BrandIdentityService;
   /** Jobs: submit, poll, reauth; `jobs.registry` is where job handlers are registered. */
   jobs: JobService;
   /** The upstream catalogues (languages, AI models), cached per process. */

@@ -96,7 +96,12 @@ function validationMessage(error: FastifyError): string {
 /** Maps any thrown error to a registry code and status; unknown errors are 500 internalServerError. */
 export function mapError(error: unknown): MappedError {
   if (error instanceof ServiceError) {
-    return { status: ERROR_REGISTRY[error.code].status, code: error.code, message: error.message };
+    const mapped = { status: ERROR_REGISTRY[error.code].status, code: error.code, message: error.message };
+    if (!error.bodyProblems?.length) return mapped;
+    const errors = error.bodyProblems
+      .slice(0, MAX_FIELD_PROBLEMS)
+      .map((problem) => ({ in: "body" as const, ...problem }));
+    return { ...mapped, errors };
   }
   const fastifyError = error as FastifyError;
   if (fastifyError?.validation) {

@@ -38,13 +38,14 @@ export class BrandService {
 
   async list(principal: Principal, orgId: string): Promise<Brand[]> {
     await this.deps.orgs.getAccessible(principal, orgId);
-    return listBrands(this.deps.db, orgId);
+    // A deleted brand is gone for its callers (spec/api.md §5); its row stays for the reconciler.
+    return (await listBrands(this.deps.db, orgId)).filter((brand) => brand.status !== "deleted");
   }
 
   async get(principal: Principal, orgId: string, brandId: string): Promise<Brand> {
     await this.deps.orgs.getAccessible(principal, orgId);
     const brand = await findBrand(this.deps.db, orgId, brandId);
-    if (!brand) throw new ServiceError("notFound");
+    if (!brand || brand.status === "deleted") throw new ServiceError("notFound");
     return brand;
   }
 }

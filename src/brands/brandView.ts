@@ -12,6 +12,10 @@ export function brandView(brand: Brand) {
     status: brand.status,
     mode: brandMode(brand),
     subWorkspaceId: brand.subWorkspaceId,
+    aliases: brand.aliases,
+    competitors: brand.competitors,
+    urls: brand.urls,
+    rejectedAliases: brand.rejectedAliases,
     provisioning: {
       status: brand.provisioningStatus,
       error: brand.provisioningError,

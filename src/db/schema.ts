@@ -57,6 +57,25 @@ export const brands = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** The brand's competitors, `[{name, domain, aliases}]` (≤ 20; docs/decisions/0041). */
+    competitors: jsonb("competitors")
+      .$type<{ name: string; domain: string; aliases: string[] }[]>()
+      .notNull()
+      .default([]),
+    /** The brand's own, social and earned URLs, `[{url, kind}]` (≤ 50; docs/decisions/0041). */
+    urls: jsonb("urls").$type<{ url: string; kind: "owned" | "social" | "earned" }[]>().notNull().default([]),
+    /**
+     * Bumped by every change of what markets carry upstream (name, domain, primary URL, aliases,
+     * competitors, URLs): a market whose `identity_version` is lower has yet to follow.
+     */
+    identityVersion: integer("identity_version").notNull().default(0),
+    /** Aliases the upstream answered as rejected (`rejected_brand_aliases`), reported, not retried. */
+    rejectedAliases: text("rejected_aliases")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The emptied sub-workspace a deleted brand left upstream (a parked shell, never reclaimed). */
+    retiredSubWorkspaceId: text("retired_sub_workspace_id"),
     status: text("status", { enum: ["pending", "active", "deleted"] }).notNull(),
     /** The canonical pointer: written only once the upstream confirms the workspace is ready. */
     subWorkspaceId: text("sub_workspace_id").unique("brands_sub_workspace_id_unique"),
@@ -102,6 +121,8 @@ export const markets = pgTable(
      * create: a request that dies is not redelivered.
      */
     reservationKey: text("reservation_key"),
+    /** The brand identity version the market's project last followed (brands.identity_version). */
+    identityVersion: integer("identity_version").notNull().default(0),
     createdAt: tz("created_at").notNull(),
     updatedAt: tz("updated_at").notNull(),
   },

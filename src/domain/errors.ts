@@ -202,17 +202,21 @@ export interface ServiceErrorOptions {
   /** Log-only context: ids, numbers, upstream classification. Never serialised to a caller. */
   details?: Record<string, unknown>;
   cause?: unknown;
+  /** Caller-safe problems of the request body a service found (RFC 6901 pointers, machine codes). */
+  bodyProblems?: { pointer: string; code: string; detail: string }[];
 }
 
 /** A domain failure with a registry code. Thrown by services; mapped to a status at the edge. */
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
+  readonly bodyProblems: ServiceErrorOptions["bodyProblems"];
 
   constructor(code: ErrorCode, options: ServiceErrorOptions = {}) {
     super(options.message ?? ERROR_REGISTRY[code].message, { cause: options.cause });
     this.name = "ServiceError";
     this.code = code;
     this.details = options.details;
+    this.bodyProblems = options.bodyProblems;
   }
 }

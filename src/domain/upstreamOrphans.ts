@@ -30,6 +30,8 @@ export interface UpstreamClaims {
     subWorkspaceId: string | null;
     provisioningStatus: "pending" | "ready" | "failed" | null;
     candidateWorkspaceId: string | null;
+    /** The emptied shell a deleted brand left (docs/decisions/0041): Serenity's, never reclaimed. */
+    retiredSubWorkspaceId: string | null;
   }[];
   markets: {
     id: string;
@@ -155,7 +157,9 @@ export function subWorkspaceProvenance(
   const candidateOf = claims.brands.filter((brand) => brand.candidateWorkspaceId === workspace.id);
   const titledAs = claims.brands.filter((brand) => brand.name === workspace.title);
   const named =
-    claims.brands.some((brand) => brand.subWorkspaceId === workspace.id) ||
+    claims.brands.some(
+      (brand) => brand.subWorkspaceId === workspace.id || brand.retiredSubWorkspaceId === workspace.id,
+    ) ||
     claims.markets.some((market) => market.workspaceId === workspace.id) ||
     claims.ledgerWorkspaceIds.includes(workspace.id);
   if (candidateOf.length === 0 && titledAs.length === 0 && !named) return undefined;
@@ -169,15 +173,19 @@ export function subWorkspaceProvenance(
 
 /**
  * The state of an untracked, unclaimed Serenity sub-workspace from what was read of it: `unread`
- * when its projects or resources could not be read this pass.
+ * when its projects or resources could not be read this pass; a deleted brand's retired shell is
+ * `parked` whatever it still holds (the delete released what it could; nothing reclaims it).
  */
 export function untrackedState(
   workspace: ObservedWorkspace,
   projects: ObservedProject[] | undefined,
   resources: WorkspaceResources | undefined,
+  options: { retired?: boolean } = {},
 ): Exclude<SubWorkspaceState, "tracked" | "claimed"> {
   if (!workspace.ready) return "zombie";
   if (!projects || !resources) return "unread";
+  // The shell a deleted brand left (ADR 0041): kept as live practice requires, never acted on.
+  if (options.retired) return "parked";
   if (projects.length > 0) return "orphan";
   return isEmptyTargets(planRelease(resources, DEACTIVATION_FLOOR).targets) ? "parked" : "orphan";
 }
@@ -253,5 +261,12 @@ export function abandonedReservations(
       market.projectId === null &&
       now.getTime() - market.updatedAt.getTime() >= graceMs &&
       !claims.brandsWithLiveJobs.includes(market.brandId),
+  );
+}
+
+/** Whether a workspace is the shell a deleted brand left (brands.retired_sub_workspace_id). */
+export function isRetiredShell(claims: UpstreamClaims, workspaceId: string): boolean {
+  return claims.brands.some(
+    (brand) => brand.status === "deleted" && brand.retiredSubWorkspaceId === workspaceId,
   );
 }

@@ -5,6 +5,7 @@ import { readUpstreamClaims } from "../db/upstreamReconcile/readUpstreamClaims.t
 import type { WorkspaceResources } from "../domain/allocation.ts";
 import type { Clock } from "../domain/clock.ts";
 import {
+  isRetiredShell,
   type ObservedProject,
   type ObservedWorkspace,
   type ProjectOrphan,
@@ -149,7 +150,7 @@ export async function observeUpstream(
     }
     subWorkspaces.push({
       ...base,
-      state: untrackedState(observed, listed, resources),
+      state: untrackedState(observed, listed, resources, { retired: isRetiredShell(claims, child.id) }),
       projects: listed?.length,
       resources,
     });

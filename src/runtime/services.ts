@@ -10,7 +10,10 @@ import type { PoolRefreshPacing } from "../allocation/poolViews.ts";
 import { withPublishRecording } from "../allocation/publishRecorder.ts";
 import type { ApiServices } from "../api/appDeps.ts";
 import { activateBrandJobHandler, activateMarketsJobHandler } from "../brandLifecycle/activationJobs.ts";
+import { BrandIdentityService } from "../brandLifecycle/brandIdentityService.ts";
 import { BrandLifecycleService } from "../brandLifecycle/brandLifecycleService.ts";
+import { deleteBrandJobHandler } from "../brandLifecycle/deleteBrandJob.ts";
+import { propagateIdentityJobHandler } from "../brandLifecycle/propagateIdentityJob.ts";
 import { BrandService } from "../brands/brandService.ts";
 import { CatalogueService } from "../catalogues/catalogueService.ts";
 import type { FlagSource } from "../config/flags.ts";
@@ -210,11 +213,16 @@ export function createServices(deps: ServiceDeps): Services {
         env: deps.generationEnv,
       }),
     );
+  registry
+    .registerHandler(deleteBrandJobHandler({ db, clock, logger, gateway, meteredWrites, brandLease }))
+    .registerHandler(propagateIdentityJobHandler({ db, gateway, meteredWrites, brandLease, jobs }));
+  const brandIdentity = new BrandIdentityService({ db, clock, logger, orgs, jobs });
   const jobListing = new JobListing({ db, clock, orgs, registry });
   return {
     orgs,
     brands,
     brandLifecycle,
+    brandIdentity,
     jobs,
     catalogues,
     markets,

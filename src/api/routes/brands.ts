@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 
 import { activationView } from "../../brandLifecycle/activationView.ts";
 import { brandView } from "../../brands/brandView.ts";
-import { accepted } from "../accepted.ts";
+import { accepted, jobLocation } from "../accepted.ts";
 import type { AppDeps } from "../appDeps.ts";
 import { principalOf } from "../authentication.ts";
 import { idempotencyHeaders } from "../idempotency.ts";
@@ -13,11 +13,14 @@ import {
   activationSchema,
   brandAccepted,
   brandCreated,
+  brandDeleteAccepted,
   brandList,
   brandListQuery,
   brandSchema,
+  brandUpdated,
   createBrandBody,
   deactivationSchema,
+  patchBrandBody,
   provisioningAccepted,
 } from "../schemas/brands.ts";
 import { brandParams, orgParams } from "../schemas/common.ts";
@@ -122,6 +125,73 @@ export async function brandRoutes(app: FastifyInstance, { services }: AppDeps): 
       brandView(
         await services.brands.get(principalOf(request), request.params.orgId, request.params.brandId),
       ),
+  );
+
+  typed.patch(
+    "/v2/orgs/:orgId/brands/:brandId",
+    {
+      config: { idempotent: true },
+      schema: {
+        tags: ["brands"],
+        operationId: "updateBrand",
+        summary: "Change a brand's identity: name, domain, primary URL, aliases, competitors, URLs",
+        description:
+          "Each field given replaces the stored one whole. Every market follows through one propagation job (`job`; null when no market must follow): the project's brand names, the competitors as benchmarks and CI competitors, the URLs as the own-brand benchmark's brand URLs. A newer PATCH supersedes a running propagation at its next market. An alias equal to a competitor's name, two competitors on one domain, a URL listed twice: 400 with each problem's pointer.",
+        params: brandParams,
+        headers: idempotencyHeaders,
+        body: patchBrandBody,
+        response: {
+          200: brandUpdated,
+          ...errorResponses("forbidden", "notFound", "brandExists", IDEMPOTENT, BRAND_LEASE, WITH_BODY),
+        },
+      },
+    },
+    async (request) => {
+      const { orgId, brandId } = request.params;
+      const { brand, propagation } = await services.brandIdentity.update(
+        principalOf(request),
+        orgId,
+        brandId,
+        request.body,
+      );
+      const job = propagation
+        ? {
+            id: propagation.jobId,
+            type: propagation.jobType,
+            status: "IN_PROGRESS" as const,
+            location: jobLocation("job", { orgId, brandId, jobId: propagation.jobId }),
+          }
+        : null;
+      return { ...brandView(brand), job };
+    },
+  );
+
+  typed.delete(
+    "/v2/orgs/:orgId/brands/:brandId",
+    {
+      config: { idempotent: true },
+      schema: {
+        tags: ["brands"],
+        operationId: "deleteBrand",
+        summary:
+          "Delete a brand: deactivate it (projects deleted, allocation released), then mark it deleted",
+        description:
+          "202 with the job (one per brand: a repeat names the same job), polled at the org's job timeline since every route under the brand answers 404 once it is deleted. The brand's name is free again once it is deleted; the emptied sub-workspace stays upstream as a parked shell.",
+        params: brandParams,
+        headers: idempotencyHeaders,
+        response: {
+          202: brandDeleteAccepted,
+          ...errorResponses("forbidden", "notFound", IDEMPOTENT),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, brandId } = request.params;
+      const started = await services.brandIdentity.delete(principalOf(request), orgId, brandId);
+      return reply.send(
+        accepted(reply, { family: "org", orgId, brandId, jobId: started.jobId, jobType: started.jobType }),
+      );
+    },
   );
 
   typed.post(

@@ -1,5 +1,12 @@
 import { z } from "zod";
 
+import {
+  MAX_ALIASES,
+  MAX_BRAND_URLS,
+  MAX_COMPETITOR_ALIASES,
+  MAX_COMPETITORS,
+  URL_KINDS,
+} from "../../domain/brandIdentity.ts";
 import { acceptedJobSchema } from "../accepted.ts";
 import { PAGE_LIMIT_MAX, pageFields, pageQueryFields } from "../paging.ts";
 import { httpUrl, isoTimestamp, plainText, uuid } from "./common.ts";
@@ -16,6 +23,14 @@ export const brandSchema = z
     status: z.enum(["pending", "active", "deleted"]),
     mode: z.enum(["subworkspace", "flat"]),
     subWorkspaceId: z.string().nullable(),
+    aliases: z.array(z.string()).describe("Other names of the brand: a prompt naming one is branded"),
+    competitors: z.array(z.object({ name: z.string(), domain: z.string(), aliases: z.array(z.string()) })),
+    urls: z.array(z.object({ url: z.string(), kind: z.enum(URL_KINDS) })),
+    rejectedAliases: z
+      .array(z.string())
+      .describe(
+        "Aliases Semrush rejected (`rejected_brand_aliases`): reported, not sent again until changed",
+      ),
     provisioning: z.object({
       status: z.enum(["pending", "ready", "failed"]).nullable(),
       error: z.string().nullable(),
@@ -117,3 +132,44 @@ export const provisioningAccepted = z
     job: acceptedJobSchema,
   })
   .meta({ id: "ProvisioningAccepted" });
+
+const alias = plainText(200);
+
+/** `PATCH /orgs/:orgId/brands/:brandId` (spec/api.md §5): each field given replaces the stored one whole. */
+export const patchBrandBody = z
+  .strictObject({
+    name: plainText(200).optional(),
+    domain: domain.nullable().optional(),
+    primaryUrl: httpUrl().nullable().optional(),
+    aliases: z.array(alias).max(MAX_ALIASES).optional(),
+    competitors: z
+      .array(
+        z.strictObject({
+          name: plainText(200),
+          domain,
+          aliases: z.array(alias).max(MAX_COMPETITOR_ALIASES).optional(),
+        }),
+      )
+      .max(MAX_COMPETITORS)
+      .optional(),
+    urls: z
+      .array(z.strictObject({ url: httpUrl(), kind: z.enum(URL_KINDS) }))
+      .max(MAX_BRAND_URLS)
+      .optional()
+      .meta({
+        description: "The brand's own, social and earned URLs (the own-brand benchmark's brand URLs)",
+      }),
+  })
+  .refine((body) => Object.keys(body).length > 0, "must change at least one field");
+
+/** 200 of a brand PATCH: the brand, and the job that makes its markets follow (null: none must). */
+export const brandUpdated = brandSchema
+  .extend({
+    job: acceptedJobSchema
+      .nullable()
+      .describe("The propagation job every market follows the new identity through (null: no market must)"),
+  })
+  .meta({ id: "BrandUpdated" });
+
+/** 202 of a brand DELETE: the job that deactivates the brand and then marks it deleted. */
+export const brandDeleteAccepted = z.object({ job: acceptedJobSchema }).meta({ id: "BrandDeleteAccepted" });

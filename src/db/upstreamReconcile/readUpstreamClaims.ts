@@ -14,6 +14,7 @@ export async function readUpstreamClaims(db: DbExecutor, orgId: string): Promise
       subWorkspaceId: brands.subWorkspaceId,
       provisioningStatus: brands.provisioningStatus,
       candidateWorkspaceId: brands.provisioningCandidateWorkspaceId,
+      retiredSubWorkspaceId: brands.retiredSubWorkspaceId,
     })
     .from(brands)
     .where(eq(brands.orgId, orgId));
