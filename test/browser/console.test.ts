@@ -229,6 +229,42 @@ describe("the operator console", () => {
     await page.locator("dialog[open]").getByRole("button", { name: "Delete face serums" }).click();
     await expect.poll(() => tree.count(), WAIT).toBe(1);
 
+    // Move (re-parent) one to the top level, then delete a category in use, its prompts moved to
+    // another first.
+    await page.fill("#category-name", "serums");
+    await page.selectOption("#category-parent", { label: "skin care" });
+    await page.click("button:text('Add category')");
+    await expect.poll(() => page.locator(".category-tree .category-tree li").count(), WAIT).toBe(1);
+    await page.selectOption("#category-move", { label: "· serums" });
+    await page.selectOption("#category-move-under", "");
+    await page.click("button:text('Move')");
+    await expect.poll(() => page.locator(".category-tree .category-tree li").count(), WAIT).toBe(0);
+    await expect.poll(() => tree.count(), WAIT).toBe(2);
+    const [, orgId, brandId] = /orgs\/([^/]+)\/brands\/([^/]+)/.exec(brandUrl)!;
+    await world.api(`/v2/orgs/${orgId}/brands/${brandId}/serenity/prompts`, {
+      method: "POST",
+      body: {
+        items: [
+          {
+            text: "Which cream for skin care?",
+            geoTargetId: 2840,
+            languageCode: "en",
+            category: "skin care",
+          },
+        ],
+      },
+    });
+    await page.reload();
+    await expect.poll(async () => (await tree.first().textContent()) ?? "", WAIT).toContain("(1 prompts)");
+    await page.selectOption("#category-delete", { label: "skin care" });
+    await page.selectOption("#category-reassign", { label: "serums" });
+    await checkPage(page, "market (category delete)", () => page.locator("#category-reassign").waitFor(WAIT));
+    await page.locator("main form").getByRole("button", { name: "Delete category" }).click();
+    await page.locator("dialog[open]").getByRole("button", { name: "Delete category" }).click();
+    await expect.poll(() => tree.count(), WAIT).toBe(1);
+    await expect.poll(async () => (await tree.first().textContent()) ?? "", WAIT).toContain("serums");
+    expect(await tree.first().textContent()).toContain("(1 prompts)");
+
     // The overview now tells the whole story (the README's picture): two top-ups, a line over time.
     await page.click("header nav a:text('Overview')");
     await page.waitForSelector(".chart-box canvas", WAIT);

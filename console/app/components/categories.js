@@ -9,8 +9,9 @@ import { ActionNote, ConfirmButton, ErrorNote } from "./common.js";
 /** @typedef {{ id: string, name: string, parentId: string | null, depth: number, promptCount: number }} Category */
 
 /**
- * A market's categories as a tree (spec/api.md §5): add one (top level or under another), rename or
- * move one, delete one (refused while prompts use it, unless they move to another).
+ * A market's categories as a tree (spec/api.md §5): add one (top level or under another), rename
+ * one, move one (to the top level or under another), delete one (refused while prompts use it,
+ * unless they move to another category first: "Move its prompts to").
  * @param {{ orgId: string, brandId: string, geoTargetId: number, languageCode: string }} props
  */
 export function Categories({ orgId, brandId, geoTargetId, languageCode }) {
@@ -23,6 +24,10 @@ export function Categories({ orgId, brandId, geoTargetId, languageCode }) {
   const [parent, setParent] = useState("");
   const [target, setTarget] = useState("");
   const [newName, setNewName] = useState("");
+  const [moving, setMoving] = useState("");
+  const [moveUnder, setMoveUnder] = useState("");
+  const [deleting, setDeleting] = useState("");
+  const [reassignTo, setReassignTo] = useState("");
   const [note, setNote] = useState(/** @type {{ message: string, tone?: "ok" | "error" } | null} */ (null));
   /** @type {Category[]} */
   const categories = live.data.categories?.items ?? [];
@@ -104,6 +109,63 @@ export function Categories({ orgId, brandId, geoTargetId, languageCode }) {
       <label for="category-new-name">to</label>
       <input id="category-new-name" value=${newName} onInput=${(/** @type {Event} */ e) => setNewName(value(e))} />
       <button type="submit">Rename</button>
+    </form>
+    <form onSubmit=${(/** @type {SubmitEvent} */ e) => {
+      e.preventDefault();
+      if (moving)
+        void run(
+          () =>
+            saveCategory(orgId, brandId, geoTargetId, languageCode, moving, { parentId: moveUnder || null }),
+          "Category moved.",
+        );
+    }}>
+      <label for="category-move">Move</label>
+      <select id="category-move" value=${moving} onChange=${(/** @type {Event} */ e) => setMoving(value(e))}>
+        <option value="">choose a category</option>
+        ${options}
+      </select>
+      <label for="category-move-under">under</label>
+      <select id="category-move-under" value=${moveUnder} onChange=${(/** @type {Event} */ e) => setMoveUnder(value(e))}>
+        <option value="">top level</option>
+        ${options}
+      </select>
+      <button type="submit">Move</button>
+    </form>
+    <form onSubmit=${(/** @type {SubmitEvent} */ e) => e.preventDefault()}>
+      <label for="category-delete">Delete</label>
+      <select id="category-delete" value=${deleting} onChange=${(/** @type {Event} */ e) => setDeleting(value(e))}>
+        <option value="">choose a category</option>
+        ${options}
+      </select>
+      <label for="category-reassign">Move its prompts to</label>
+      <select id="category-reassign" value=${reassignTo} onChange=${(/** @type {Event} */ e) => setReassignTo(value(e))}>
+        <option value="">nowhere (refused while it has prompts)</option>
+        ${categories
+          .filter((category) => category.id !== deleting)
+          .map(
+            (category) =>
+              html`<option value=${category.id}>${"· ".repeat(category.depth - 1)}${category.name}</option>`,
+          )}
+      </select>
+      <${ConfirmButton} label="Delete category" danger disabled=${!deleting}
+        question=${
+          reassignTo
+            ? "Delete the category? Its prompts move to the category chosen first."
+            : "Delete the category? It is refused while prompts use it."
+        }
+        onConfirm=${() =>
+          run(async () => {
+            await deleteCategory(
+              orgId,
+              brandId,
+              geoTargetId,
+              languageCode,
+              deleting,
+              reassignTo || undefined,
+            );
+            setDeleting("");
+            setReassignTo("");
+          }, "Category deleted.")} />
     </form>
   </section>`;
 }
