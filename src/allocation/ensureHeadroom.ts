@@ -24,9 +24,8 @@ import { notePublishBasis } from "./publishBasis.ts";
 import { ownReadWithinPublishBound } from "./publishBound.ts";
 import { reclaimFromSiblings } from "./reclaimFromSiblings.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
-import { observeResources, recordTransfer } from "./resourcesRecord.ts";
-import { sendTransfer } from "./sendTransfer.ts";
-import { isAmbiguousTransferFailure, settleTransferByRead } from "./settleTransfer.ts";
+import { observeResources } from "./resourcesRecord.ts";
+import { transferAndRecord } from "./transferAndRecord.ts";
 import { toServiceError } from "./upstreamFailures.ts";
 
 export type EnsureResult = { toppedUp: false } | { toppedUp: true; newTotal: Units };
@@ -143,46 +142,46 @@ async function topUp(
       }
       return new ServiceError("orgPoolExhausted", { details: { knownNotToFit: ruledOut } });
     }
-    const startedAt = deps.clock.now();
-    try {
-      await sendTransfer(deps, target, targets, path, before, known);
-    } catch (error) {
-      const mapped = toServiceError(deps.upstream, error);
-      const errorCode = mapped instanceof ServiceError ? mapped.code : "unexpected";
-      // Ambiguous (a lost answer may hide a commit): a read settles what the ledger says.
-      const settled = isAmbiguousTransferFailure(deps, error)
-        ? await settleTransferByRead(deps, target, targets)
-        : undefined;
-      log.warn(
-        { err: error, step, need, required: plan.required, before, targets, errorCode, settled },
-        "allocation: top-up transfer failed",
-      );
-      if (settled === "applied") {
-        await recordTransfer(deps, target, resources, targets, startedAt);
-        await recordLedgerEntry(deps, target, { reason: step, before, after, outcome: "applied", errorCode });
-        log.info(
-          { step, need, before, after },
+    const outcome = await transferAndRecord(deps, target, {
+      reason: step,
+      resources,
+      targets,
+      path,
+      known,
+      errorCodeOf: (error) => {
+        const mapped = toServiceError(deps.upstream, error);
+        return mapped instanceof ServiceError ? mapped.code : "unexpected";
+      },
+    });
+    if (outcome.applied) {
+      if (outcome.lostAnswer) {
+        log.warn(
+          {
+            err: outcome.lostAnswer.error,
+            step,
+            need,
+            before,
+            targets,
+            errorCode: outcome.lostAnswer.errorCode,
+          },
           "allocation: topped up (settled by a read after a lost answer)",
         );
-        return "applied";
+      } else {
+        log.info({ step, need, required: plan.required, before, after }, "allocation: topped up");
       }
-      await recordLedgerEntry(deps, target, {
-        reason: step,
-        before,
-        after,
-        outcome: settled ?? "failed",
-        errorCode,
-      });
-      if (errorCode === "orgPoolExhausted") return mapped as ServiceError;
-      if (errorCode === "workspaceBusy") {
-        deps.events.emit("allocation.rejection", { orgId: target.orgId, reason: errorCode });
-      }
-      throw mapped;
+      return "applied";
     }
-    await recordTransfer(deps, target, resources, targets, startedAt);
-    await recordLedgerEntry(deps, target, { reason: step, before, after, outcome: "applied" });
-    log.info({ step, need, required: plan.required, before, after }, "allocation: topped up");
-    return "applied";
+    const { error, errorCode, settled } = outcome;
+    log.warn(
+      { err: error, step, need, required: plan.required, before, targets, errorCode, settled },
+      "allocation: top-up transfer failed",
+    );
+    const mapped = toServiceError(deps.upstream, error);
+    if (errorCode === "orgPoolExhausted") return mapped as ServiceError;
+    if (errorCode === "workspaceBusy") {
+      deps.events.emit("allocation.rejection", { orgId: target.orgId, reason: errorCode });
+    }
+    throw mapped;
   };
   const served = (targets: TransferTargets): EnsureResult => {
     deps.events.emit("allocation.headroomCheck", { orgId: target.orgId, outcome: "topped_up" });

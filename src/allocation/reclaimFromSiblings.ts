@@ -4,7 +4,6 @@ import { listOrgObservations } from "../db/resourceObservations/listOrgObservati
 import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
 import {
   DIMENSIONS,
-  totalsAfter,
   totalsOf,
   type TransferTargets,
   type Units,
@@ -14,9 +13,8 @@ import {
 import { planReclaim, reclaimableSlack } from "../domain/reclaimPlan.ts";
 import type { AllocationDeps, AllocationTarget, SiblingSource, SiblingWorkspace } from "./allocationDeps.ts";
 import { publishWindowOf, withinPublishBound } from "./publishBound.ts";
-import { recordLedgerEntry } from "./recordLedgerEntry.ts";
-import { observeResources, recordTransfer } from "./resourcesRecord.ts";
-import { sendTransfer } from "./sendTransfer.ts";
+import { observeResources } from "./resourcesRecord.ts";
+import { transferAndRecord } from "./transferAndRecord.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
 
 /** At most this many siblings are tried (locked and read) by one rebalance: a few round trips, bounded. */
@@ -266,25 +264,28 @@ async function lowerSibling(
     requestId: target.requestId,
     bearer: target.bearer,
   };
-  const before = totalsOf(resources);
-  const after = totalsAfter(resources, lowered.targets);
-  const startedAt = deps.clock.now();
-  try {
-    // Fail fast even on a job's path: a not-ready sibling is skipped, not waited for under locks.
-    await sendTransfer(deps, at, lowered.targets, "failFast", before);
-  } catch (error) {
+  // Fail fast even on a job's path: a not-ready sibling is skipped, not waited for under locks.
+  const outcome = await transferAndRecord(deps, at, {
+    reason: "rebalance",
+    resources,
+    targets: lowered.targets,
+    path: "failFast",
+    errorCodeOf: (error) => releaseErrorCodeOf(deps.upstream, error) ?? "unexpected",
+  });
+  if (!outcome.applied) {
     log.info(
-      { err: error, sibling: sibling.subWorkspaceId },
+      { err: outcome.error, sibling: sibling.subWorkspaceId, settled: outcome.settled },
       "allocation: rebalance could not lower a sibling",
     );
-    const errorCode = releaseErrorCodeOf(deps.upstream, error) ?? "unexpected";
-    await recordLedgerEntry(deps, at, { reason: "rebalance", before, after, outcome: "failed", errorCode });
     emit("failed");
     return { ...ZERO_UNITS };
   }
-  await recordTransfer(deps, at, resources, lowered.targets, startedAt);
-  await recordLedgerEntry(deps, at, { reason: "rebalance", before, after, outcome: "applied" });
-  log.info({ sibling: sibling.subWorkspaceId, before, after }, "allocation: rebalance lowered a sibling");
+  log.info(
+    { sibling: sibling.subWorkspaceId, before: totalsOf(resources), targets: lowered.targets },
+    outcome.lostAnswer
+      ? "allocation: rebalance lowered a sibling (settled by a read after a lost answer)"
+      : "allocation: rebalance lowered a sibling",
+  );
   emit("lowered", lowered.reclaimed);
   return lowered.reclaimed;
 }

@@ -11,10 +11,8 @@ import {
 } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { publishWindowOf, withinPublishBound } from "./publishBound.ts";
-import { recordLedgerEntry } from "./recordLedgerEntry.ts";
-import { observeResources, recordTransfer } from "./resourcesRecord.ts";
-import { sendTransfer } from "./sendTransfer.ts";
-import { isAmbiguousTransferFailure, settleTransferByRead } from "./settleTransfer.ts";
+import { observeResources } from "./resourcesRecord.ts";
+import { transferAndRecord } from "./transferAndRecord.ts";
 import { type ReleaseErrorCode, releaseErrorCodeOf } from "./upstreamFailures.ts";
 
 export type ReleaseOutcome =
@@ -135,33 +133,27 @@ export async function releaseSurplusLocked(
     });
   }
 
-  const startedAt = deps.clock.now();
-  try {
-    await sendTransfer(deps, target, plan.targets, path, before);
-  } catch (error) {
-    const errorCode = releaseErrorCodeOf(deps.upstream, error);
-    // Ambiguous (a lost answer may hide a commit): a read settles what the ledger says.
-    const settled = isAmbiguousTransferFailure(deps, error)
-      ? await settleTransferByRead(deps, target, plan.targets)
-      : undefined;
+  const outcome = await transferAndRecord(deps, target, {
+    reason,
+    resources,
+    targets: plan.targets,
+    path,
+    errorCodeOf: (error) => releaseErrorCodeOf(deps.upstream, error) ?? "unexpected",
+  });
+  if (!outcome.applied) {
+    const errorCode = releaseErrorCodeOf(deps.upstream, outcome.error);
     log.warn(
-      { err: error, errorCode, reason, before, targets: plan.targets, settled },
+      { err: outcome.error, errorCode, reason, before, targets: plan.targets, settled: outcome.settled },
       "allocation: release failed",
     );
-    if (settled !== "applied") {
-      await recordLedgerEntry(deps, target, {
-        reason,
-        before,
-        after,
-        outcome: settled ?? "failed",
-        errorCode: errorCode ?? "unexpected",
-      });
-      return report({ outcome: "error", errorCode, ...planned, after: before, returned: undefined });
-    }
+    return report({ outcome: "error", errorCode, ...planned, after: before, returned: undefined });
   }
-
-  await recordTransfer(deps, target, resources, plan.targets, startedAt);
-  await recordLedgerEntry(deps, target, { reason, before, after, outcome: "applied" });
+  if (outcome.lostAnswer) {
+    log.warn(
+      { err: outcome.lostAnswer.error, reason, before, targets: plan.targets },
+      "allocation: release applied (settled by a read after a lost answer)",
+    );
+  }
   log.info(
     { reason, before, after, requiresDecommission: plan.requiresDecommission },
     "allocation: released",

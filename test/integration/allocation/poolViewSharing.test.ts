@@ -131,6 +131,11 @@ describe("pool views asked for at once", () => {
       (error: unknown) => (error instanceof Error ? error.constructor.name : "thrown"),
     );
     await w.untilChecked(1);
+    // The first caller's fill is the one in flight once one of its reads is held at the gate (the
+    // fill is registered before its first read): only then do the others arrive, to join it. One
+    // turn after its tenancy check was not enough under load: its record load was still running,
+    // and another bearer's fill could start first (seen once in a loaded run).
+    await waitFor(() => w.reads.length > 0, { what: "the first caller's fill under way" });
     const sameBearer = w.service.poolView(w.member("revoked-token"), w.orgId).then(
       () => "answered",
       () => "failed",

@@ -249,6 +249,35 @@ describe("rebalancing (§11 step 2)", () => {
     expect(await t.totals(c)).toEqual({ projects: 1, prompts: 250 });
   });
 
+  it("a sibling's lowering whose answer is lost but committed is settled by a read: ledger applied, the units count", async () => {
+    const t = await harness();
+    const a = await subWorkspace(t, { projects: 1, prompts: 100 }, { prompts: 100 });
+    const c = await subWorkspace(t, { projects: 1, prompts: 300 }, { prompts: 150 }); // slack 150
+    siblingsOf(t, [a, c]);
+    await observe(t, [c]);
+    await drainPool(t);
+    const before = await poolSum(t);
+    await t.sim.control("/faults", {
+      match: { method: "POST", pathPattern: `/workspaces/${c}/resources/transfer$` },
+      action: { afterCommit504: true },
+      times: 3,
+    });
+
+    expect(await t.ensure(a, { prompts: 50 })).toEqual({
+      toppedUp: true,
+      newTotal: { projects: 1, prompts: 150 },
+    });
+    expect(t.sim.simulator.faults.size).toBe(0);
+    expect(await t.totals(c)).toEqual({ projects: 1, prompts: 250 });
+    expect(await poolSum(t)).toEqual(before);
+    const rows = (await ledgerOf(t)).filter((row) => row.ws === c);
+    expect(rows.map(({ reason, outcome, after }) => [reason, outcome, after])).toEqual([
+      ["rebalance", "applied", 250],
+    ]);
+    // The lost answer is on the row, as a top-up's is.
+    expect(rows[0]!.errorCode).not.toBeNull();
+  });
+
   it("skips a busy sibling, one inside its publish-lag window and one whose transfer answers not ready; the next sibling covers", async () => {
     const clock = new ManualClock(new Date());
     const t = await harness({ lock: { clock, ttlMs: 600_000 } });
