@@ -1,4 +1,5 @@
 import { PoolSampler } from "../allocation/poolSampler.ts";
+import { idleBudgetAccountsStep } from "../budget/idleAccountsStep.ts";
 import { workerPoolRule } from "../config/env.ts";
 import { expiredKeysStep } from "../idempotency/expiredKeysStep.ts";
 import type { AnyJobHandler } from "../jobs/handler.ts";
@@ -67,6 +68,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       reconcileSteps: [
         staleAttemptsStep({ events: runtime.events }),
         expiredKeysStep(),
+        idleBudgetAccountsStep(),
         ...(options.reconcileSteps ?? []),
       ],
     },

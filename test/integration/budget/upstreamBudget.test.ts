@@ -3,7 +3,9 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { BUDGET_ACCOUNT_IDLE_MS } from "../../../src/budget/idleAccountsStep.ts";
 import type { PostgresUpstreamBudget } from "../../../src/budget/postgresUpstreamBudget.ts";
+import { purgeIdleBudgetAccounts } from "../../../src/db/upstreamBudget/purgeIdleBudgetAccounts.ts";
 import type { EndpointGroup, UpstreamPriority, UpstreamScope } from "../../../src/domain/upstreamBudget.ts";
 import { ADAPTIVE_INCREASE_EVERY_MS } from "../../../src/domain/upstreamBudget.ts";
 import { BudgetExhausted, type BudgetPermit } from "../../../src/gateway/budgetPort.ts";
@@ -174,6 +176,50 @@ describe("the slot budget", () => {
     const late = track(shared.acquire(BEARER, "projects", scope("interactive", 3_000)));
     await drive(clock, 3_500, 250, { sleepers: 2, done: () => late.settled });
     expect(late.error).toBeInstanceOf(BudgetExhausted);
+  });
+});
+
+describe("one budget per upstream user (issue 39, item 7)", () => {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const jwt = (sub: string, iat: number) =>
+    `${part({ alg: "RS256" })}.${part({ iss: "https://id.example", sub, iat })}.c2ln`;
+
+  it("two tokens of one user share one budget; another user's has its own", async () => {
+    const shared = budget();
+    for (let i = 0; i < 10; i += 1) await shared.acquire(jwt("user-1", 1), "projects", scope("job"));
+    // The same user's refreshed token waits for the slots the first one holds…
+    const refreshed = track(shared.acquire(jwt("user-1", 2), "projects", scope("job")));
+    await drive(clock, 2_000, 250, { sleepers: 2 });
+    expect(refreshed.settled).toBe(false);
+    // …another user's token does not.
+    const other = await shared.acquire(jwt("user-2", 1), "projects", scope("job"));
+    expect(other).toBeDefined();
+    const accounts = await database.db.execute(
+      sql`select count(distinct account_key)::int as n from upstream_budget_slots`,
+    );
+    expect(Number((accounts.rows[0] as { n: number }).n)).toBe(2);
+  });
+
+  it("the budget rows of an account unseen for a day are purged; a live one's are kept; a purged one starts afresh", async () => {
+    const shared = budget();
+    const gone = await shared.acquire(jwt("idle-user", 1), "projects", scope("job"));
+    await gone.release();
+    await shared.acquire(jwt("busy-user", 1), "projects", scope("job")); // held past the day: dead, its lease long expired
+    clock.advance(BUDGET_ACCOUNT_IDLE_MS + 1);
+    const live = await shared.acquire(jwt("live-user", 1), "projects", scope("job"));
+    const now = clock.now();
+    const purged = await purgeIdleBudgetAccounts(database.db, {
+      before: new Date(now.getTime() - BUDGET_ACCOUNT_IDLE_MS),
+      now,
+    });
+    expect(purged.slots).toBe(20);
+    const left = await database.db.execute(
+      sql`select count(distinct account_key)::int as n from upstream_budget_slots`,
+    );
+    expect(Number((left.rows[0] as { n: number }).n)).toBe(1);
+    await live.release();
+    const again = await shared.acquire(jwt("idle-user", 2), "projects", scope("job"));
+    expect(again).toBeDefined();
   });
 });
 
