@@ -25,6 +25,8 @@ export const GENERATOR_ENV_SHAPE = {
   SERENITY_GENERATION_MODEL: z.string().min(1).optional(),
   /** The generator call's timeout (default 300 s); the job's handler timeout must exceed it. */
   SERENITY_GENERATION_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  /** Generator runs (previews and jobs together) per org per hour; 0 = no limit (default 60). */
+  SERENITY_GENERATION_RATE_PER_ORG: z.coerce.number().int().nonnegative().optional(),
 };
 
 export const DEFAULT_GENERATION_TIMEOUT_MS = 300_000;

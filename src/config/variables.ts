@@ -290,6 +290,14 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "one generator call's timeout; the job's handler timeout is this plus a 120 s write budget",
   },
   {
+    names: ["SERENITY_GENERATION_RATE_PER_ORG"],
+    default: "60",
+    unit: "count",
+    read: "per use",
+    meaning:
+      "generator runs per org per hour, previews and generation jobs together, across every process; a preview past it answers 429 `rateLimited` with `Retry-After` (the seconds to the hour's end); jobs are counted but never refused (each needs a new market); `0` turns it off",
+  },
+  {
     names: ["SERENITY_UPSTREAM_TOKEN"],
     default: "unset",
     unit: "",

@@ -13,6 +13,7 @@ import { catalogueDomainOf, fetchMarketSeeds } from "./fetchMarketSeeds.ts";
 import { generationJobId } from "./generationJobId.ts";
 import { DEFAULT_PROMPT_COUNT, type GenerationJobMetadataInput } from "./generationJobMetadata.ts";
 import { GENERATE_MARKET_PROMPTS_JOB } from "./generationJobType.ts";
+import { countGeneration } from "./generationRate.ts";
 import type { GenerationReadiness } from "./generationReadiness.ts";
 import { baseUrlFor } from "./toGenerationRequest.ts";
 
@@ -79,6 +80,14 @@ export class GenerationProducer {
       return undefined;
     }
     log.info({ jobId: decision.jobId, outcome: decision.kind }, "prompt generation job produced");
+    if (decision.kind !== "reused") {
+      // A job counts against the org's generation rate with its previews; it is not refused by it.
+      try {
+        await countGeneration(this.deps.db, request.brand.orgId, this.deps.env ?? process.env);
+      } catch (error) {
+        log.warn({ err: error }, "could not count a generation job against the org's rate");
+      }
+    }
     return { jobId: decision.jobId, status: "provisioning", reused: decision.kind === "reused" };
   }
 

@@ -16,6 +16,7 @@ import { createPromptGenerator } from "./createPromptGenerator.ts";
 import { type DescribedPrompt, describeGeneratedPrompts } from "./describeGeneratedPrompts.ts";
 import { fetchMarketSeeds } from "./fetchMarketSeeds.ts";
 import { DEFAULT_PROMPT_COUNT } from "./generationJobMetadata.ts";
+import { countGeneration } from "./generationRate.ts";
 import { GeneratorError } from "./generatorError.ts";
 import { readGeneratorSettings } from "./generatorSettings.ts";
 import { instrumentGenerator } from "./instrumentedGenerator.ts";
@@ -66,6 +67,12 @@ export interface PromptPreviewDeps {
 
 /** As many as a generation job asks for, so a default preview shows what the job would write. */
 export const DEFAULT_PREVIEW_COUNT = DEFAULT_PROMPT_COUNT;
+/**
+ * The largest `count` an org member may ask for: what a job asks for (issue 39, item 6). Up to the
+ * schema's 100 is an admin's; so is choosing the generator (an operator decision: it picks whose
+ * LLM spend a preview uses).
+ */
+export const MEMBER_PREVIEW_MAX_COUNT = DEFAULT_PROMPT_COUNT;
 /** A generator's `reason` is shown to the caller: bounded, whatever a remote service sends. */
 const MAX_REASON_LENGTH = 300;
 
@@ -82,6 +89,7 @@ export class PromptPreviewService {
     ctx: { requestId: string | undefined },
   ): Promise<PromptPreview> {
     const { org, brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
+    refuseMemberCosts(principal, input);
     const country = countryForGeoTargetId(market.geoTargetId);
     if (!country) {
       throw new ServiceError("invalidRequest", { message: "geoTargetId names no country." });
@@ -89,6 +97,18 @@ export class PromptPreviewService {
     const log = this.deps.logger.child({ requestId: ctx.requestId, orgId: org.id, brandId: brand.id });
     // Settings first: a misconfigured generator fails before any upstream read.
     const settings = this.#settings(input.generator, log);
+    // The org's generation rate (previews and jobs together), counted before any upstream read.
+    const rate = await countGeneration(this.deps.db, org.id, this.deps.env ?? process.env);
+    if (rate.over) {
+      log.info(
+        { retryAfterSeconds: rate.retryAfterSeconds },
+        "prompt preview refused: the org's generation rate",
+      );
+      throw new ServiceError("rateLimited", {
+        message: "This org has used its generations for the hour; retry later.",
+        details: { retryAfterSeconds: rate.retryAfterSeconds },
+      });
+    }
     const target = resolveWriteTarget(brand, org);
     const seeds = await fetchMarketSeeds(
       { gateway: this.deps.gateway, logger: log },
@@ -218,5 +238,22 @@ export class PromptPreviewService {
     } finally {
       timer.abort();
     }
+  }
+}
+
+/** A member may not choose the generator nor ask for more than a job does (issue 39, item 6). */
+function refuseMemberCosts(principal: Principal, input: PromptPreviewInput): void {
+  if (principal.isAdmin) return;
+  if (input.generator !== undefined) {
+    throw new ServiceError("forbidden", {
+      message: "Choosing the generator is an operator's decision: only an admin may set generator.",
+    });
+  }
+  if ((input.count ?? DEFAULT_PREVIEW_COUNT) > MEMBER_PREVIEW_MAX_COUNT) {
+    const detail = `count must be at most ${MEMBER_PREVIEW_MAX_COUNT} (more is an admin's)`;
+    throw new ServiceError("invalidRequest", {
+      message: detail,
+      bodyProblems: [{ pointer: "/count", code: "tooBig", detail }],
+    });
   }
 }

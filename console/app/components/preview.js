@@ -92,7 +92,7 @@ export function PromptPreviewPanel({ orgId, brandId, market, onClose, onAccepted
     <form class="field-row" onSubmit=${generate}>
       <div class="field">
         <label for="preview-count">How many prompts</label>
-        <input id="preview-count" type="number" min="1" max="100" required value=${count}
+        <input id="preview-count" type="number" min="1" max="50" required value=${count}
           onInput=${(/** @type {Event} */ e) => setCount(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
       </div>
       <div class="actions">

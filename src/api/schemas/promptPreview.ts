@@ -11,12 +11,16 @@ export const promptPreviewBody = z
       .min(1, "count must be an integer from 1 to 100")
       .max(100, "count must be an integer from 1 to 100")
       .optional()
-      .meta({ description: "How many prompts to ask for; default 50, as a generation job" }),
+      .meta({
+        description:
+          "How many prompts to ask for; default 50, as a generation job; above 50 only for an admin",
+      }),
     generator: z
       .enum(GENERATOR_NAMES, { message: "generator must be builtin, drs or openai" })
       .optional()
       .meta({
-        description: "The generator for this preview; default `SERENITY_PROMPT_GENERATOR`, else builtin",
+        description:
+          "The generator for this preview (admins only: an operator decision); default `SERENITY_PROMPT_GENERATOR`, else builtin",
       }),
   })
   // A body-less POST previews with the defaults (Fastify hands the schema `null`).

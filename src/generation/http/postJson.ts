@@ -4,8 +4,8 @@ import { type Clock, systemClock } from "../../domain/clock.ts";
 import { GeneratorError } from "../generatorError.ts";
 
 /**
- * The one HTTP exchange of the remote generators: POST a JSON body, read the whole answer as
- * text, with the generator timeout on the injected clock (so tests move time instead of waiting)
+ * The one HTTP exchange of the remote generators: POST a JSON body, read the answer as text (at
+ * most MAX_GENERATOR_ANSWER_BYTES), with the generator timeout on the injected clock (so tests move time instead of waiting)
  * and the caller's abort signal. Never retried here: the generation job owns retries. Failures
  * are `GeneratorError`s: `aborted` (the caller's signal), `timeout`, or `transport`.
  */
@@ -25,6 +25,32 @@ export interface JsonAnswer {
 }
 
 class GeneratorTimeout extends Error {}
+
+/**
+ * The most a generator's answer may hold (issue 39, item 6): 100 prompts of 1,000 characters with
+ * their metadata are far under it; a larger answer is cut off, never buffered whole, and fails the
+ * call as `unparseable` (not the contract's shape, not retried).
+ */
+export const MAX_GENERATOR_ANSWER_BYTES = 2 * 1024 * 1024;
+
+class AnswerTooLarge extends Error {}
+
+async function boundedText(
+  body: AsyncIterable<Buffer | Uint8Array>,
+  exchange: AbortController,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_GENERATOR_ANSWER_BYTES) {
+      exchange.abort(new AnswerTooLarge());
+      throw new AnswerTooLarge();
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 export async function postJson(post: JsonPost): Promise<JsonAnswer> {
   const clock = post.clock ?? systemClock;
@@ -47,8 +73,15 @@ export async function postJson(post: JsonPost): Promise<JsonAnswer> {
       headersTimeout: 0,
       bodyTimeout: 0,
     });
-    return { status: response.statusCode, text: await response.body.text() };
+    return { status: response.statusCode, text: await boundedText(response.body, exchange) };
   } catch (cause) {
+    if (cause instanceof AnswerTooLarge || exchange.signal.reason instanceof AnswerTooLarge) {
+      throw new GeneratorError(
+        "unparseable",
+        `The generator's answer exceeded ${MAX_GENERATOR_ANSWER_BYTES} bytes.`,
+        { cause },
+      );
+    }
     if (post.signal?.aborted) throw new GeneratorError("aborted", "The generation was aborted.", { cause });
     if (exchange.signal.reason instanceof GeneratorTimeout) {
       throw new GeneratorError("timeout", `The generator did not answer within ${post.timeoutMs} ms.`, {

@@ -22,10 +22,14 @@ const GENERATOR_VARIABLES = [
   "SERENITY_DRS_URL",
   "SERENITY_GENERATION_TIMEOUT_MS",
   "SERENITY_DYNAMIC_ALLOCATION",
+  "SERENITY_GENERATION_RATE_PER_ORG",
 ] as const;
+/** Choosing the generator is an admin's (issue 39, item 6). */
+let admin: string;
 
 beforeAll(async () => {
   world = await startMarketWorld();
+  admin = await world.t.token({ sub: "operator", admin: true });
 });
 
 afterEach(async () => {
@@ -194,7 +198,7 @@ describe("POST …/markets/:geoTargetId/:languageCode/prompt-preview", () => {
 describe("the preview's generator", () => {
   it("a generator chosen without its endpoint is 503 configurationError, before any upstream call", async () => {
     await world.sim.clearCalls();
-    const answer = await world.call("POST", previewUrl(2250, "fr"), { generator: "drs" });
+    const answer = await world.call("POST", previewUrl(2250, "fr"), { generator: "drs" }, admin);
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject({
       error: "configurationError",
@@ -206,7 +210,7 @@ describe("the preview's generator", () => {
   it("drs: the service gets the wire request (seeds, no credential) and its ship is re-validated by our pipeline", async () => {
     drs = await startFakeGeneratorServer(() => ({ status: 200, body: DRS_CONTRACT.response as object }));
     process.env.SERENITY_DRS_URL = drs.url;
-    const answer = await world.call("POST", previewUrl(2250, "fr"), { count: 10, generator: "drs" });
+    const answer = await world.call("POST", previewUrl(2250, "fr"), { count: 10, generator: "drs" }, admin);
 
     expect(answer.status).toBe(200);
     expect(answer.body.generator).toBe("drs");
@@ -242,7 +246,7 @@ describe("the preview's generator", () => {
     drs = await startFakeGeneratorServer(() => "hang");
     process.env.SERENITY_DRS_URL = drs.url;
     process.env.SERENITY_GENERATION_TIMEOUT_MS = "200";
-    const answer = await world.call("POST", previewUrl(2250, "fr"), { count: 5, generator: "drs" });
+    const answer = await world.call("POST", previewUrl(2250, "fr"), { count: 5, generator: "drs" }, admin);
     expect(answer.status).toBe(504);
     expect(answer.body.error).toBe("generationTimeout");
   });
@@ -257,5 +261,57 @@ describe("the preview's generator", () => {
       .map((text) => JSON.parse(text))
       .findLast((entry) => entry.msg === "prompt preview");
     expect(line).toMatchObject({ generator: "builtin", verdict: "ship", prompts: 5, geoTargetId: 2840 });
+  });
+});
+
+describe("the preview's cost bounds (issue 39, item 6)", () => {
+  it("a member may not choose the generator (403) nor ask for more than 50 (400 at /count); an admin may", async () => {
+    await world.sim.clearCalls();
+    const calls: string[] = [];
+    world.t.events.on("generation.call", ({ generator }) => calls.push(generator));
+    const chosen = await world.call("POST", previewUrl(2250, "fr"), { count: 5, generator: "builtin" });
+    expect([chosen.status, chosen.body.code]).toEqual([403, "forbidden"]);
+    const many = await world.call("POST", previewUrl(2250, "fr"), { count: 51 });
+    expect([many.status, many.body.code]).toEqual([400, "invalidRequest"]);
+    expect(many.body.errors).toEqual([expect.objectContaining({ in: "body", pointer: "/count" })]);
+    expect(calls).toEqual([]);
+    expect(await upstreamCalls()).toEqual([]);
+
+    const allowed = await world.call(
+      "POST",
+      previewUrl(2250, "fr"),
+      { count: 100, generator: "builtin" },
+      admin,
+    );
+    expect(allowed.status).toBe(200);
+    expect(calls).toEqual(["builtin"]);
+  });
+
+  it("past the org's generation rate a preview is 429 rateLimited with Retry-After; another org is not held back", async () => {
+    process.env.SERENITY_GENERATION_RATE_PER_ORG = "2";
+    const orgWithBrand = async (name: string) => {
+      const orgId = await world.createOrg(await world.sim.addParent({ title: `${name} parent` }));
+      const brandId = await world.createBrand({ orgId, name });
+      const member = await world.t.token({ sub: `${name}-user`, orgs: [orgId] });
+      return () =>
+        world.t.app.inject({
+          method: "POST",
+          url: previewUrl(2250, "fr", brandId, orgId),
+          headers: { authorization: `Bearer ${member}` },
+          payload: { count: 5 },
+        });
+    };
+    const preview = await orgWithBrand("Rated");
+    expect((await preview()).statusCode).toBe(200);
+    expect((await preview()).statusCode).toBe(200);
+    await world.sim.clearCalls();
+    const refused = await preview();
+    expect([refused.statusCode, refused.json().code]).toEqual([429, "rateLimited"]);
+    const seconds = Number(refused.headers["retry-after"]);
+    expect(seconds).toBeGreaterThanOrEqual(1);
+    expect(seconds).toBeLessThanOrEqual(3600);
+    expect(await upstreamCalls()).toEqual([]);
+    // Another org counts apart.
+    expect((await (await orgWithBrand("Other"))()).statusCode).toBe(200);
   });
 });

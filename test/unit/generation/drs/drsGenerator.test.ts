@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { createDrsGenerator } from "../../../../src/generation/drs/drsGenerator.ts";
+import { MAX_GENERATOR_ANSWER_BYTES } from "../../../../src/generation/http/postJson.ts";
 import {
   createLanguageValidator,
   type LanguageValidator,
@@ -119,6 +120,16 @@ describe("drs generator", () => {
     const error = await pending;
     expect([error.kind, error.retryable]).toEqual(["aborted", true]);
     expect(clock.pendingSleeps).toBe(0);
+  });
+
+  it("refuses an answer larger than the bound without buffering it whole (terminal, unparseable)", async () => {
+    const { generator } = await drsAnswering(() => ({
+      status: 200,
+      body: "x".repeat(MAX_GENERATOR_ANSWER_BYTES + 1),
+      contentType: "application/json",
+    }));
+    const error = await failureOf(generator.generate(DRS_CONTRACT.request));
+    expect([error.kind, error.retryable]).toEqual(["unparseable", false]);
   });
 
   it("reports an unreachable service as a retryable transport failure", async () => {
