@@ -1,4 +1,70 @@
-import { defineConfig } from "vitest/config";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+
+import SlowestFirst from "./test/support/slowestFirst.ts";
+
+/**
+ * The suites that exercise PostgreSQL's semantics (locks, leases, transactions, the job queue,
+ * allocation's conservation, idempotency, migrations), run a second time on another server and
+ * version when TEST_SECOND_DATABASE_URL names one (.ci/run: the machine's PostgreSQL 15). Suites
+ * whose subject is the CLI, the simulator, the gateway, the HTTP surface or generation touch the
+ * database only in passing; so do the embedded server's own tests. A folder (ending in /) or a
+ * file name's start; one that matches no file fails the run, so a rename cannot drop a suite.
+ */
+const SECOND_DATABASE_SUITES = [
+  "test/integration/allocation/",
+  "test/integration/budget/",
+  "test/integration/brands/",
+  "test/integration/credentials/",
+  "test/integration/idempotency/",
+  "test/integration/jobs/",
+  "test/integration/locks/",
+  "test/integration/markets/",
+  "test/integration/provisioning/",
+  "test/integration/db/brandNameMigration",
+  "test/integration/db/leaseClock",
+  "test/integration/db/liveCatalogueIdsMigration",
+  "test/integration/db/migrateConcurrently",
+  "test/integration/db/transactionScope",
+  "test/integration/api/idempotentCreates",
+  "test/integration/operations/upstreamReconciler",
+  "test/integration/operations/restoreReattach",
+  "test/property/allocation/",
+];
+
+/** Whether a folder (ending in /) or a file name's start names at least one test file. */
+function namesATest(suite: string): boolean {
+  const folder = suite.endsWith("/") ? suite : path.dirname(suite);
+  if (!existsSync(folder)) return false;
+  const files = readdirSync(folder, { recursive: suite.endsWith("/") }).map(String);
+  return files.some(
+    (file) => file.endsWith(".test.ts") && (suite.endsWith("/") || file.startsWith(path.basename(suite))),
+  );
+}
+
+function secondDatabaseProject(url: string): TestProjectInlineConfiguration {
+  for (const suite of SECOND_DATABASE_SUITES) {
+    if (!namesATest(suite)) throw new Error(`the second database pass names ${suite}, which matches no file`);
+  }
+  const include = SECOND_DATABASE_SUITES.map((suite) =>
+    suite.endsWith("/") ? `${suite}**/*.test.ts` : `${suite}*.test.ts`,
+  );
+  return {
+    extends: true,
+    test: {
+      name: "postgres-second",
+      include,
+      // Its own global setup: the run's template database on that server (globalSetup.ts reads
+      // the URL from this project's env).
+      globalSetup: ["test/support/globalSetup.ts"],
+      env: { TEST_DATABASE_URL: url },
+    },
+  };
+}
+
+const secondDatabaseUrl = process.env.TEST_SECOND_DATABASE_URL;
 
 export default defineConfig({
   test: {
@@ -9,6 +75,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
+    // The slowest files first (test/durations.json), so the run does not end on one long file.
+    sequence: { sequencer: SlowestFirst },
     projects: [
       {
         extends: true,
@@ -29,6 +97,9 @@ export default defineConfig({
           exclude: ["test/unit/**", "test/browser/**", "**/node_modules/**"],
         },
       },
+      // Side by side with the first pass in one run, on the same two workers: no second start-up,
+      // and no second tail of one long file (ADR 0036).
+      ...(secondDatabaseUrl ? [secondDatabaseProject(secondDatabaseUrl)] : []),
     ],
   },
 });

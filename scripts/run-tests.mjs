@@ -16,6 +16,8 @@ const run = spawnSync(
     "run",
     "--reporter=default",
     "--reporter=json",
+    // Each file's seconds on its worker; the slowest are printed at the end (test/support/fileDurations.ts).
+    "--reporter=./test/support/fileDurations.ts",
     `--outputFile.json=${outputFile}`,
     ...process.argv.slice(2),
   ],

@@ -7,7 +7,7 @@ import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocatio
 import type { Principal } from "../../src/auth/principal.ts";
 import { signDevToken } from "../../src/auth/tokenVerifier.ts";
 import type { Database, Db } from "../../src/db/database.ts";
-import { jobs } from "../../src/db/schema.ts";
+import { allocationLocks, brandLeases, jobs } from "../../src/db/schema.ts";
 import { systemClock } from "../../src/domain/clock.ts";
 import { createGatewayClient, type GatewayClient } from "../../src/gateway/gatewayClient.ts";
 import { EventBus } from "../../src/observability/events.ts";
@@ -125,15 +125,26 @@ export function apiProcessSide(
 }
 
 /**
- * Time passing for dead workers' claims, by UPDATE instead of sleeping: every held job lease and
- * every active pg-boss message's start move into the past. Only while no worker runs, so every
- * claim it moves belongs to a dead process.
+ * Time passing for dead workers' claims, by UPDATE instead of sleeping: every held job lease, every
+ * active pg-boss message's start, and every brand lease and allocation lock (30 s TTLs a
+ * redelivered job would otherwise sit out in real time) move into the past. Only while no worker
+ * runs, so every claim it moves belongs to a dead process.
  */
 export async function letLeasesExpire(database: Pick<Database, "db">): Promise<void> {
   await database.db.execute(
     sql`update ${jobs} set lease_expires_at = now() - interval '1 hour' where status = 'IN_PROGRESS' and lease_token is not null`,
   );
+  await letLocksLapse(database);
   await database.db.execute(
     sql`update pgboss.job set started_on = now() - interval '1 day' where state = 'active'`,
   );
+}
+
+/**
+ * The brand leases and allocation locks dead workers held lapse now instead of after their TTL:
+ * only while no process that could hold one runs.
+ */
+export async function letLocksLapse(database: Pick<Database, "db">): Promise<void> {
+  await database.db.execute(sql`update ${brandLeases} set expires_at = now() - interval '1 hour'`);
+  await database.db.execute(sql`update ${allocationLocks} set expires_at = now() - interval '1 hour'`);
 }

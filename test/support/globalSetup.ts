@@ -36,11 +36,13 @@ function withDatabase(url: string, database: string): string {
 
 export default async function setup(project: TestProject) {
   const runId = randomBytes(4).toString("hex");
-  const bundleDir = path.resolve(".test-results", `cli-${runId}`);
-  process.env.SERENITY_TEST_BIN = await buildCliBundle(process.cwd(), bundleDir);
+  // One bundle per run: the second database project (vitest.config.ts) uses the first's.
+  const bundleDir = process.env.SERENITY_TEST_BIN ? undefined : path.resolve(".test-results", `cli-${runId}`);
+  if (bundleDir) process.env.SERENITY_TEST_BIN = await buildCliBundle(process.cwd(), bundleDir);
   let embedded: EmbeddedDatabase | undefined;
   let tempDir: string | undefined;
-  let adminUrl = process.env.TEST_DATABASE_URL;
+  // The project's own server (the second database pass), else the run's, else an embedded one.
+  let adminUrl = project.config.env?.TEST_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     tempDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-test-db-"));
     embedded = await acquireEmbeddedDatabase(tempDir, createLogger({ level: "silent" }));
@@ -75,6 +77,6 @@ export default async function setup(project: TestProject) {
     await admin.end();
     await embedded?.release();
     if (tempDir) await fs.rm(tempDir, { recursive: true, force: true });
-    await fs.rm(bundleDir, { recursive: true, force: true });
+    if (bundleDir) await fs.rm(bundleDir, { recursive: true, force: true });
   };
 }

@@ -9,7 +9,7 @@ import { DEFAULT_STALL_GRACE_MS, JobReconciler } from "../../src/jobs/reconciler
 import type { Services } from "../../src/runtime/services.ts";
 import { UNMETERED_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import { staleAttemptsStep } from "../../src/subWorkspaces/staleAttemptsStep.ts";
-import { apiProcessSide, letLeasesExpire } from "./apiProcessSide.ts";
+import { apiProcessSide, letLeasesExpire, letLocksLapse } from "./apiProcessSide.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import type { ManualClock } from "./manualClock.ts";
 import { startTestSimulator, type TestSimulator } from "./simulator.ts";
@@ -39,7 +39,10 @@ export interface WorkerCrashWorld {
    * worker runs, so every lease it moves belongs to a dead process.
    */
   letLeasesExpire(): Promise<void>;
-  /** Moves every held lease's expiry to `ms` before now (and nothing else: messages stay as they are). */
+  /**
+   * Moves every held job lease's expiry to `ms` before now, and lets the dead workers' brand
+   * leases and allocation locks lapse (messages stay as they are).
+   */
   expireLeasesAgo(ms: number): Promise<void>;
   unsettledBrands(): Promise<number>;
   liveJobs(): Promise<number>;
@@ -85,6 +88,7 @@ export async function startWorkerCrashWorld(
       await db.db.execute(
         sql`update ${jobs} set lease_expires_at = now() - make_interval(secs => ${ms / 1000}) where status = 'IN_PROGRESS' and lease_token is not null`,
       );
+      await letLocksLapse(db);
     },
     unsettledBrands: () =>
       count(
