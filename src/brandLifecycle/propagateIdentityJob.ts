@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { findBrandById } from "../db/brands/findBrandById.ts";
+import { recordRejectedAliases } from "../db/brands/recordRejectedAliases.ts";
 import type { Db } from "../db/database.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import { recordMarketIdentity } from "../db/markets/recordMarketIdentity.ts";
@@ -8,9 +9,9 @@ import { findOrgById } from "../db/orgs/findOrgById.ts";
 import { defineJobHandler } from "../jobs/handler.ts";
 import type { JobService } from "../jobs/jobService.ts";
 import { type BrandLease, JOB_BRAND_LEASE_WAIT_MS } from "../locks/brandLease.ts";
+import { type MarketIdentitySyncDeps, syncMarketIdentity } from "../markets/marketIdentity.ts";
 import { asJobFailure } from "../subWorkspaces/provisioningJobErrors.ts";
 import { PROPAGATE_IDENTITY_JOB, PROPAGATE_IDENTITY_PUBLIC, propagationJobId } from "./brandIdentityJobs.ts";
-import { type MarketIdentitySyncDeps, syncMarketIdentity } from "./marketIdentitySync.ts";
 
 export interface PropagateIdentityJobDeps extends MarketIdentitySyncDeps {
   db: Db;
@@ -89,13 +90,18 @@ export function propagateIdentityJobHandler(deps: PropagateIdentityJobDeps) {
               const bearer = await ctx.credential();
               const outcome = await syncMarketIdentity(deps, bearer, org, current, behind);
               await ctx.assertLeaseHeld();
+              await recordRejectedAliases(deps.db, {
+                brandId,
+                identityVersion,
+                rejectedAliases: outcome.rejectedAliases,
+              });
               await recordMarketIdentity(deps.db, {
                 marketId: behind.id,
                 identityVersion,
                 now: ctx.clock.databaseTime?.(),
               });
               ctx.logger.info(
-                { marketId: behind.id, changed: outcome.changed, identityVersion },
+                { marketId: behind.id, drift: outcome.drift, identityVersion },
                 "market follows the brand identity",
               );
             },

@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from "../domain/clock.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
+import { type BenchmarkClient, createBenchmarkClient } from "./benchmarkClient.ts";
 import type { UpstreamBudget } from "./budgetPort.ts";
 import { createProjectEngineClient, type ProjectEngineClient } from "./projectEngineClient.ts";
 import { DEFAULT_MAX_RETRIES } from "./retryPolicy.ts";
@@ -32,6 +33,8 @@ export interface GatewayClientOptions {
 export interface GatewayClient {
   users: UserManagerClient;
   projects: ProjectEngineClient;
+  /** A project's benchmarks, their brand URLs and its CI competitors (a brand's identity upstream). */
+  benchmarks: BenchmarkClient;
   /**
    * The upstream-health probe: true when every gateway origin answers HTTP to a call carrying
    * `bearer` (`GET /v1/languages`; a 401 or 403 counts: the gateway is there), false on a timeout, a
@@ -79,6 +82,7 @@ function assemble(
   return {
     users: createUserManagerClient(transport),
     projects: createProjectEngineClient(transport, clock),
+    benchmarks: createBenchmarkClient(transport),
     reachable: (bearer) => transport.probe(bearer),
     close: () => transport.close(),
   };

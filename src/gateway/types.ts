@@ -101,6 +101,8 @@ export interface Project {
   primaryUrl: string | undefined;
   brandNameDisplay: string | undefined;
   brandNames: string[] | undefined;
+  /** `settings.ci.competitors[].domain`: the project's CI competitors (undefined when not sent). */
+  ciCompetitorDomains: string[] | undefined;
 }
 
 export interface CreateProjectRequest {

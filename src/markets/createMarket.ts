@@ -4,6 +4,7 @@ import type { Db } from "../db/database.ts";
 import { deleteMarketRow } from "../db/markets/deleteMarketRow.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import { markMarketReady } from "../db/markets/markMarketReady.ts";
+import { recordMarketIdentity } from "../db/markets/recordMarketIdentity.ts";
 import { recordReservationProject } from "../db/markets/recordReservationProject.ts";
 import type { OrgWithMetering } from "../db/orgs/orgRow.ts";
 import type { Clock } from "../domain/clock.ts";
@@ -21,6 +22,7 @@ import { DEFAULT_MODEL_KEYS } from "./defaultModels.ts";
 import { describeMarket } from "./describeMarket.ts";
 import { rememberModels } from "./knownModels.ts";
 import type { CreateMarketInput, Market } from "./market.ts";
+import { applyMarketIdentity, type ProjectRef } from "./marketIdentity.ts";
 import { deleteProjectQuietly, reserve, rollBack } from "./marketReservation.ts";
 import { seedMarketTaxonomy } from "./marketTaxonomy.ts";
 import { addModels, planModelChange, removeModels } from "./projectModels.ts";
@@ -101,6 +103,7 @@ export async function createMarketForBrand(
   });
 
   let projectId: string | undefined;
+  let identityApplied = false;
   try {
     // ONE guarded section for every metered write of the create — project create, model adds,
     // publish — so one lock and one resources read (SPEC §7). Its need is the project; the model
@@ -162,6 +165,12 @@ export async function createMarketForBrand(
         ref,
         reservation.id,
       );
+      identityApplied = await startFromIdentity(
+        deps,
+        log,
+        { bearer: ctx.bearer, ws: target.workspaceId, pid: id },
+        brand,
+      );
       await write("publish", () => projects.publishProject(ctx.bearer, target.workspaceId, id));
       return id;
     });
@@ -188,6 +197,15 @@ export async function createMarketForBrand(
     log.error({ projectId, brandMoved: Boolean(stillOurs) }, "market could not be marked ready");
     await deleteProjectQuietly(deps, log, ctx.bearer, target.workspaceId, projectId);
     throw new ServiceError(stillOurs ? "invalidState" : "marketExists");
+  }
+  // The project carries the identity of the version it was made from (a later one is the
+  // propagation's, or the reconciler's drift repair's).
+  if (identityApplied) {
+    await recordMarketIdentity(deps.db, {
+      marketId: reservation.id,
+      identityVersion: brand.identityVersion,
+      now: deps.clock.databaseTime?.(),
+    });
   }
   // Serenity set the model list itself: remember it, so a bulk create need not read it upstream.
   await rememberModels(
@@ -245,5 +263,30 @@ function hostOf(url: string | undefined): string | undefined {
     return new URL(url).hostname || undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A market created after its brand's identity was set starts from it (spec/api.md §5): its
+ * benchmarks, CI competitors and brand URLs are written before the create's one publish. Best
+ * effort: a failure leaves the market behind the brand's version (the next propagation or the
+ * reconciler's drift repair brings it along), never fails the create.
+ */
+async function startFromIdentity(
+  deps: CreateMarketDeps,
+  log: Logger,
+  ref: ProjectRef,
+  brand: BrandRow,
+): Promise<boolean> {
+  if (brand.identityVersion === 0) return false;
+  try {
+    await applyMarketIdentity(deps.gateway, ref, brand);
+    return true;
+  } catch (error) {
+    log.warn(
+      { err: upstreamFailure(error, log, "marketIdentity") },
+      "the new market's identity is not set; the drift repair sets it",
+    );
+    return false;
   }
 }

@@ -12,6 +12,7 @@ import { RequestLimiter } from "./http/requestLimiter.ts";
 import { PE_PREFIX, UM_PREFIX } from "./http/responses.ts";
 import { TokenRegistry } from "./http/tokens.ts";
 import { registerControlRoutes } from "./routes/controls.ts";
+import { registerBenchmarkRoutes } from "./routes/pe/benchmarks.ts";
 import { registerCatalogueRoutes } from "./routes/pe/catalogues.ts";
 import { registerProjectModelRoutes } from "./routes/pe/projectModels.ts";
 import { registerProjectRoutes } from "./routes/pe/projects.ts";
@@ -157,6 +158,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       registerPromptEditRoutes(pe, ctx);
       registerTagRoutes(pe, ctx);
       registerTagEditRoutes(pe, ctx);
+      registerBenchmarkRoutes(pe, ctx);
     },
     { prefix: PE_PREFIX },
   );

@@ -68,6 +68,15 @@ export function projectView(project: SimProject, publishStatus: string) {
         country: { code: project.countryCode, name: countryName(project.countryCode) },
         location: { id: project.locationId, name: project.locationName },
         language: { id: project.languageId, name: language?.code ?? "" },
+        benchmarks_count: project.benchmarks.size,
+      },
+      ci: {
+        competitors: project.ciCompetitors.map((competitor) => ({
+          id: competitor.id,
+          domain: competitor.domain,
+          color: competitor.color,
+          project_id: project.id,
+        })),
       },
     },
   };

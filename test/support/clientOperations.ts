@@ -1,7 +1,8 @@
 import type { GatewayName } from "../../src/gateway/types.ts";
 
 /**
- * Every operation the gateway client can call (`client.users.*`, `client.projects.*`), with the
+ * Every operation the gateway client can call (`client.users.*`, `client.projects.*`,
+ * `client.benchmarks.*`), with the
  * published operation it sends: how the conformance suite knows each one was exercised through the
  * simulator and validated. The suite fails for a client method missing here, for a row the
  * documents do not hold, and for a row no exchange of the workload reached with a 2xx answer.
@@ -20,6 +21,7 @@ export interface ClientOperation {
 const PROJECT = "/v1/workspaces/{id}/projects/{project_id}";
 const PROJECT_V2 = "/v2/workspaces/{id}/projects/{project_id}";
 const PROJECT_V3 = "/v3/workspaces/{id}/projects/{project_id}";
+const BRAND_URLS = `${PROJECT_V2}/aio/benchmarks/{benchmark_id}/brand_urls`;
 
 export const CLIENT_OPERATIONS: Record<string, ClientOperation> = {
   "users.createSubWorkspace": { gateway: "um", method: "POST", template: "/v2/workspaces/{id}/child" },
@@ -64,4 +66,26 @@ export const CLIENT_OPERATIONS: Record<string, ClientOperation> = {
   "projects.patchTag": { gateway: "pe", method: "PATCH", template: `${PROJECT_V2}/aio/tags/{tag_id}` },
   "projects.deleteTags": { gateway: "pe", method: "DELETE", template: `${PROJECT_V2}/aio/tags` },
   "projects.getInitStatus": { gateway: "pe", method: "GET", template: `${PROJECT_V2}/aio/init_status` },
+  // Issue 37: a brand's identity upstream (benchmarks, their brand URLs, CI competitors).
+  "benchmarks.listBenchmarks": { gateway: "pe", method: "GET", template: `${PROJECT}/ai_models/benchmarks` },
+  "benchmarks.createBenchmarks": {
+    gateway: "pe",
+    method: "POST",
+    template: `${PROJECT_V2}/ai_models/benchmarks`,
+  },
+  "benchmarks.updateBenchmark": {
+    gateway: "pe",
+    method: "PUT",
+    template: `${PROJECT}/ai_models/benchmarks/{benchmark_id}`,
+  },
+  "benchmarks.deleteBenchmarks": {
+    gateway: "pe",
+    method: "DELETE",
+    template: `${PROJECT}/ai_models/benchmarks`,
+  },
+  "benchmarks.listBrandUrls": { gateway: "pe", method: "GET", template: BRAND_URLS },
+  "benchmarks.createBrandUrls": { gateway: "pe", method: "POST", template: BRAND_URLS },
+  "benchmarks.updateBrandUrl": { gateway: "pe", method: "PUT", template: `${BRAND_URLS}/{brand_url_id}` },
+  "benchmarks.deleteBrandUrls": { gateway: "pe", method: "DELETE", template: BRAND_URLS },
+  "benchmarks.replaceCiCompetitors": { gateway: "pe", method: "PUT", template: `${PROJECT}/ci/competitors` },
 };

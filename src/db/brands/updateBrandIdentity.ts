@@ -39,6 +39,8 @@ export async function updateBrandIdentity(
         aliases: identity.aliases,
         competitors: identity.competitors,
         urls: identity.urls,
+        // A new identity starts with none rejected: its propagation reports what the upstream refuses.
+        rejectedAliases: [],
         identityVersion: sql`${brands.identityVersion} + 1`,
         updatedAt: databaseNow(input.now),
       })

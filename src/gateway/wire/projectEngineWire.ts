@@ -40,7 +40,16 @@ export const projectWire = z
     name: optional(z.string()),
     publish_status: optional(z.string()),
     domain: optional(z.string()),
-    settings: optional(z.looseObject({ ai: optional(aiSettingsWire) })),
+    settings: optional(
+      z.looseObject({
+        ai: optional(aiSettingsWire),
+        ci: optional(
+          z.looseObject({
+            competitors: optional(z.array(z.looseObject({ domain: optional(z.string()) }))),
+          }),
+        ),
+      }),
+    ),
   })
   .transform((p): Project => {
     const ai = p.settings?.ai;
@@ -57,6 +66,7 @@ export const projectWire = z
       primaryUrl: ai?.primary_url,
       brandNameDisplay: ai?.brand_name_display,
       brandNames: ai?.brand_names,
+      ciCompetitorDomains: p.settings?.ci?.competitors?.map((competitor) => competitor.domain ?? ""),
     };
   });
 

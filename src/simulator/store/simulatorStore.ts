@@ -75,8 +75,40 @@ function projectFromSnapshot(entry: SnapshotProject, now: number): SimProject {
         { id: tag.id, name: tag.name, parentId: tag.parent_id, live: tag.live },
       ]),
     ),
+    benchmarks: new Map(
+      entry.benchmarks.map((benchmark) => [
+        benchmark.id,
+        {
+          id: benchmark.id,
+          brandName: benchmark.brand_name,
+          brandAliases: benchmark.brand_aliases,
+          rejectedAliases: rejectedAliasesOf(benchmark.brand_aliases),
+          domain: benchmark.domain,
+          primaryUrl: benchmark.primary_url,
+          color: benchmark.color,
+          favorite: benchmark.favorite,
+          mainBrand: benchmark.main_brand,
+          createdAt: now,
+          brandUrls: new Map(
+            benchmark.brand_urls.map((entry) => [
+              entry.id,
+              { id: entry.id, url: entry.url, type: entry.type, createdAt: now, updatedAt: now },
+            ]),
+          ),
+        },
+      ]),
+    ),
+    ciCompetitors: entry.ci_competitors.map((competitor) => ({ ...competitor })),
     hiddenFromListReads: 0,
   };
+}
+
+/**
+ * The aliases the simulator answers as `rejected_brand_aliases`: shorter than 3 characters (live's
+ * rule is not published; this one is the simulator's, so a rejection can be provoked in tests).
+ */
+export function rejectedAliasesOf(aliases: readonly string[]): string[] {
+  return aliases.filter((alias) => [...alias.trim()].length < 3);
 }
 
 /**
@@ -218,6 +250,22 @@ export class SimulatorStore {
           parent_id: tag.parentId,
           live: tag.live,
         })),
+        benchmarks: [...project.benchmarks.values()].map((benchmark) => ({
+          id: benchmark.id,
+          brand_name: benchmark.brandName,
+          brand_aliases: [...benchmark.brandAliases],
+          domain: benchmark.domain,
+          primary_url: benchmark.primaryUrl,
+          color: benchmark.color,
+          favorite: benchmark.favorite,
+          main_brand: benchmark.mainBrand,
+          brand_urls: [...benchmark.brandUrls.values()].map((entry) => ({
+            id: entry.id,
+            url: entry.url,
+            type: entry.type,
+          })),
+        })),
+        ci_competitors: project.ciCompetitors.map((competitor) => ({ ...competitor })),
       })),
     };
   }

@@ -90,6 +90,26 @@ export const snapshotProjectSchema = z.object({
       }),
     )
     .default([]),
+  benchmarks: z
+    .array(
+      z.object({
+        id: z.string().min(1),
+        brand_name: z.string(),
+        brand_aliases: z.array(z.string()).default([]),
+        domain: z.string().default(""),
+        primary_url: z.string().default(""),
+        color: z.string().default(""),
+        favorite: z.boolean().default(false),
+        main_brand: z.boolean().default(false),
+        brand_urls: z
+          .array(z.object({ id: z.string().min(1), url: z.string(), type: z.string().default("") }))
+          .default([]),
+      }),
+    )
+    .default([]),
+  ci_competitors: z
+    .array(z.object({ id: z.string().min(1), domain: z.string(), color: z.string().default("") }))
+    .default([]),
 });
 
 export const snapshotSchema = z.object({

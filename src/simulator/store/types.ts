@@ -92,6 +92,40 @@ export interface SimProject {
   prompts: Map<string, SimPrompt>;
   promptIdByText: Map<string, string>;
   tags: Map<string, SimTag>;
+  /** AI benchmarks (the own brand's, `mainBrand`, and competitors'), insertion-ordered; keyed by id. */
+  benchmarks: Map<string, SimBenchmark>;
+  /** CI competitors, replaced whole by `PUT …/ci/competitors`. */
+  ciCompetitors: SimCiCompetitor[];
   /** Project list reads of the workspace that still omit this project (eventual consistency). */
   hiddenFromListReads: number;
+}
+
+/** A brand URL of a benchmark (`…/aio/benchmarks/{id}/brand_urls`); `type` is a free string. */
+export interface SimBrandUrl {
+  id: string;
+  url: string;
+  type: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface SimBenchmark {
+  id: string;
+  brandName: string;
+  brandAliases: string[];
+  /** Aliases the simulator refuses (shorter than 3 characters): answered as `rejected_brand_aliases`. */
+  rejectedAliases: string[];
+  domain: string;
+  primaryUrl: string;
+  color: string;
+  favorite: boolean;
+  mainBrand: boolean;
+  createdAt: number;
+  brandUrls: Map<string, SimBrandUrl>;
+}
+
+export interface SimCiCompetitor {
+  id: string;
+  domain: string;
+  color: string;
 }

@@ -5,6 +5,7 @@ import { gatewayAllocationUpstream } from "../../../src/allocation/gatewayAlloca
 import { brands, markets } from "../../../src/db/schema.ts";
 import { systemClock } from "../../../src/domain/clock.ts";
 import type { JobWorker } from "../../../src/jobs/worker.ts";
+import { applyMarketIdentity } from "../../../src/markets/marketIdentity.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { observeUpstream } from "../../../src/operations/observeUpstream.ts";
@@ -80,11 +81,82 @@ describe("PATCH /orgs/:orgId/brands/:brandId", () => {
     const [market] = await world.t.db.db.select().from(markets).where(eq(markets.brandId, world.brandId));
     expect(market!.identityVersion).toBe((await brandRow()).identityVersion);
 
+    // Benchmarks: the own brand's (aliases, domain) and Globex's, matched by domain; its CI
+    // competitor; the brand URLs on the own brand's benchmark with their kind as `type`; published.
+    const benchmarks = [...usProject().benchmarks.values()];
+    expect(benchmarks.map((b) => [b.mainBrand, b.brandName, b.brandAliases, b.domain])).toEqual([
+      [true, "Acme", ["Acme Co"], "acme.example"],
+      [false, "Globex", ["Globex Corp"], "globex.example"],
+    ]);
+    expect(usProject().ciCompetitors.map((c) => c.domain)).toEqual(["globex.example"]);
+    expect([...benchmarks[0]!.brandUrls.values()].map((u) => [u.url, u.type])).toEqual([
+      ["https://acme.example/", "owned"],
+      ["https://social.example/acme", "social"],
+    ]);
+    expect(usProject().dirty).toBe(false);
+
+    // Running the sync again writes nothing (what a redelivery after a crash does).
+    await world.sim.clearCalls();
+    const again0 = await applyMarketIdentity(
+      world.t.gateway!,
+      { bearer: world.token, ws: usProject().workspaceId, pid: usProject().id },
+      await brandRow(),
+    );
+    expect(again0.changed).toBe(false);
+    expect((await world.sim.calls()).filter((c) => c.method !== "GET")).toEqual([]);
+
     // The same identity again: nothing to follow, no job.
     const again = await world.call("PATCH", brandUrl(), { aliases: ["Acme Co", "ACME"] });
     expect(again.status).toBe(200);
     expect(again.body.job).toBeNull();
     expect((await world.call("GET", brandUrl())).body.aliases).toEqual(["Acme Co", "ACME"]);
+  });
+
+  it("a newer PATCH supersedes the running propagation; a competitor dropped and a URL's kind changed follow; a rejected alias is reported", async () => {
+    const first = await world.call("PATCH", brandUrl(), { aliases: ["Acme Co", "AC"] });
+    const second = await world.call("PATCH", brandUrl(), {
+      aliases: ["Acme Co", "AC"],
+      competitors: [{ name: "Hooli", domain: "hooli.example" }],
+      urls: [{ url: "https://acme.example/", kind: "earned" }],
+    });
+    expect(first.body.job.id).not.toBe(second.body.job.id);
+    await worker.drain();
+    const firstJob = await world.call("GET", first.body.job.location);
+    expect(firstJob.body).toMatchObject({
+      status: "COMPLETED",
+      result: { status: "superseded", supersededBy: second.body.job.id },
+    });
+    const secondJob = await world.call("GET", second.body.job.location);
+    expect(secondJob.body).toMatchObject({
+      status: "COMPLETED",
+      result: { status: "done", marketsSynced: 1 },
+    });
+    const benchmarks = [...usProject().benchmarks.values()];
+    expect(benchmarks.map((b) => [b.brandName, b.domain])).toEqual([
+      ["Acme", "acme.example"],
+      ["Hooli", "hooli.example"],
+    ]);
+    expect(usProject().ciCompetitors.map((c) => c.domain)).toEqual(["hooli.example"]);
+    expect([...benchmarks[0]!.brandUrls.values()].map((u) => [u.url, u.type])).toEqual([
+      ["https://acme.example/", "earned"],
+    ]);
+    // The simulator refuses aliases under 3 characters: reported on the brand, not retried.
+    const brand = await world.call("GET", brandUrl());
+    expect(brand.body.rejectedAliases).toEqual(["AC"]);
+  });
+
+  it("a market created later starts from the brand's current identity", async () => {
+    const created = await world.call("POST", world.marketsUrl(), { market: "DE", languageCode: "de" });
+    expect(created.status).toBe(201);
+    const de = world.projects().find((p) => p.locationId === 2276)!;
+    expect([...de.benchmarks.values()].map((b) => [b.brandName, b.domain])).toEqual([
+      ["Acme", "acme.example"],
+      ["Hooli", "hooli.example"],
+    ]);
+    expect(de.ciCompetitors.map((c) => c.domain)).toEqual(["hooli.example"]);
+    const rows = await world.t.db.db.select().from(markets).where(eq(markets.brandId, world.brandId));
+    const version = (await brandRow()).identityVersion;
+    expect(rows.map((row) => row.identityVersion)).toEqual(rows.map(() => version));
   });
 
   it("bad input → 400 invalidRequest with the field's pointer, nothing changed", async () => {
@@ -95,7 +167,7 @@ describe("PATCH /orgs/:orgId/brands/:brandId", () => {
       [{ urls: [{ url: "ftp://acme.example/file", kind: "owned" }] }, "/urls/0/url"],
       [{ urls: [{ url: "https://acme.example/", kind: "paid" }] }, "/urls/0/kind"],
       [{ aliases: Array.from({ length: 21 }, (_, i) => `alias ${i}`) }, "/aliases"],
-      [{ aliases: ["globex"] }, "/aliases/0"], // the stored competitor's name, other case
+      [{ aliases: ["HOOLI"] }, "/aliases/0"], // the stored competitor's name, other case
       [{ aliases: ["Initech"], competitors: [{ name: "initech", domain: "initech.example" }] }, "/aliases/0"],
       [{ name: "   " }, "/name"],
       [{}, ""],

@@ -134,6 +134,30 @@ async function runWorkload(w: ConformanceWorld): Promise<void> {
   const frenchProjectId = french.body.market.projectId as string;
   expectStatus(await w.http("DELETE", `${lumiere}/serenity/markets/2250/fr`), 204);
 
+  // Issue 37: the brand's identity, propagated to its market (project brand names, benchmarks
+  // created, CI competitors, brand URLs), then changed (a benchmark updated and one deleted, a URL's
+  // kind changed and one deleted).
+  const identity = await w.http("PATCH", lumiere, {
+    aliases: ["Lumiere Paris"],
+    competitors: [
+      { name: "Glowco", domain: "glowco.example", aliases: ["Glow Co"] },
+      { name: "Dermis", domain: "dermis.example" },
+    ],
+    urls: [
+      { url: "https://lumiere.example/", kind: "owned" },
+      { url: "https://social.example/lumiere", kind: "social" },
+    ],
+  });
+  expectStatus(identity, 200);
+  expect((await w.jobDone(identity.body.job.location)).status).toBe("COMPLETED");
+  const changed = await w.http("PATCH", lumiere, {
+    aliases: ["Lumiere Paris", "Lumi"],
+    competitors: [{ name: "Glowco", domain: "glowco.example", aliases: ["Glow Company"] }],
+    urls: [{ url: "https://lumiere.example/", kind: "earned" }],
+  });
+  expectStatus(changed, 200);
+  expect((await w.jobDone(changed.body.job.location)).status).toBe("COMPLETED");
+
   // Deactivation: the brand's projects go, its sub-workspace is emptied and released.
   expectStatus(await w.http("POST", `${org}/brands/${verdant.body.id as string}/serenity/deactivate`), 200);
 
@@ -256,8 +280,11 @@ describe("every upstream exchange of a realistic workload conforms to Semrush's 
   });
 
   it("reaches every operation the client can call, each answered 2xx by the simulator at least once", () => {
-    const client = world.gateway as unknown as Record<"users" | "projects", Record<string, unknown>>;
-    const methods = (["users", "projects"] as const).flatMap((side) =>
+    const client = world.gateway as unknown as Record<
+      "users" | "projects" | "benchmarks",
+      Record<string, unknown>
+    >;
+    const methods = (["users", "projects", "benchmarks"] as const).flatMap((side) =>
       Object.keys(client[side]).map((name) => `${side}.${name}`),
     );
     expect(

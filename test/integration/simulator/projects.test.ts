@@ -46,7 +46,10 @@ describe("market projects", () => {
           country: { code: "us", name: "United States" },
           location: { id: 2840, name: "United States" },
           language: { id: french, name: "fr" },
+          // The own brand's benchmark comes with the project.
+          benchmarks_count: 1,
         },
+        ci: { competitors: [] },
       },
     });
   });

@@ -12,6 +12,7 @@ import { canPublish, canStage } from "../../metering.ts";
 import { zeroPerDimension } from "../../store/simulatorStore.ts";
 import type { SimProject } from "../../store/types.ts";
 import { projectView } from "../../views.ts";
+import { mainBrandBenchmark } from "./benchmarks.ts";
 import {
   catalogueId,
   findProject,
@@ -114,8 +115,13 @@ export function registerProjectRoutes(app: FastifyInstance, ctx: SimContext): vo
       prompts: new Map(),
       promptIdByText: new Map(),
       tags: new Map(),
+      benchmarks: new Map(),
+      ciCompetitors: [],
       hiddenFromListReads: ctx.settings.listLagReads,
     };
+    // The own brand's benchmark comes with the project (its name, aliases and domain from the create).
+    const mainBrand = mainBrandBenchmark(ctx.newId(), body, now);
+    project.benchmarks.set(mainBrand.id, mainBrand);
     store.projects.set(project.id, project);
     stageUnits(workspace, project, "projects", 1);
     return reply.code(201).send(projectView(project, publishStatusOf(project, false)));
