@@ -1,5 +1,7 @@
 import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
 
+import { callerRequestIdOf } from "./requestId.ts";
+
 /** The registry code a request was answered with, noted by the error handlers for its log line. */
 const answeredCodes = new WeakMap<FastifyRequest, string>();
 
@@ -36,6 +38,8 @@ export class OneLineRequestLog extends LogController {
       statusCode: reply.statusCode,
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
       ...(code ? { code } : {}),
+      // A caller's id may repeat across requests: say so, for whoever joins lines by it.
+      requestIdFrom: callerRequestIdOf(request.raw) === request.id ? "caller" : "serenity",
     };
     if (error) reply.log.error({ ...line, err: error }, "request errored");
     else reply.log.info(line, "request completed");

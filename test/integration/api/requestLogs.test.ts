@@ -78,4 +78,29 @@ describe("request logs", () => {
       expect.objectContaining({ statusCode: 404, route: "unmatched", code: "notFound" }),
     ]);
   });
+
+  it("a caller's id is a bounded correlation, never a key: the same id twice is two requests, each logged as the caller's", async () => {
+    const token = await t.token({ sub: "admin", admin: true });
+    const send = (requestId: string) =>
+      t.app.inject({
+        method: "POST",
+        url: "/v2/orgs",
+        headers: { authorization: `Bearer ${token}`, "x-request-id": requestId },
+        payload: { name: `Twice ${Math.random()}` },
+      });
+    const first = await send("same-id");
+    const second = await send("same-id");
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    expect(first.json().id).not.toBe(second.json().id);
+    const lines = linesAtInfoOf(t, "same-id");
+    expect(lines).toHaveLength(2);
+    expect(lines.map((line) => line.requestIdFrom)).toEqual(["caller", "caller"]);
+
+    const long = await send("x".repeat(129));
+    expect(long.headers["x-request-id"]).not.toBe("x".repeat(129));
+    expect(linesAtInfoOf(t, String(long.headers["x-request-id"]))[0]).toMatchObject({
+      requestIdFrom: "serenity",
+    });
+    expect((await send("y".repeat(128))).headers["x-request-id"]).toBe("y".repeat(128));
+  });
 });
