@@ -13,7 +13,7 @@ export const LAYERS = [
   ["credentials", "orgs", "budget", "locks", "settings"], // sealed upstream credentials; tenants and tenancy; the shared upstream budget; reentrant locks, row leases, the brand lease; operator settings
   ["brands", "catalogues", "idempotency"], // brand records, brand tenancy and views; the upstream catalogues; Idempotency-Key records
   ["jobs", "allocation"], // the job system; just-in-time allocation
-  ["subWorkspaces"], // a brand's sub-workspace: the provisioning state machine, its job, its hop
+  ["subWorkspaces", "poolView"], // a brand's sub-workspace: the provisioning state machine, its job, its hop; the pool view (what the pool holds, read side of allocation)
   ["markets"], // markets, their projects and models; market create (sync, async, chained)
   ["prompts"], // prompts of a brand's markets
   ["generation"], // generated monitoring prompts (producer, job)

@@ -15,6 +15,7 @@ import SlowestFirst from "./test/support/slowestFirst.ts";
  */
 const SECOND_DATABASE_SUITES = [
   "test/integration/allocation/",
+  "test/integration/poolView/",
   "test/integration/budget/",
   "test/integration/brands/",
   "test/integration/credentials/",

@@ -3,7 +3,7 @@
  * test/reliability/allocationMultiProcess.test.ts — two `serenity serve` processes on one database
  * and one simulator (gold pool 13 / 800), 16 concurrent bulk prompt creates of 40 new texts (one
  * model) to one brand — with the cross-process database lease vs the in-process-only lock
- * (SERENITY_ALLOCATION_LOCK_MODE=in-process, the original design). Rounds alternate between the two.
+ * (test/support/inProcessLockServe.ts, the original design). Rounds alternate between the two.
  *
  *   npx tsx bench/allocation-contention.ts [--rounds 5] [--latency 5]
  *
@@ -39,7 +39,7 @@ async function main() {
   const contenders: { name: string; processes: ServeProcess[]; reports: RoundReport[] }[] = [];
   try {
     const common = { databaseUrl: database.url, simulatorUrl: sim.url };
-    const inProcess = { ...common, env: { SERENITY_ALLOCATION_LOCK_MODE: "in-process" } };
+    const inProcess = { ...common, inProcessLock: true };
     const [lease, local] = await Promise.all([
       Promise.all([startServe(common), startServe(common)]),
       Promise.all([startServe(inProcess), startServe(inProcess)]),

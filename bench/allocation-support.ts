@@ -13,6 +13,7 @@ import { hs256Verifier, signDevToken } from "../src/auth/tokenVerifier.ts";
 import { type Db, openDatabase } from "../src/db/database.ts";
 import { type Clock, systemClock } from "../src/domain/clock.ts";
 import { createGatewayClient, type GatewayClient } from "../src/gateway/gatewayClient.ts";
+import type { LockProvider } from "../src/locks/reentrantLock.ts";
 import { EventBus } from "../src/observability/events.ts";
 import { createLogger } from "../src/observability/logger.ts";
 import { createMetrics } from "../src/observability/metrics.ts";
@@ -91,12 +92,13 @@ export interface InProcessApi {
 
 /**
  * The API in-process over the real services, the gateway client pointed at `simulatorUrl`; `clock`
- * (default the system clock) is every service's clock, so a replay can run on simulated time.
+ * (default the system clock) is every service's clock, so a replay can run on simulated time;
+ * `allocationLockProvider` replaces the allocation lock's database lease (the replay's one process).
  */
 export async function inProcessApi(
   databaseUrl: string,
   simulatorUrl: string,
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; allocationLockProvider?: LockProvider } = {},
 ): Promise<InProcessApi> {
   const clock = options.clock ?? systemClock;
   const database = openDatabase(databaseUrl);
@@ -108,7 +110,14 @@ export async function inProcessApi(
     logger,
     maxRetries: 0,
   });
-  const services = createServices({ db: database.db, clock, events, logger, gateway });
+  const services = createServices({
+    db: database.db,
+    clock,
+    events,
+    logger,
+    gateway,
+    allocationLockProvider: options.allocationLockProvider,
+  });
   const app = await buildApp({
     logger,
     events,

@@ -56,6 +56,7 @@ import { BLOCK, roundUpToBlock } from "../src/domain/allocation.ts";
 import type { Clock } from "../src/domain/clock.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../src/simulator/seeds.ts";
 import { startSimulator } from "../src/simulator/startSimulator.ts";
+import { createInProcessLockProvider } from "../test/support/inProcessAllocationLock.ts";
 import { inProcessApi, printTable, scratchDatabase } from "./allocation-support.ts";
 
 const { values: args } = parseArgs({
@@ -447,9 +448,11 @@ async function jit(
   Object.assign(process.env, flags, {
     SERENITY_DYNAMIC_ALLOCATION: "true",
     SERENITY_PUBLISH_LAG_MS: args["publish-lag-ms"],
-    SERENITY_ALLOCATION_LOCK_MODE: "in-process",
   });
-  const api = await inProcessApi(database.url, sim.url, { clock });
+  const api = await inProcessApi(database.url, sim.url, {
+    clock,
+    allocationLockProvider: createInProcessLockProvider(clock),
+  });
   try {
     const org = await api.call("POST", "/v2/orgs", {
       name: "Trace",
@@ -470,7 +473,7 @@ async function jit(
       clock.advanceTo(times[index]!);
       if (clock.ms() - sampledAt >= SAMPLE_EVERY_MS) {
         const before = sim.simulator.calls.list().length;
-        await api.services.allocation.samplePool(orgRow, api.token);
+        await api.services.poolView.sample(orgRow, api.token);
         samplerRanges.push([before, sim.simulator.calls.list().length]);
         sampledAt = clock.ms();
       }

@@ -149,7 +149,7 @@ async function main() {
     const stale = await view();
     const callsWhileAnswering = upstreamCalls() - staleBefore;
     const passStarted = performance.now();
-    await services.allocation.poolViewRefreshesSettled();
+    await services.poolView.settled();
     const passMs = performance.now() - passStarted;
     const passCalls = upstreamCalls() - staleBefore;
     const after = upstreamCalls();
@@ -182,7 +182,7 @@ async function main() {
     );
   } finally {
     await app.close();
-    await services.allocation.poolViewRefreshesSettled();
+    await services.poolView.settled();
     await gateway.close();
     await simulator.close();
     await database.close();

@@ -1,5 +1,4 @@
 import type { AllocationService } from "../allocation/allocationService.ts";
-import type { PoolHistory } from "../allocation/poolHistory.ts";
 import type { TokenVerifier } from "../auth/tokenVerifier.ts";
 import type { BrandIdentityService } from "../brandLifecycle/brandIdentityService.ts";
 import type { BrandLifecycleService } from "../brandLifecycle/brandLifecycleService.ts";
@@ -17,6 +16,8 @@ import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { OrgService } from "../orgs/orgService.ts";
+import type { PoolHistory } from "../poolView/poolHistory.ts";
+import type { PoolViewService } from "../poolView/poolViewService.ts";
 import type { PromptService } from "../prompts/promptService.ts";
 import type { OperatorSettings } from "../settings/operatorSettings.ts";
 import type { CorsOrigins } from "./cors.ts";
@@ -44,8 +45,10 @@ export interface ApiServices {
   prompts: PromptService;
   /** Generated prompts for a market, previewed: no upstream write, no job, no allocation (generation §8). */
   promptPreview: PromptPreviewService;
-  /** Just-in-time allocation: guards, releases, the ledger and the pool view (spec/allocation.md). */
+  /** Just-in-time allocation: guards, releases and the ledger (spec/allocation.md). */
   allocation: AllocationService;
+  /** What the org's pool holds: the pool view, its refresh and the sampler's read (src/poolView). */
+  poolView: PoolViewService;
   /** The org pool over time, recorded from every fresh pool read. */
   poolHistory: PoolHistory;
   /** `Idempotency-Key` on creates: keys and their answers in PostgreSQL, across processes. */

@@ -29,8 +29,7 @@ export function allocationRebalanceEnabled(env: FlagSource = process.env): boole
 }
 
 /**
- * SERENITY_ALLOCATION_EXACT_TOPUP: a comparison switch for benchmarks and tests, like
- * SERENITY_ALLOCATION_LOCK_MODE. `false` keeps every top-up block-rounded (the design before
+ * SERENITY_ALLOCATION_EXACT_TOPUP: a comparison switch for benchmarks and tests. `false` keeps every top-up block-rounded (the design before
  * spec/allocation.md §11 step 1); anything else (including unset) allows the exact retry.
  */
 export function exactTopUpsEnabled(env: FlagSource = process.env): boolean {

@@ -492,14 +492,6 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       "the OpenAI-compatible generator's endpoint, key (a secret, never logged) and model (`SERENITY_PROMPT_GENERATOR=openai`)",
   },
   {
-    names: ["SERENITY_ALLOCATION_LOCK_MODE"],
-    default: "`database`",
-    unit: "",
-    read: "per use",
-    meaning:
-      "`in-process` swaps the cross-process allocation lock for a per-process one: a comparison switch for tests and benchmarks, never for production (ADR 0001)",
-  },
-  {
     names: ["SERENITY_ALLOCATION_EXACT_TOPUP"],
     default: "`true`",
     unit: "",

@@ -366,7 +366,7 @@ export const modelSetChanges = pgTable("model_set_changes", {
 
 /**
  * The org pool over time (the console's "pool free" line): one row per sample the pool sampler or a
- * fresh pool view recorded, purged after the retention (src/allocation/poolHistory.ts).
+ * fresh pool view recorded, purged after the retention (src/poolView/poolHistory.ts).
  */
 export const poolSamples = pgTable(
   "pool_samples",

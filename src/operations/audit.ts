@@ -1,5 +1,3 @@
-import type { AllocationService } from "../allocation/allocationService.ts";
-import type { PoolBrandView, PoolDimension } from "../allocation/poolView.ts";
 import type { DbExecutor } from "../db/database.ts";
 import { listOrgs } from "../db/orgs/listOrgs.ts";
 import { listQuarantinedOrphans } from "../db/upstreamReconcile/listQuarantinedOrphans.ts";
@@ -13,19 +11,21 @@ import {
 import { ServiceError } from "../domain/errors.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { Logger } from "../observability/logger.ts";
+import type { PoolBrandView, PoolDimension } from "../poolView/poolView.ts";
+import type { PoolViewService } from "../poolView/poolViewService.ts";
 import type { UpstreamObservation } from "./observeUpstream.ts";
 
 /**
  * `serenity audit` (spec/operations.md §2): how many units sit allocated in sub-workspaces that no
  * usage needs, per brand and per org, and what the pool would have free after a sweep. Read-only
  * upstream: one resources read of each parent and each brand sub-workspace, now (the pool view's
- * bounded fan-out, `samplePool(…, "all")`), written to the resources record like every read.
+ * bounded fan-out, `PoolViewService.sample(…, "all")`), written to the resources record like every read.
  */
 
 export interface AuditDeps {
   db: DbExecutor;
   logger: Logger;
-  allocation: Pick<AllocationService, "samplePool">;
+  poolView: Pick<PoolViewService, "sample">;
   /** The upstream reconciler's read-only half: orphans (spec/provisioning.md §9). */
   orphans?: { observe: OrphanObserver; prompts: PromptCounter };
 }
@@ -118,7 +118,7 @@ async function auditAll(
     const base = { orgId: org.id, name: org.name, parentWorkspaceId: org.parentWorkspaceId! };
     let view;
     try {
-      view = await deps.allocation.samplePool(org, options.bearer, "all");
+      view = await deps.poolView.sample(org, options.bearer, "all");
     } catch (error) {
       deps.logger.warn({ err: error, orgId: org.id }, "audit: pool read failed");
       const code = error instanceof ServiceError ? error.code : "unexpected";

@@ -15,6 +15,7 @@ import {
   DEFAULT_GATEWAY_TIMEOUT_MS,
   type GatewayClient,
 } from "../gateway/gatewayClient.ts";
+import type { LockProvider } from "../locks/reentrantLock.ts";
 import { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
@@ -61,6 +62,8 @@ export interface RuntimeOptions {
   clock?: Clock;
   /** Overrides `config.gateway`, e.g. with the in-process simulator (see gatewayOrigins.ts). */
   gateway?: GatewayOrigins;
+  /** Replaces the allocation lock's database lease: tests only (ServiceDeps, docs/decisions/0039). */
+  allocationLockProvider?: LockProvider;
 }
 
 /**
@@ -150,6 +153,7 @@ export async function openRuntime(
       gateway,
       syncSettleBudgetMs: config.syncSettleBudgetMs,
       upstreamToken: config.upstreamToken,
+      allocationLockProvider: options.allocationLockProvider,
     });
     // Started here, at boot, before anything listens or fetches: an enqueue never starts it.
     await services.jobs.queue.start();
@@ -169,7 +173,7 @@ export async function openRuntime(
       close: async () => {
         await services.jobs.queue.stop();
         // A pool view's background refresh still reading must end before its gateway and database.
-        await services.allocation.poolViewRefreshesSettled();
+        await services.poolView.settled();
         await gateway.close();
         await readiness.close();
         await opened.close();

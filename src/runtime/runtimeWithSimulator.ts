@@ -52,6 +52,8 @@ export interface SimulatorChoices {
   simulatorSettings?: Partial<SimulatorSettings>;
   /** Passed to openRuntime: whether this process migrates before it starts. */
   migrate?: RuntimeOptions["migrate"];
+  /** Passed to openRuntime: a lock replacing the allocation lease (tests only). */
+  allocationLockProvider?: RuntimeOptions["allocationLockProvider"];
 }
 
 export async function openRuntimeWithSimulator(
@@ -80,7 +82,11 @@ export async function openRuntimeWithSimulator(
   });
   let runtime: Runtime;
   try {
-    runtime = await openRuntime(config, logger, { gateway: gateway.origins, migrate: choices.migrate });
+    runtime = await openRuntime(config, logger, {
+      gateway: gateway.origins,
+      migrate: choices.migrate,
+      allocationLockProvider: choices.allocationLockProvider,
+    });
   } catch (error) {
     await gateway.close();
     throw error;

@@ -5,8 +5,6 @@ import { AllocationService } from "../allocation/allocationService.ts";
 import { createAllocationLock } from "../allocation/createAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../allocation/gatewayAllocationUpstream.ts";
 import { parentMeteringPort } from "../allocation/parentMetering.ts";
-import { PoolHistory } from "../allocation/poolHistory.ts";
-import type { PoolRefreshPacing } from "../allocation/poolViews.ts";
 import { withPublishRecording } from "../allocation/publishRecorder.ts";
 import type { ApiServices } from "../api/appDeps.ts";
 import { activateBrandJobHandler, activateMarketsJobHandler } from "../brandLifecycle/activationJobs.ts";
@@ -36,11 +34,15 @@ import { JobService } from "../jobs/jobService.ts";
 import { createPgBossQueue, type JobQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
 import { type BrandLease, createBrandLease } from "../locks/brandLease.ts";
+import type { LockProvider } from "../locks/reentrantLock.ts";
 import { createMarketJobHandler } from "../markets/createMarketJob.ts";
 import { MarketService } from "../markets/marketService.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { OrgService } from "../orgs/orgService.ts";
+import { PoolHistory } from "../poolView/poolHistory.ts";
+import type { PoolRefreshPacing } from "../poolView/poolViews.ts";
+import { PoolViewService } from "../poolView/poolViewService.ts";
 import { PromptService } from "../prompts/promptService.ts";
 import { OperatorSettings } from "../settings/operatorSettings.ts";
 import { AsyncProvisioning } from "../subWorkspaces/asyncProvisioning.ts";
@@ -82,6 +84,11 @@ export interface ServiceDeps {
   generationEnv?: FlagSource;
   /** How long operator settings are cached per process; default 60 s. */
   settingsCacheMs?: number;
+  /**
+   * What the allocation lock is built on; default the cross-process database lease. Only a test's
+   * or a benchmark's composition passes another (docs/decisions/0039): no setting selects one.
+   */
+  allocationLockProvider?: LockProvider;
   /** How the pool view's background refresh spreads its reads (tests, benchmarks); default paced. */
   poolRefreshPacing?: Partial<PoolRefreshPacing>;
   /**
@@ -108,7 +115,7 @@ export function createServices(deps: ServiceDeps): Services {
     events,
     logger,
     upstream: gatewayAllocationUpstream(gateway),
-    lock: createAllocationLock(deps),
+    lock: createAllocationLock({ ...deps, provider: deps.allocationLockProvider }),
     operatorBearer: deps.upstreamToken,
   };
   // An org that gets a parent learns its metering at once (allocation reads it).
@@ -131,7 +138,8 @@ export function createServices(deps: ServiceDeps): Services {
     orgs,
   });
   const poolHistory = new PoolHistory({ db: deps.db, clock: deps.clock, logger: deps.logger, orgs });
-  const allocation = new AllocationService({
+  const allocation = new AllocationService({ ...allocationDeps, orgs });
+  const poolView = new PoolViewService({
     ...allocationDeps,
     orgs,
     history: poolHistory,
@@ -229,6 +237,7 @@ export function createServices(deps: ServiceDeps): Services {
     prompts,
     promptPreview,
     allocation,
+    poolView,
     poolHistory,
     jobListing,
     idempotency: new IdempotencyService({ db, logger: deps.logger, clock }),

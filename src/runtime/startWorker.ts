@@ -1,4 +1,3 @@
-import { PoolSampler } from "../allocation/poolSampler.ts";
 import { idleBudgetAccountsStep } from "../budget/idleAccountsStep.ts";
 import { workerPoolRule } from "../config/env.ts";
 import { expiredKeysStep } from "../idempotency/expiredKeysStep.ts";
@@ -7,6 +6,7 @@ import { createPgBossQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
 import { JobWorker, type JobWorkerOptions } from "../jobs/worker.ts";
 import { UpstreamReconcileSchedule } from "../operations/upstreamReconcileSchedule.ts";
+import { PoolSampler } from "../poolView/poolSampler.ts";
 import { staleAttemptsStep } from "../subWorkspaces/staleAttemptsStep.ts";
 import type { Runtime } from "./runtime.ts";
 import { upstreamReconcilerOf } from "./upstreamReconcilerOf.ts";
@@ -83,7 +83,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       clock: runtime.clock,
       logger: runtime.logger,
       credentials: jobs.credentials,
-      allocation: runtime.services.allocation,
+      poolView: runtime.services.poolView,
       events: runtime.events,
       operatorBearer: runtime.config.upstreamToken,
     });

@@ -24,8 +24,8 @@ import { startTestSimulator, type TestSimulator } from "../support/simulator.ts"
  *
  * With the database lease (docs/decisions/0001) every write succeeds, the upstream never refuses a
  * metered write, no unit is lost and the allocation ends at `roundUpToBlock(used + drafted)`.
- * The same workload with SERENITY_ALLOCATION_LOCK_MODE=in-process (the original design: a lock per
- * process only) must break at least one of those — that is what shows this test can fail.
+ * The same workload on `serve` processes whose lock is the in-process one (the original design: a
+ * lock per process only; test/support/inProcessLockServe.ts) must break at least one of those — that is what shows this test can fail.
  */
 
 let db: TestDatabase;
@@ -50,7 +50,7 @@ beforeAll(async () => {
   };
   // The negative control runs the same workload (the same lag window and lock wait) and changes
   // only the lock mode.
-  const inProcess = { ...common, env: { ...common.env, SERENITY_ALLOCATION_LOCK_MODE: "in-process" } };
+  const inProcess = { ...common, inProcessLock: true };
   // Start all four at once: booting (tsx, migrations check) dominates, and they share nothing but
   // the database and the simulator.
   [databaseLock, inProcessLock] = await Promise.all([
@@ -157,7 +157,7 @@ describe("allocation across processes (one database, one simulator)", () => {
     }
   }, 120_000);
 
-  it("with only an in-process lock (SERENITY_ALLOCATION_LOCK_MODE=in-process) the same workload breaks", async () => {
+  it("with only an in-process lock (inProcessLockServe.ts) the same workload breaks", async () => {
     const rounds: { report: RoundReport; violations: string[] }[] = [];
     // What the race itself does: metered writes refused (405) or rejected (quotaExceeded) although
     // the pool was large enough. A round that broke otherwise (a busy answer on a loaded machine)

@@ -28,11 +28,19 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
+/** `serenity serve` with the in-process allocation lock handed to its composition root. */
+const IN_PROCESS_LOCK_SERVE = path.resolve("test/support/inProcessLockServe.ts");
+
 export interface ServeOptions {
   databaseUrl: string;
   simulatorUrl: string;
-  /** Extra environment (e.g. SERENITY_ALLOCATION_LOCK_MODE=in-process). */
+  /** Extra environment (e.g. a shorter publish-lag window). */
   env?: Record<string, string>;
+  /**
+   * Run the same `serve` with the in-process allocation lock (test/support/inProcessLockServe.ts,
+   * through tsx): the negative control of the multi-process suite.
+   */
+  inProcessLock?: boolean;
   /** Another checkout's `bin/serenity.mjs`, run from that checkout (a previous release). */
   checkout?: { bin: string; cwd: string };
 }
@@ -44,7 +52,10 @@ export interface ServeOptions {
  */
 export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-serve-"));
-  const child = spawn(process.execPath, [options.checkout?.bin ?? SERENITY_BIN, "serve"], {
+  const args = options.inProcessLock
+    ? ["--import", "tsx", IN_PROCESS_LOCK_SERVE]
+    : [options.checkout?.bin ?? SERENITY_BIN, "serve"];
+  const child = spawn(process.execPath, args, {
     cwd: options.checkout?.cwd,
     env: {
       ...process.env,

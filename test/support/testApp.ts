@@ -1,4 +1,3 @@
-import type { PoolRefreshPacing } from "../../src/allocation/poolViews.ts";
 import type { App, AppOptions } from "../../src/api/app.ts";
 import { buildApp } from "../../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
@@ -10,6 +9,7 @@ import { JobWorker } from "../../src/jobs/worker.ts";
 import { EventBus } from "../../src/observability/events.ts";
 import { createLogger, type Logger } from "../../src/observability/logger.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
+import type { PoolRefreshPacing } from "../../src/poolView/poolViews.ts";
 import { createServices, type Services } from "../../src/runtime/services.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { LogCapture } from "./logCapture.ts";
@@ -170,7 +170,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       }),
     close: async () => {
       await app.close();
-      await services.allocation.poolViewRefreshesSettled();
+      await services.poolView.settled();
       await gateway?.close();
       if (!options.db) await db.destroy();
       if (undeclared.length > 0) {

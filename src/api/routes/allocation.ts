@@ -22,8 +22,7 @@ export async function allocationRoutes(app: FastifyInstance, { services }: AppDe
         response: { 200: poolViewSchema, ...errorResponses("forbidden", "notFound", UPSTREAM_READ) },
       },
     },
-    async (request) =>
-      poolViewView(await services.allocation.poolView(principalOf(request), request.params.orgId)),
+    async (request) => poolViewView(await services.poolView.view(principalOf(request), request.params.orgId)),
   );
 
   typed.get(

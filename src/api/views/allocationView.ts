@@ -1,5 +1,5 @@
 import type { LedgerPage } from "../../allocation/allocationService.ts";
-import type { PoolView } from "../../allocation/poolView.ts";
+import type { PoolView } from "../../poolView/poolView.ts";
 
 export function poolViewView(view: PoolView) {
   return {

@@ -1,4 +1,4 @@
-import type { PoolHistoryPage, PoolSample, PoolSummary } from "../../allocation/poolHistory.ts";
+import type { PoolHistoryPage, PoolSample, PoolSummary } from "../../poolView/poolHistory.ts";
 
 function dimensionOf(dimension: PoolSample["projects"]) {
   return { used: dimension.used, drafted: dimension.drafted, total: dimension.total, free: dimension.free };

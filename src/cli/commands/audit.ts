@@ -27,7 +27,7 @@ export function registerAudit(program: Command): void {
           {
             db: runtime.database.db,
             logger,
-            allocation: runtime.services.allocation,
+            poolView: runtime.services.poolView,
             orphans: {
               observe: (org, token) => reconciler.observe(org, token),
               prompts: promptCounterOf(runtime),

@@ -7,7 +7,6 @@ import {
   createDatabaseLockProvider,
   DEFAULT_LOCK_TTL_MS,
 } from "../../../src/allocation/databaseAllocationLock.ts";
-import { createInProcessLockProvider } from "../../../src/allocation/inProcessAllocationLock.ts";
 import { acquireAllocationLock } from "../../../src/db/allocation/acquireAllocationLock.ts";
 import { releaseAllocationLock } from "../../../src/db/allocation/releaseAllocationLock.ts";
 import { renewAllocationLock } from "../../../src/db/allocation/renewAllocationLock.ts";
@@ -18,6 +17,7 @@ import { reentrant } from "../../../src/locks/reentrantLock.ts";
 import { EventBus, type ServiceEvents } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { createInProcessLockProvider } from "../../support/inProcessAllocationLock.ts";
 import { drive, ManualClock } from "../../support/manualClock.ts";
 import { nextTurn, track } from "../../support/wait.ts";
 

@@ -343,7 +343,7 @@ describe("a parent that changes kind, followed without a restart", () => {
       createdAt: new Date(),
       updatedAt: new Date(),
     };
-    await t.services.allocation.samplePool(orgRow, org.token);
+    await t.services.poolView.sample(orgRow, org.token);
     expect(await counter("serenity_allocation_metering_flips_total", { to: "unmetered" })).toBe(
       toUnmetered + 1,
     );
@@ -412,7 +412,7 @@ describe("an org whose metering is not known", () => {
     const first = await newBrand(org, `First ${org.id}`);
     expect(first.status).toBe(201);
     expect(await transfersInto([first.body.subWorkspaceId])).toBe(1);
-    await t.services.allocation.poolViewRefreshesSettled();
+    await t.services.poolView.settled();
     expect(await poolView(org)).toMatchObject({ allocation: "notNeeded", metering: { state: "unmetered" } });
 
     // Known now: the next brand is never carved.

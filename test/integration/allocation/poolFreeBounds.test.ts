@@ -5,13 +5,13 @@ import {
   POOL_BOUND_FRESH_MS,
   poolFreeBoundWindowOf,
 } from "../../../src/allocation/poolFreeBounds.ts";
-import { readParentAndFamily } from "../../../src/allocation/poolViewReads.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
 import { beginPoolLowering } from "../../../src/db/poolFreeBounds/beginPoolLowering.ts";
 import { endPoolLowering } from "../../../src/db/poolFreeBounds/endPoolLowering.ts";
 import { findPoolFreeBounds } from "../../../src/db/poolFreeBounds/findPoolFreeBounds.ts";
 import { recordPoolFreeBound } from "../../../src/db/poolFreeBounds/recordPoolFreeBound.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
+import { readParentAndFamily } from "../../../src/poolView/poolViewReads.ts";
 import {
   type AllocationWorld,
   allocationWorldPerTest,

@@ -101,7 +101,7 @@ it("a release inside the publish lag window plans from what Serenity's publish m
   // view's background refresh of its entries, now past their max age).
   clock.advance(31_000);
   await call("GET", `/v2/orgs/${orgId}/serenity/resources`);
-  await t.services.allocation.poolViewRefreshesSettled();
+  await t.services.poolView.settled();
   await t.services.allocation.releaseSurplus(
     { orgId, brandId, subWorkspaceId, requestId: null, bearer: token },
     { floor: RELEASE_FLOOR },

@@ -122,7 +122,7 @@ describe("the pool view answers from the resources record", () => {
       expect(body.brands.every((brand) => brand.asOf === "2026-05-01T09:00:00.000Z")).toBe(true);
     }
     expect(await upstreamCalls()).toEqual([]);
-    await t.services.allocation.poolViewRefreshesSettled();
+    await t.services.poolView.settled();
     expect(await upstreamCalls()).toEqual([]);
   });
 
@@ -155,7 +155,7 @@ describe("the pool view answers from the resources record", () => {
 
     // A second view meanwhile starts no second pass.
     expect((await call("GET", org.url)).status).toBe(200);
-    const pass = track(t.services.allocation.poolViewRefreshesSettled());
+    const pass = track(t.services.poolView.settled());
     let paces = 0;
     while (!pass.settled) {
       await waitFor(() => clock.pendingSleeps >= 1 || pass.settled, { what: "the refresh on the clock" });
@@ -261,7 +261,7 @@ describe("the pool view answers from the resources record", () => {
       clock.advance(6_000);
       await sim.clearCalls();
       expect((await call("GET", url)).status).toBe(200);
-      const pass = track(t.services.allocation.poolViewRefreshesSettled());
+      const pass = track(t.services.poolView.settled());
       while (!pass.settled) {
         await waitFor(() => clock.pendingSleeps >= 1 || pass.settled, { what: "the refresh on the clock" });
         if (!pass.settled) clock.advance(250);

@@ -178,7 +178,7 @@ async function runWorkload(w: ConformanceWorld): Promise<void> {
     {
       db: w.t.db.db,
       logger,
-      allocation: w.t.services.allocation,
+      poolView: w.t.services.poolView,
       orphans: {
         observe: (o, bearer) => w.reconciler.observe(o, bearer),
         prompts: async (bearer, workspaceId, projectId) =>

@@ -57,7 +57,7 @@ describe("serenity audit (service)", () => {
       {
         db: world.runtime.database.db,
         logger: world.runtime.logger,
-        allocation: world.runtime.services.allocation,
+        poolView: world.runtime.services.poolView,
       },
       { bearer: TOKEN, orgIds: [orgId], now: () => new Date() },
     );

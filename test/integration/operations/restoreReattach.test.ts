@@ -172,7 +172,7 @@ describe("restoring an older backup", () => {
       {
         db: world.db.db,
         logger: world.runtime.logger,
-        allocation: world.runtime.services.allocation,
+        poolView: world.runtime.services.poolView,
         orphans: {
           observe: (org, bearer) => world.reconciler.observe(org, bearer),
           prompts: promptCount,

@@ -85,7 +85,7 @@ describe("the upstream reconciler", () => {
       {
         db: world.runtime.database.db,
         logger: world.runtime.logger,
-        allocation: world.runtime.services.allocation,
+        poolView: world.runtime.services.poolView,
         orphans: {
           observe: (org, bearer) => world.reconciler.observe(org, bearer),
           prompts: promptCounterOf(world.runtime),

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AllocationDeps } from "../../../src/allocation/allocationDeps.ts";
 import { createAllocationGuard } from "../../../src/allocation/allocationGuard.ts";
 import { AllocationService } from "../../../src/allocation/allocationService.ts";
-import { createInProcessLockProvider } from "../../../src/allocation/inProcessAllocationLock.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
 import { DIMENSIONS, type Need, type Units } from "../../../src/domain/allocation.ts";
 import type { Clock } from "../../../src/domain/clock.ts";
@@ -19,6 +18,7 @@ import { releaseAndEnsureOps } from "../../support/allocationWorkload.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ensureUnderLock } from "../../support/ensureUnderLock.ts";
 import { InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
+import { createInProcessLockProvider } from "../../support/inProcessAllocationLock.ts";
 
 /**
  * Conservation (SPEC §7, spec/allocation.md §4): random rounds of concurrent ensure, release,

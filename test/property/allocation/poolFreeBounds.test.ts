@@ -2,10 +2,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { poolFreeBoundWindowOf } from "../../../src/allocation/poolFreeBounds.ts";
-import { readParentAndFamily } from "../../../src/allocation/poolViewReads.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
 import { DIMENSIONS, type Units } from "../../../src/domain/allocation.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
+import { readParentAndFamily } from "../../../src/poolView/poolViewReads.ts";
 import {
   type AllocationWorld,
   buyPromptUnits,

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { AllocationService } from "../../../src/allocation/allocationService.ts";
 import { createDatabaseLockProvider } from "../../../src/allocation/databaseAllocationLock.ts";
 import type { AllocationUpstream } from "../../../src/allocation/upstreamPort.ts";
 import type { Principal } from "../../../src/auth/principal.ts";
@@ -12,6 +11,7 @@ import { reentrant } from "../../../src/locks/reentrantLock.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { OrgService } from "../../../src/orgs/orgService.ts";
+import { PoolViewService } from "../../../src/poolView/poolViewService.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { FakeUpstreamError, InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
 import { ManualClock } from "../../support/manualClock.ts";
@@ -81,7 +81,7 @@ async function world() {
   const events = new EventBus();
   const logger = createLogger({ level: "silent" });
   const env = { SERENITY_DYNAMIC_ALLOCATION: "true" };
-  const service = new AllocationService({
+  const service = new PoolViewService({
     db: db.db,
     clock: new ManualClock(),
     events,
@@ -109,7 +109,7 @@ describe("pool views asked for at once", () => {
   it("share one read: the parent and each brand sub-workspace are read once for six callers", async () => {
     const w = await world();
     const views = Array.from({ length: 6 }, (_, index) =>
-      w.service.poolView(w.member(index % 2 === 0 ? "token-a" : "token-b"), w.orgId),
+      w.service.view(w.member(index % 2 === 0 ? "token-a" : "token-b"), w.orgId),
     );
     await w.untilChecked(6);
     // The first caller's read lists its brands first (a database round trip): wait for its reads.
@@ -126,7 +126,7 @@ describe("pool views asked for at once", () => {
 
   it("a failed read is shared only with callers of the same bearer; the others read again, once, together", async () => {
     const w = await world();
-    const first = w.service.poolView(w.member("revoked-token"), w.orgId).then(
+    const first = w.service.view(w.member("revoked-token"), w.orgId).then(
       () => "answered",
       (error: unknown) => (error instanceof Error ? error.constructor.name : "thrown"),
     );
@@ -136,12 +136,12 @@ describe("pool views asked for at once", () => {
     // turn after its tenancy check was not enough under load: its record load was still running,
     // and another bearer's fill could start first (seen once in a loaded run).
     await waitFor(() => w.reads.length > 0, { what: "the first caller's fill under way" });
-    const sameBearer = w.service.poolView(w.member("revoked-token"), w.orgId).then(
+    const sameBearer = w.service.view(w.member("revoked-token"), w.orgId).then(
       () => "answered",
       () => "failed",
     );
     const others = ["token-b", "token-c", "token-b"].map((bearer) =>
-      w.service.poolView(w.member(bearer), w.orgId),
+      w.service.view(w.member(bearer), w.orgId),
     );
     await w.untilChecked(5);
     await waitFor(() => w.reads.length >= 3, { what: "the first caller's reads" });

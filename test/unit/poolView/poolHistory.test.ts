@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { isSampleWorthRecording, UNCHANGED_SAMPLE_SPACING_MS } from "../../../src/allocation/poolHistory.ts";
+import { isSampleWorthRecording, UNCHANGED_SAMPLE_SPACING_MS } from "../../../src/poolView/poolHistory.ts";
 
 describe("isSampleWorthRecording", () => {
   it("records the first sample, any change at once, and an unchanged pool once per spacing", () => {

@@ -1,15 +1,15 @@
+import type { AllocationDeps } from "../allocation/allocationDeps.ts";
+import { knownPoolFree, learnFromParentRead } from "../allocation/poolFreeBounds.ts";
+import { observeResources } from "../allocation/resourcesRecord.ts";
+import { toServiceError } from "../allocation/upstreamFailures.ts";
 import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { forgetObservations } from "../db/resourceObservations/forgetObservations.ts";
 import { recordTitles } from "../db/resourceObservations/recordTitles.ts";
 import { DIMENSIONS } from "../domain/allocation.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
-import type { AllocationDeps } from "./allocationDeps.ts";
-import { knownPoolFree, learnFromParentRead } from "./poolFreeBounds.ts";
 import type { PoolHistoryRecorder } from "./poolHistory.ts";
 import { poolDimensions, type PoolReadFailure } from "./poolView.ts";
-import { observeResources } from "./resourcesRecord.ts";
-import { toServiceError } from "./upstreamFailures.ts";
 
 /**
  * Who waits for a pool-view read: `interactive` — a first view of workspaces the record has never

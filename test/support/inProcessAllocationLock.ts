@@ -1,13 +1,14 @@
-import { type Clock, systemClock } from "../domain/clock.ts";
-import { ServiceError } from "../domain/errors.ts";
-import type { LockLease, LockProvider } from "../locks/reentrantLock.ts";
+import { type Clock, systemClock } from "../../src/domain/clock.ts";
+import { ServiceError } from "../../src/domain/errors.ts";
+import type { LockLease, LockProvider } from "../../src/locks/reentrantLock.ts";
 
 /**
- * TEST-ONLY: a FIFO queue per sub-workspace inside one process, the lock docs/decisions/0001
- * rejected. It does nothing across processes, which is what the multi-process test uses it to
- * show (selected with SERENITY_ALLOCATION_LOCK_MODE=in-process, see lockMode.ts). Without a
- * timeout a waiter waits as long as it takes; with one (rebalancing's short tries) it gives up
- * through `clock` and leaves the queue.
+ * A FIFO queue per sub-workspace inside one process, the lock docs/decisions/0001 rejected. It
+ * does nothing across processes, which is what the multi-process suite uses it to show (its
+ * negative control runs `inProcessLockServe.ts`, which hands it to the composition root). The
+ * production selector never offers it (docs/decisions/0039). Without a timeout a waiter waits as
+ * long as it takes; with one (rebalancing's short tries) it gives up through `clock` and leaves
+ * the queue.
  */
 export function createInProcessLockProvider(clock: Clock = systemClock): LockProvider {
   /** Per held sub-workspace: the waiters, each woken with the lock handed over to it. */

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
  * The pool over time: every fresh read of the pool (a first view, a pool view's background
- * refresh of a stale entry, the sampler's `samplePool` when it reads the parent) offers a sample; `GET …/serenity/pool-history` and `GET /v2/serenity/pool-summaries`
+ * refresh of a stale entry, the sampler's `PoolViewService.sample` when it reads the parent) offers a sample; `GET …/serenity/pool-history` and `GET /v2/serenity/pool-summaries`
  * read them back, with tenancy. Time moves by hand (the pool view cache and the spacing use it).
  */
 
@@ -70,14 +70,14 @@ describe("pool history", () => {
     const served = (await readPool()).json().pool;
     expect(served.asOf).toBe("2026-03-01T12:00:00.000Z");
     expect(served.prompts).toMatchObject({ used: 0, drafted: 0 });
-    await t.services.allocation.poolViewRefreshesSettled();
+    await t.services.poolView.settled();
     const moved = (await readPool()).json().pool;
     expect(moved.prompts).toMatchObject({ used: 120, drafted: 30 });
     expect(moved.asOf).toBe("2026-03-01T12:00:31.000Z");
     // Unchanged again, but a minute after the last sample: recorded (a flat line keeps its points).
     clock.advance(61_000);
     await readPool();
-    await t.services.allocation.poolViewRefreshesSettled();
+    await t.services.poolView.settled();
 
     body = (await history()).json();
     expect(body.items.map((item: { sampledAt: string }) => item.sampledAt)).toEqual([
@@ -100,13 +100,13 @@ describe("pool history", () => {
     expect(since.since).toBe("2026-03-01T12:01:00.000Z");
   });
 
-  it("records what the periodic sampler reads (the same samplePool path)", async () => {
+  it("records what the periodic sampler reads (the same PoolViewService.sample path)", async () => {
     const org = await t.services.orgs.getAccessible(
       { sub: "sampler", orgIds: [], isAdmin: true, bearer: admin },
       orgId,
     );
     clock.advance(120_000);
-    await t.services.allocation.samplePool(org, admin);
+    await t.services.poolView.sample(org, admin);
     const items = (await history()).json().items as { sampledAt: string }[];
     expect(items.at(-1)!.sampledAt).toBe(clock.now().toISOString());
   });
@@ -124,7 +124,7 @@ describe("pool history", () => {
       // Two minutes on: every entry is still fresh (10 min max age), so the pass reads nothing —
       // and a sample dated now would claim a reading nobody made.
       clock.advance(120_000);
-      await t.services.allocation.samplePool(org, admin);
+      await t.services.poolView.sample(org, admin);
       expect((await sim.calls()).length).toBe(reads);
       expect((await history()).json().items).toEqual(before);
     } finally {
@@ -139,7 +139,7 @@ describe("pool history", () => {
     try {
       clock.advance(60 * 60 * 1000);
       expect((await readPool()).statusCode).toBe(200);
-      await t.services.allocation.poolViewRefreshesSettled();
+      await t.services.poolView.settled();
       const body = (await history("?since=2026-01-01T00:00:00Z")).json();
       expect(body.items).toHaveLength(1);
       expect(body.items[0].sampledAt).toBe(clock.now().toISOString());

@@ -11,14 +11,14 @@ import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import { reportOverrun } from "../observability/backgroundPassOverrun.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { AllocationService } from "./allocationService.ts";
+import type { PoolViewService } from "./poolViewService.ts";
 
 export interface PoolSamplerDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
   credentials: CredentialStore;
-  allocation: Pick<AllocationService, "samplePool">;
+  poolView: Pick<PoolViewService, "sample">;
   /** Where an overrunning pass is reported (`background.passOverrun`). */
   events?: EventBus;
   /**
@@ -37,10 +37,10 @@ export interface PoolSampleReport {
 
 /**
  * The periodic pool sampler: for every org with a pool and brands, reads the pool view
- * (`AllocationService.samplePool`, which emits the `allocation.poolSampled` events behind the
+ * (`PoolViewService.sample`, which emits the `allocation.poolSampled` events behind the
  * `serenity_allocation_pool_free_ratio` gauge), so the request path never needs a parent read.
  *
- * Each pass also reads every sampled org's parent metering again (`samplePool`, spec/allocation.md
+ * Each pass also reads every sampled org's parent metering again (`PoolViewService.sample`, spec/allocation.md
  * §13): a parent that changed kind is followed within one interval, without a restart.
  *
  * Reading upstream needs a bearer, and a worker has no user: it uses the operator's token
@@ -69,7 +69,7 @@ export class PoolSampler {
   }
 
   async #sampleAll(pace: PassPace | undefined): Promise<PoolSampleReport> {
-    const { db, clock, logger, allocation } = this.#deps;
+    const { db, clock, logger, poolView } = this.#deps;
     const report: PoolSampleReport = { sampled: 0, skipped: 0, failed: 0 };
     const startedAt = clock.now().getTime();
     const orgs = await listOrgsWithBrands(db);
@@ -83,7 +83,7 @@ export class PoolSampler {
           report.skipped += 1;
           continue;
         }
-        await allocation.samplePool(org, bearer);
+        await poolView.sample(org, bearer);
         report.sampled += 1;
       } catch (error) {
         log.warn({ err: error }, "pool sampler: could not sample this org's pool");

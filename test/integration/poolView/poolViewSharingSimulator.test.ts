@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 
-import { AllocationService } from "../../../src/allocation/allocationService.ts";
 import type { Principal } from "../../../src/auth/principal.ts";
 import { brands, orgs } from "../../../src/db/schema.ts";
 import { systemClock } from "../../../src/domain/clock.ts";
 import { OrgService } from "../../../src/orgs/orgService.ts";
+import { PoolViewService } from "../../../src/poolView/poolViewService.ts";
 import { type AllocationWorld, PARENT, startAllocationWorld } from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
@@ -71,7 +71,7 @@ async function world() {
     checked += 1;
     return org;
   };
-  const service = new AllocationService({ ...t.deps, clock: new ManualClock(), orgs: counted });
+  const service = new PoolViewService({ ...t.deps, clock: new ManualClock(), orgs: counted });
   const member = (bearer: string): Principal => ({
     sub: `member-${bearer}`,
     orgIds: [orgId],
@@ -96,7 +96,7 @@ describe("pool views asked for at once, on the simulator", () => {
   it("share one read: the parent and each brand sub-workspace are read once for six callers", async () => {
     const w = await world();
     const views = Array.from({ length: 6 }, (_, index) =>
-      w.service.poolView(w.member(index % 2 === 0 ? "token-a" : "token-b"), w.orgId),
+      w.service.view(w.member(index % 2 === 0 ? "token-a" : "token-b"), w.orgId),
     );
     await w.untilChecked(6);
     await waitFor(() => w.sim.held() === FILL_READS, { what: "the first caller's reads held" });
@@ -112,7 +112,7 @@ describe("pool views asked for at once, on the simulator", () => {
   it("a failed read is shared only with callers of the same bearer; the others read again, once, together", async () => {
     const w = await world();
     await w.sim.control("/tokens/revoke", { token: "revoked-token" });
-    const first = w.service.poolView(w.member("revoked-token"), w.orgId).then(
+    const first = w.service.view(w.member("revoked-token"), w.orgId).then(
       () => "answered",
       () => "failed",
     );
@@ -120,12 +120,12 @@ describe("pool views asked for at once, on the simulator", () => {
     // The first caller's fill is the one in flight once one of its reads is held upstream (the fill
     // is registered before its first read): only then do the others arrive, to join it.
     await waitFor(() => w.sim.held() > 0, { what: "the first caller's fill under way" });
-    const sameBearer = w.service.poolView(w.member("revoked-token"), w.orgId).then(
+    const sameBearer = w.service.view(w.member("revoked-token"), w.orgId).then(
       () => "answered",
       () => "failed",
     );
     const others = ["token-b", "token-c", "token-b"].map((bearer) =>
-      w.service.poolView(w.member(bearer), w.orgId),
+      w.service.view(w.member(bearer), w.orgId),
     );
     await w.untilChecked(5);
     await waitFor(() => w.sim.held() === FILL_READS, { what: "the first caller's reads held" });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 
-import { composePoolView } from "../../../src/allocation/poolView.ts";
 import type { BrandRow } from "../../../src/db/brands/brandRow.ts";
 import type { ResourceObservation } from "../../../src/db/resourceObservations/observationRow.ts";
 import { type OrgMetering, UNKNOWN_METERING } from "../../../src/domain/metering.ts";
+import { composePoolView } from "../../../src/poolView/poolView.ts";
 
 /** The pool view composed from the resources record (spec/allocation.md §8, §12). */
 

@@ -3,12 +3,12 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { PoolSampler } from "../../../src/allocation/poolSampler.ts";
 import { loadConfig } from "../../../src/config/env.ts";
 import { brands, jobs, orgs } from "../../../src/db/schema.ts";
 import { createGatewayClient, type GatewayClient } from "../../../src/gateway/index.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
+import { PoolSampler } from "../../../src/poolView/poolSampler.ts";
 import { openRuntime, type Runtime } from "../../../src/runtime/runtime.ts";
 import { startWorker } from "../../../src/runtime/startWorker.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
@@ -117,7 +117,7 @@ function sampler(operatorBearer?: string) {
     clock: runtime.clock,
     logger: runtime.logger,
     credentials: runtime.services.jobs.credentials,
-    allocation: runtime.services.allocation,
+    poolView: runtime.services.poolView,
     operatorBearer,
   });
 }
