@@ -10,6 +10,7 @@ import { defineJobHandler } from "../jobs/handler.ts";
 import type { JobService } from "../jobs/jobService.ts";
 import { type BrandLease, JOB_BRAND_LEASE_WAIT_MS } from "../locks/brandLease.ts";
 import { type MarketIdentitySyncDeps, syncMarketIdentity } from "../markets/marketIdentity.ts";
+import { retagPromptTypes } from "../prompts/retagPromptTypes.ts";
 import { asJobFailure } from "../subWorkspaces/provisioningJobErrors.ts";
 import { PROPAGATE_IDENTITY_JOB, PROPAGATE_IDENTITY_PUBLIC, propagationJobId } from "./brandIdentityJobs.ts";
 
@@ -88,7 +89,20 @@ export function propagateIdentityJobHandler(deps: PropagateIdentityJobDeps) {
               const org = await findOrgById(deps.db, current.orgId);
               if (!org) return;
               const bearer = await ctx.credential();
-              const outcome = await syncMarketIdentity(deps, bearer, org, current, behind);
+              let retagged = 0;
+              const outcome = await syncMarketIdentity(deps, bearer, org, current, behind, async (ref) => {
+                // Every time, not only when the names changed here: a crash after the names were
+                // written must still re-tag on the redelivery.
+                retagged = await retagPromptTypes(
+                  {
+                    projects: deps.gateway.projects,
+                    known: { db: deps.db, clock: ctx.clock, logger: ctx.logger },
+                  },
+                  { marketId: behind.id, ref: { bearer, workspaceId: ref.ws, projectId: ref.pid } },
+                  current,
+                );
+                return retagged > 0;
+              });
               await ctx.assertLeaseHeld();
               await recordRejectedAliases(deps.db, {
                 brandId,
@@ -101,7 +115,7 @@ export function propagateIdentityJobHandler(deps: PropagateIdentityJobDeps) {
                 now: ctx.clock.databaseTime?.(),
               });
               ctx.logger.info(
-                { marketId: behind.id, drift: outcome.drift, identityVersion },
+                { marketId: behind.id, drift: outcome.drift, retagged, identityVersion },
                 "market follows the brand identity",
               );
             },

@@ -1,4 +1,5 @@
-import { categoryOf, groundingTopic, type PromptType, promptType } from "./validation/promptTraits.ts";
+import { type PromptType, promptType } from "../domain/brandedText.ts";
+import { categoryOf, groundingTopic } from "./validation/promptTraits.ts";
 import type { GeneratedPrompt, GenerationRequest, PromptCategory } from "./wire.ts";
 
 /**
@@ -24,7 +25,7 @@ export function describeGeneratedPrompt(prompt: GeneratedPrompt, context: Contex
   return {
     text: prompt.prompt,
     category: categoryOf(prompt.category, prompt.prompt, context.language_code),
-    type: promptType(prompt.prompt, context.brand, context.brand_aliases),
+    type: promptType(prompt.prompt, { name: context.brand, aliases: context.brand_aliases }),
     topic,
   };
 }

@@ -53,11 +53,14 @@ export async function syncMarketIdentity(
   org: OrgWithMetering,
   brand: BrandRow,
   market: MarketRow,
+  /** More draft-layer writes before the one publish (the prompts' re-tagging); true when it wrote. */
+  alsoWrite?: (ref: ProjectRef) => Promise<boolean>,
 ): Promise<MarketIdentityOutcome> {
   const projectId = market.projectId;
   if (!projectId) return { changed: false, drift: noDrift(), rejectedAliases: [] };
   const ref: ProjectRef = { bearer, ws: market.workspaceId, pid: projectId };
   const outcome = await applyMarketIdentity(deps.gateway, ref, brand);
+  if (alsoWrite && (await alsoWrite(ref))) outcome.changed = true;
   if (outcome.changed) {
     const guard = meteredWriteGuardFor(deps.meteredWrites, marketWriteTarget(ref.ws, org), {
       orgId: org.id,

@@ -1,3 +1,4 @@
+import { promptType } from "../domain/brandedText.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { tagKey, type TagPath } from "../domain/tagTaxonomy.ts";
 import { isGatewayError } from "../gateway/errors.ts";
@@ -6,7 +7,6 @@ import { readCategoryTree } from "../markets/categoryTree.ts";
 import { findPrompt } from "./findPrompt.ts";
 import { loadKnownFacts, rememberTags } from "./knownTags.ts";
 import { type MarketScope, publishMarket } from "./marketScope.ts";
-import { promptType } from "./promptType.ts";
 import { resolveTagIds } from "./tagTaxonomy.ts";
 
 /** An edit in place: a new text (its `type` tag follows it) and/or a category (null clears it). */

@@ -1,6 +1,6 @@
+import { promptType } from "../domain/brandedText.ts";
 import type { ProjectPromptEntry } from "./projectPrompts.ts";
 import { checkCategory, checkPromptText, type TextCheck } from "./promptText.ts";
-import { promptType } from "./promptType.ts";
 import type { TagPath } from "./tagTaxonomy.ts";
 
 /** Where a text came from: the `origin` and `source` tags every written prompt carries, in order. */

@@ -6,19 +6,10 @@ import { containsAny } from "./wordMatcher.ts";
 
 /**
  * What the quality stage (§7) and the job's tagging read from a prompt's text: whether it names
- * the brand (`type`), which seed topic it is grounded in, and its intent when the generator gave
+ * the brand (`type`, src/domain/brandedText.ts: the one classifier), which seed topic it is grounded in, and its intent when the generator gave
  * none of ours. All derived from the text, never trusted from a generator (except a category
  * that is one of ours).
  */
-
-export type PromptType = "branded" | "non-branded";
-
-/** Branded when the text names the brand or one of its aliases as whole words (folded). */
-export function promptType(text: string, brand: string, aliases: readonly string[]): PromptType {
-  const folded = foldText(text);
-  const named = [brand, ...aliases].some((name) => containsPhrase(folded, foldText(name)));
-  return named ? "branded" : "non-branded";
-}
 
 const CUE_ORDER: readonly IntentCue[] = ["comparative", "pain_point", "task", "solution"];
 

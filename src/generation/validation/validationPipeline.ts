@@ -1,3 +1,4 @@
+import { promptType } from "../../domain/brandedText.ts";
 import type {
   GeneratedPrompt,
   GenerationRequest,
@@ -8,7 +9,7 @@ import type {
 import { firstOfEachDuplicate } from "./deduplication.ts";
 import { hardCheckFailure } from "./hardChecks.ts";
 import type { LanguageValidator } from "./languageValidator.ts";
-import { categoryOf, groundingTopic, promptType } from "./promptTraits.ts";
+import { categoryOf, groundingTopic } from "./promptTraits.ts";
 import { selectByQuality } from "./qualitySelection.ts";
 
 /**
@@ -68,7 +69,8 @@ export function validateCandidates(
       category: categoryOf(candidate.category, candidate.prompt, language),
       topic,
       topicRank: topic === null ? seeds.length : (rankOf.get(topic) ?? seeds.length),
-      branded: promptType(candidate.prompt, request.brand, request.brand_aliases) === "branded",
+      branded:
+        promptType(candidate.prompt, { name: request.brand, aliases: request.brand_aliases }) === "branded",
       evidence: {
         detected_language: check.detected,
         language_confidence: check.margin,

@@ -159,6 +159,29 @@ describe("PATCH /orgs/:orgId/brands/:brandId", () => {
     expect(rows.map((row) => row.identityVersion)).toEqual(rows.map(() => version));
   });
 
+  it("an alias added or removed re-tags the market's prompts in the same job", async () => {
+    const written = await world.call("POST", world.promptsUrl(), {
+      items: [{ text: "Are Roadrunners fast enough?", geoTargetId: 2840, languageCode: "en" }],
+    });
+    expect(written.status).toBe(201);
+    const id = written.body.items[0].id as string;
+    const typeOf = () => {
+      const project = usProject();
+      const names = project.prompts.get(id)!.tagIds.map((tagId) => project.tags.get(tagId)!);
+      return names.find((tag) => project.tags.get(tag.parentId ?? "")?.name === "type")?.name;
+    };
+    expect(typeOf()).toBe("non-branded");
+    const aliases = (await brandRow()).aliases;
+    const added = await world.call("PATCH", brandUrl(), { aliases: [...aliases, "Roadrunner"] });
+    await worker.drain();
+    expect((await world.call("GET", added.body.job.location)).body.status).toBe("COMPLETED");
+    expect(typeOf()).toBe("branded");
+    expect(usProject().dirty).toBe(false);
+    await world.call("PATCH", brandUrl(), { aliases });
+    await worker.drain();
+    expect(typeOf()).toBe("non-branded");
+  });
+
   it("bad input → 400 invalidRequest with the field's pointer, nothing changed", async () => {
     const before = await brandRow();
     const competitor = (i: number) => ({ name: `Rival ${i}`, domain: `rival${i}.example` });

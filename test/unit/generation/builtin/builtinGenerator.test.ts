@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { promptType } from "../../../../src/domain/brandedText.ts";
 import {
   composeBuiltinCandidates,
   createBuiltinGenerator,
@@ -11,7 +12,6 @@ import {
   createLanguageValidator,
   type LanguageValidator,
 } from "../../../../src/generation/validation/languageValidator.ts";
-import { promptType } from "../../../../src/generation/validation/promptTraits.ts";
 import { INTENT_MIX_TARGET, perTopicCap } from "../../../../src/generation/validation/qualitySelection.ts";
 import { PROMPT_CATEGORIES } from "../../../../src/generation/wire.ts";
 import { MARKETS, simulatedRequest } from "../../../support/generationFixtures.ts";
@@ -49,7 +49,7 @@ describe.each(MARKETS)("builtin generator, $language market ($country)", (market
       expect(share).toBeLessThanOrEqual(0.5);
     }
     const branded = prompts.filter(
-      (p) => promptType(p.prompt, req.brand, req.brand_aliases) === "branded",
+      (p) => promptType(p.prompt, { name: req.brand, aliases: req.brand_aliases }) === "branded",
     ).length;
     expect(branded / n).toBeGreaterThanOrEqual(0.1);
     expect(branded / n).toBeLessThanOrEqual(0.3);

@@ -4,17 +4,9 @@ import {
   categoryOf,
   groundingTopic,
   inferCategory,
-  promptType,
 } from "../../../../src/generation/validation/promptTraits.ts";
 
 describe("prompt traits", () => {
-  it("derives branded from the brand or an alias as whole words, accent-insensitively", () => {
-    expect(promptType("Is Lumière worth it for dry skin?", "Lumiere Skincare", ["Lumiere"])).toBe("branded");
-    expect(promptType("Is lumiere skincare worth it?", "Lumiere Skincare", [])).toBe("branded");
-    expect(promptType("Which luminous serum is worth it?", "Lumiere", [])).toBe("non-branded");
-    expect(promptType("Are Lumieres worth it?", "Lumiere", [])).toBe("non-branded");
-  });
-
   it("keeps a category of ours and infers one otherwise", () => {
     expect(categoryOf("task", "Quelle crème ?", "fr")).toBe("task");
     expect(categoryOf(" Comparative ", "x", "en")).toBe("comparative");
