@@ -40,7 +40,7 @@ export function generationJobsByMarket(jobs) {
   /** @type {Map<string, JobSummary>} */
   const byMarket = new Map();
   for (const job of jobs) {
-    if (job.jobType !== GENERATION_JOB_TYPE || !job.market) continue;
+    if (job.type !== GENERATION_JOB_TYPE || !job.market) continue;
     const key = marketKey(job.market);
     if (!byMarket.has(key)) byMarket.set(key, job);
   }

@@ -26,9 +26,9 @@ export function JobRows({ orgId, jobs, caption, brandNames }) {
       key: "job",
       header: "Job",
       cell: (job) =>
-        html`<${Link} href=${`/console/orgs/${orgId}/jobs/${job.jobId}`}><code>${shortId(job.jobId)}</code><//>`,
+        html`<${Link} href=${`/console/orgs/${orgId}/jobs/${job.id}`}><code>${shortId(job.id)}</code><//>`,
     },
-    { key: "type", header: "Type", cell: (job) => job.jobType },
+    { key: "type", header: "Type", cell: (job) => job.type },
     ...(brandNames
       ? [
           {
@@ -49,7 +49,7 @@ export function JobRows({ orgId, jobs, caption, brandNames }) {
     { key: "created", header: "Created", cell: (job) => formatTime(job.createdAt) },
     { key: "updated", header: "Updated", cell: (job) => formatTime(job.updatedAt) },
   ];
-  return html`<${DataTable} caption=${caption} columns=${columns} rows=${jobs} rowKey=${(/** @type {JobSummary} */ job) => job.jobId}
+  return html`<${DataTable} caption=${caption} columns=${columns} rows=${jobs} rowKey=${(/** @type {JobSummary} */ job) => job.id}
     rowClass=${(/** @type {JobSummary} */ job) => (job.stuck ? "row-stuck" : job.status === "FAILED" ? "row-failed" : "")}
     empty="No jobs." />`;
 }

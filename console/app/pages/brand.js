@@ -115,7 +115,7 @@ export function BrandPage({ orgId, brandId }) {
   /** @param {JobSummary} job */
   const reauth = (job) =>
     act(
-      () => reauthGeneration(orgId, brandId, job.jobId),
+      () => reauthGeneration(orgId, brandId, job.id),
       "Signed in again: the generation resumes where it stopped.",
     );
   const columns = marketColumns(

@@ -27,9 +27,9 @@ function Timeline({ hops }) {
       const from = x(hop.createdAt);
       const width = Math.max(4, x(hop.updatedAt) - from);
       const lived = Date.parse(hop.updatedAt) - Date.parse(hop.createdAt);
-      return html`<li key=${hop.jobId} class=${`hop hop-${hop.via}${hop.stuck ? " row-stuck" : ""}`}>
+      return html`<li key=${hop.id} class=${`hop hop-${hop.via}${hop.stuck ? " row-stuck" : ""}`}>
         <div class="hop-label">
-          <strong>${index + 1}. ${VIA[hop.via]}</strong> <span>${hop.jobType}</span> <code>${shortId(hop.jobId)}</code>
+          <strong>${index + 1}. ${VIA[hop.via]}</strong> <span>${hop.type}</span> <code>${shortId(hop.id)}</code>
           <div><${JobState} job=${hop} /> ${hop.error ? html`<code>${hop.error.code}</code> ${hop.error.message}` : null}</div>
           <div class="small">${formatTime(hop.createdAt)} · lived ${formatDuration(lived)} · ${hop.attempts} ${hop.attempts === 1 ? "delivery" : "deliveries"}</div>
         </div>
@@ -57,11 +57,11 @@ export function JobPage({ orgId, jobId }) {
   const total = Date.parse(job.updatedAt) - Date.parse(job.createdAt);
   return html`<section aria-labelledby="page-title">
     <p class="crumbs"><${Link} href=${`/console/orgs/${orgId}`}>Organisation<//> / <${Link} href=${`/console/orgs/${orgId}/jobs`}>jobs<//></p>
-    <h1 id="page-title">Job <code>${shortId(job.jobId)}</code></h1>
+    <h1 id="page-title">Job <code>${shortId(job.id)}</code></h1>
     <p class="muted">updated ${formatClock(live.updatedAt)}</p>
     <${ErrorNote} error=${live.errors.timeline} what="refresh the job" />
     <dl class="facts">
-      <div><dt>Type</dt><dd>${job.jobType}</dd></div>
+      <div><dt>Type</dt><dd>${job.type}</dd></div>
       <div><dt>Status</dt><dd data-field="job-status"><${JobState} job=${job} /></dd></div>
       <div><dt>Brand</dt><dd>${job.brandId ? html`<${Link} href=${`/console/orgs/${orgId}/brands/${job.brandId}`}>${shortId(job.brandId)}<//>` : "—"}</dd></div>
       <div><dt>Created</dt><dd>${formatTime(job.createdAt)}</dd></div>

@@ -46,7 +46,7 @@ export function JobsPage({ orgId, search }) {
   const brandNames = new Map((live.data.brands?.items ?? []).map((brand) => [brand.id, brand.name]));
   // The types on the page, and the one filtered on (a job's type is that of its first hop).
   const types = [
-    ...new Set([...(live.data.jobs?.items ?? []).map((job) => job.jobType), ...(type ? [type] : [])]),
+    ...new Set([...(live.data.jobs?.items ?? []).map((job) => job.type), ...(type ? [type] : [])]),
   ].sort();
 
   return html`<section aria-labelledby="page-title">

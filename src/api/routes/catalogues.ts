@@ -30,9 +30,10 @@ export async function catalogueRoutes(app: FastifyInstance, { services }: AppDep
         response: { 200: languageCatalogue, ...errorResponses(UPSTREAM_READ) },
       },
     },
-    async (request) =>
-      (await services.catalogues.languages(principalOf(request).bearer)).flatMap((language) =>
+    async (request) => ({
+      items: (await services.catalogues.languages(principalOf(request).bearer)).flatMap((language) =>
         language.code === null ? [] : [{ code: language.code, name: language.name, id: language.id }],
       ),
+    }),
   );
 }

@@ -30,7 +30,12 @@ export async function generationJobRoutes(app: FastifyInstance, { services }: Ap
     async (request) => {
       const { orgId, brandId, jobId } = request.params;
       const job = await services.generation.jobs.get(principalOf(request), orgId, brandId, jobId);
-      return { ...jobView(job), jobType: "generateSemrushMarket" as const, result: job.result };
+      return {
+        ...jobView(job),
+        type: "generateSemrushMarket" as const,
+        jobType: "generateSemrushMarket" as const,
+        result: job.result,
+      };
     },
   );
 

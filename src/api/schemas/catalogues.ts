@@ -5,5 +5,5 @@ export const modelCatalogue = z
   .meta({ id: "ModelCatalogue" });
 
 export const languageCatalogue = z
-  .array(z.object({ code: z.string(), name: z.string(), id: z.string() }))
-  .meta({ id: "LanguageCatalogue" });
+  .object({ items: z.array(z.object({ code: z.string(), name: z.string(), id: z.string() })) })
+  .meta({ id: "LanguageCatalogue", description: "`{items}` like every catalogue (a bare array before)" });

@@ -21,8 +21,10 @@ export const promptGenerationSchema = z
 
 export const generationJobSchema = z
   .object({
-    jobId: uuid,
-    jobType: z.literal("generateSemrushMarket"),
+    id: uuid.meta({ description: "The job's id" }),
+    type: z.literal("generateSemrushMarket"),
+    jobId: uuid.describe("Deprecated: use `id`").meta({ deprecated: true }),
+    jobType: z.literal("generateSemrushMarket").describe("Deprecated: use `type`").meta({ deprecated: true }),
     status: z.enum(["IN_PROGRESS", "COMPLETED", "FAILED"]),
     result: z
       .object({

@@ -24,8 +24,10 @@ export const jobListQuery = z.strictObject({
 });
 
 const summaryFields = {
-  jobId: uuid,
-  jobType: z.string(),
+  id: uuid.meta({ description: "The job's id" }),
+  type: z.string().meta({ description: "The job's type, e.g. provisionWorkspace" }),
+  jobId: uuid.describe("Deprecated: use `id`").meta({ deprecated: true }),
+  jobType: z.string().describe("Deprecated: use `type`").meta({ deprecated: true }),
   brandId: uuid.nullable(),
   status: jobStatus.meta({ description: "What a poll of this job reports (the effective last hop)" }),
   error: jobErrorSchema.nullable(),
@@ -63,8 +65,10 @@ export const jobTimelineSchema = z
     job: jobSummarySchema,
     hops: z.array(
       z.object({
-        jobId: uuid,
-        jobType: z.string(),
+        id: uuid.meta({ description: "The hop's job id" }),
+        type: z.string().meta({ description: "The hop's job type" }),
+        jobId: uuid.describe("Deprecated: use `id`").meta({ deprecated: true }),
+        jobType: z.string().describe("Deprecated: use `type`").meta({ deprecated: true }),
         via: z.enum(["start", "requeue", "chain"]).meta({
           description:
             "How this hop came to be: the job's first record, or a requeue or chain of the previous hop",

@@ -16,8 +16,10 @@ export const jobErrorSchema = z
 
 export const jobSchema = z
   .object({
-    jobId: uuid,
-    jobType: z.string(),
+    id: uuid.meta({ description: "The job's id" }),
+    type: z.string().meta({ description: "The job's type, e.g. provisionWorkspace" }),
+    jobId: uuid.describe("Deprecated: use `id`").meta({ deprecated: true }),
+    jobType: z.string().describe("Deprecated: use `type`").meta({ deprecated: true }),
     status: z.enum(["IN_PROGRESS", "COMPLETED", "FAILED"]),
     result: z.record(z.string(), z.unknown()).nullable(),
     error: jobErrorSchema.nullable(),

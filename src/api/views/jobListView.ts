@@ -9,6 +9,8 @@ function errorOf(error: JobSummary["error"]) {
 
 export function jobSummaryView(job: JobSummary) {
   return {
+    id: job.jobId,
+    type: job.jobType,
     jobId: job.jobId,
     jobType: job.jobType,
     brandId: job.brandId,
@@ -30,6 +32,8 @@ export function jobListPageView(page: JobListPage) {
 
 function hopView(hop: JobHop) {
   return {
+    id: hop.jobId,
+    type: hop.jobType,
     jobId: hop.jobId,
     jobType: hop.jobType,
     via: hop.via,

@@ -3,6 +3,8 @@ import type { JobState } from "../../jobs/jobService.ts";
 /** The `Job` shape of spec/api.md §3: an explicit allowlist (no metadata, checkpoints or credentials). */
 export function jobView(job: JobState) {
   return {
+    id: job.jobId,
+    type: job.jobType,
     jobId: job.jobId,
     jobType: job.jobType,
     status: job.status,

@@ -40,6 +40,8 @@ describe("the generation job", () => {
     const polled = await world.pollGeneration(brandId, jobId);
     expect(polled.status).toBe(200);
     expect(polled.body).toEqual({
+      id: jobId,
+      type: "generateSemrushMarket",
       jobId,
       jobType: "generateSemrushMarket",
       status: "COMPLETED",

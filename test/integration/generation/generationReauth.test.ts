@@ -145,7 +145,7 @@ describe("the generation poll", () => {
     await world.drain();
     const polled = await world.pollGeneration(brandId, jobId);
     expect(Object.keys(polled.body).sort()).toEqual(
-      ["createdAt", "error", "jobId", "jobType", "result", "status", "updatedAt"].sort(),
+      ["createdAt", "error", "id", "jobId", "jobType", "result", "status", "type", "updatedAt"].sort(),
     );
     expect(Object.keys(polled.body.result).sort()).toEqual([
       "projectId",

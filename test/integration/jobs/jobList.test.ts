@@ -135,15 +135,25 @@ describe("the org job list", () => {
         "createdAt",
         "error",
         "hops",
+        "id",
         "jobId",
         "jobType",
         "market",
         "status",
         "stuck",
+        "type",
         "updatedAt",
       ].sort(),
     );
-    expect(item).toMatchObject({ jobType: "testSettle", brandId, status: "COMPLETED", error: null, hops: 4 });
+    expect(item).toMatchObject({
+      id: jobId,
+      type: "testSettle",
+      jobType: "testSettle",
+      brandId,
+      status: "COMPLETED",
+      error: null,
+      hops: 4,
+    });
     expect(item.status).toBe((await poll(jobId)).json().status);
     expect(response.body).not.toContain("internal-only");
   });

@@ -153,13 +153,17 @@ describe("GET …/serenity/jobs/:jobId", () => {
     expect(Object.keys(body).sort()).toEqual([
       "createdAt",
       "error",
+      "id",
       "jobId",
       "jobType",
       "result",
       "status",
+      "type",
       "updatedAt",
     ]);
     expect(body).toMatchObject({
+      id,
+      type: "testPlain",
       jobId: id,
       jobType: "testPlain",
       status: "COMPLETED",

@@ -106,10 +106,10 @@ describe("catalogues", () => {
     });
   });
 
-  it("GET /v2/serenity/languages: [{code, name, id}] with ISO codes and the live UUID ids", async () => {
+  it("GET /v2/serenity/languages: {items: [{code, name, id}]} with ISO codes and the live UUID ids", async () => {
     const answer = await world.call("GET", "/v2/serenity/languages");
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual(
+    expect(answer.body.items).toEqual(
       expect.arrayContaining([
         { code: "en", name: "English", id: catalogueLanguageId("en") },
         { code: "fr", name: "French", id: catalogueLanguageId("fr") },
@@ -119,7 +119,7 @@ describe("catalogues", () => {
       ]),
     );
     // The live catalogue's 38 but Chinese Traditional (zh-TW: no two- or three-letter code).
-    expect(answer.body).toHaveLength(37);
+    expect(answer.body.items).toHaveLength(37);
   });
 
   it("needs a token, and maps an upstream failure on a cold cache to the generic 502", async () => {

@@ -19,6 +19,8 @@ const error = (code: string, needsReauth = false) => ({
 
 function job(overrides: Partial<JobSummary>): JobSummary {
   return {
+    id: "00000000-0000-4000-8000-000000000001",
+    type: "generateSemrushMarket",
     jobId: "00000000-0000-4000-8000-000000000001",
     jobType: "generateSemrushMarket",
     brandId: "00000000-0000-4000-8000-000000000002",
