@@ -22,7 +22,7 @@ import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocatio
 import { knownNotToFit, knownPoolFree, refreshPoolInBackground } from "./poolFreeBounds.ts";
 import { notePublishBasis } from "./publishBasis.ts";
 import { ownReadWithinPublishBound } from "./publishBound.ts";
-import { reclaimFromSiblings } from "./reclaimFromSiblings.ts";
+import { rebalanceFromSiblings } from "./rebalanceFromSiblings.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources } from "./resourcesRecord.ts";
 import { transferAndRecord } from "./transferAndRecord.ts";
@@ -212,12 +212,12 @@ async function topUp(
     if (refusal === "applied") return served(exact);
   }
 
-  // §11 step 2: reclaim slack from siblings under their own locks, then retry once.
+  // §11 step 2: rebalance — lower siblings' slack under their own locks, then retry once.
   if (!allocationRebalanceEnabled(deps.env)) return refused(refusal);
   const shortfall = takenFromPool(resources, exact);
-  const reclaimed = await reclaimFromSiblings(deps, target, shortfall);
+  const reclaimed = await rebalanceFromSiblings(deps, target, shortfall);
   if (DIMENSIONS.every((dimension) => reclaimed[dimension] === 0)) {
-    log.info({ shortfall }, "allocation: rebalancing found no slack to reclaim");
+    log.info({ shortfall }, "allocation: rebalancing found no sibling slack");
     deps.events.emit("allocation.nearExhaustion", {
       orgId: target.orgId,
       step: "rebalance",

@@ -20,7 +20,7 @@ import {
 export const REBALANCE_FLOOR: Readonly<Units> = { projects: 1, prompts: 1 };
 
 /** Allocation a sibling can give up: `total − max(floor, used + drafted + inFlight)`, never negative. */
-export function reclaimableSlack(
+export function siblingSlack(
   resources: WorkspaceResources,
   floor: Units = REBALANCE_FLOOR,
   inFlight: Partial<Units> = {},
@@ -34,22 +34,22 @@ export function reclaimableSlack(
   return slack;
 }
 
-export interface ReclaimCandidate {
+export interface RebalanceCandidate {
   /** The sibling's sub-workspace id (ties in slack are broken by it, so the plan is deterministic). */
   id: string;
   resources: WorkspaceResources;
 }
 
-export interface SiblingReclaim {
+export interface SiblingLowering {
   id: string;
   /** Absolute totals to transfer: only the dimensions lowered. */
   targets: TransferTargets;
   reclaimed: Units;
 }
 
-export interface ReclaimPlan {
+export interface RebalancePlan {
   /** The siblings to lower, one transfer each. */
-  lowered: SiblingReclaim[];
+  lowered: SiblingLowering[];
   /** Σ reclaimed per dimension: at most `shortfall`, less only when the slack runs out. */
   reclaimed: Units;
 }
@@ -60,16 +60,16 @@ export interface ReclaimPlan {
  * dimensions gets one transfer carrying both. A target is never below the sibling's
  * `max(floor, used + drafted)`, so it is never 0.
  */
-export function planReclaim(
-  candidates: readonly ReclaimCandidate[],
+export function planRebalance(
+  candidates: readonly RebalanceCandidate[],
   shortfall: Units,
   floor: Units = REBALANCE_FLOOR,
-): ReclaimPlan {
-  const byId = new Map<string, SiblingReclaim>();
+): RebalancePlan {
+  const byId = new Map<string, SiblingLowering>();
   const reclaimed = { ...ZERO_UNITS };
   const slacks = candidates.map((candidate) => ({
     candidate,
-    slack: reclaimableSlack(candidate.resources, floor),
+    slack: siblingSlack(candidate.resources, floor),
   }));
   for (const dimension of DIMENSIONS) {
     let left = Math.max(0, shortfall[dimension]);

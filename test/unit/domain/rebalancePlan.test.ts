@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { DIMENSIONS, type Units, type WorkspaceResources } from "../../../src/domain/allocation.ts";
-import { planReclaim, REBALANCE_FLOOR, reclaimableSlack } from "../../../src/domain/reclaimPlan.ts";
+import { planRebalance, REBALANCE_FLOOR, siblingSlack } from "../../../src/domain/rebalancePlan.ts";
 
 function resources(
   projects: [used: number, drafted: number, total: number],
@@ -14,23 +14,23 @@ function resources(
   };
 }
 
-describe("reclaimableSlack", () => {
+describe("siblingSlack", () => {
   it("is total − max(floor, used + drafted + inFlight), never negative", () => {
-    expect(reclaimableSlack(resources([1, 0, 3], [120, 30, 200]))).toEqual({ projects: 2, prompts: 50 });
-    expect(reclaimableSlack(resources([1, 0, 3], [120, 30, 200]), REBALANCE_FLOOR, { prompts: 20 })).toEqual({
+    expect(siblingSlack(resources([1, 0, 3], [120, 30, 200]))).toEqual({ projects: 2, prompts: 50 });
+    expect(siblingSlack(resources([1, 0, 3], [120, 30, 200]), REBALANCE_FLOOR, { prompts: 20 })).toEqual({
       projects: 2,
       prompts: 30,
     });
     // Over-committed (a total below usage) gives nothing; the floor keeps one unit of an idle one.
-    expect(reclaimableSlack(resources([2, 0, 1], [0, 0, 100]))).toEqual({ projects: 0, prompts: 99 });
-    expect(reclaimableSlack(resources([0, 0, 5], [0, 0, 800]), { projects: 1, prompts: 100 })).toEqual({
+    expect(siblingSlack(resources([2, 0, 1], [0, 0, 100]))).toEqual({ projects: 0, prompts: 99 });
+    expect(siblingSlack(resources([0, 0, 5], [0, 0, 800]), { projects: 1, prompts: 100 })).toEqual({
       projects: 4,
       prompts: 700,
     });
   });
 });
 
-describe("planReclaim", () => {
+describe("planRebalance", () => {
   const siblings = [
     { id: "b", resources: resources([1, 0, 1], [180, 0, 200]) }, // 20 prompts of slack
     { id: "c", resources: resources([1, 0, 1], [150, 50, 300]) }, // 100
@@ -38,14 +38,14 @@ describe("planReclaim", () => {
   ];
 
   it("takes from the largest slack first, and only what is needed", () => {
-    expect(planReclaim(siblings, { projects: 0, prompts: 50 })).toEqual({
+    expect(planRebalance(siblings, { projects: 0, prompts: 50 })).toEqual({
       lowered: [{ id: "c", targets: { prompts: 250 }, reclaimed: { projects: 0, prompts: 50 } }],
       reclaimed: { projects: 0, prompts: 50 },
     });
   });
 
   it("moves on to the next sibling when the first is spent, the last one giving part of its slack", () => {
-    expect(planReclaim(siblings, { projects: 0, prompts: 110 })).toEqual({
+    expect(planRebalance(siblings, { projects: 0, prompts: 110 })).toEqual({
       lowered: [
         { id: "c", targets: { prompts: 200 }, reclaimed: { projects: 0, prompts: 100 } },
         { id: "b", targets: { prompts: 190 }, reclaimed: { projects: 0, prompts: 10 } },
@@ -55,13 +55,13 @@ describe("planReclaim", () => {
   });
 
   it("reclaims all there is when the slack falls short, and nothing from a sibling without slack", () => {
-    const plan = planReclaim(siblings, { projects: 0, prompts: 500 });
+    const plan = planRebalance(siblings, { projects: 0, prompts: 500 });
     expect(plan.reclaimed).toEqual({ projects: 0, prompts: 120 });
     expect(plan.lowered.map((sibling) => sibling.id)).toEqual(["c", "b"]);
   });
 
   it("one transfer per sibling carries every dimension it gives", () => {
-    const plan = planReclaim([{ id: "x", resources: resources([1, 0, 3], [10, 0, 100]) }], {
+    const plan = planRebalance([{ id: "x", resources: resources([1, 0, 3], [10, 0, 100]) }], {
       projects: 1,
       prompts: 30,
     });
@@ -71,7 +71,7 @@ describe("planReclaim", () => {
   });
 
   it("nothing to reclaim: no sibling is lowered", () => {
-    expect(planReclaim(siblings, { projects: 1, prompts: 0 })).toEqual({
+    expect(planRebalance(siblings, { projects: 1, prompts: 0 })).toEqual({
       lowered: [],
       reclaimed: { projects: 0, prompts: 0 },
     });
@@ -97,10 +97,10 @@ describe("planReclaim", () => {
   it("property: never below max(floor, used + drafted), never 0, never more than needed, all the slack when short", () => {
     fc.assert(
       fc.property(candidates, shortfall, (list, need) => {
-        const plan = planReclaim(list, need);
+        const plan = planRebalance(list, need);
         const totalSlack: Units = { projects: 0, prompts: 0 };
         for (const candidate of list) {
-          const slack = reclaimableSlack(candidate.resources);
+          const slack = siblingSlack(candidate.resources);
           for (const dimension of DIMENSIONS) totalSlack[dimension] += slack[dimension];
         }
         const sum: Units = { projects: 0, prompts: 0 };

@@ -10,7 +10,7 @@ import {
   type WorkspaceResources,
   ZERO_UNITS,
 } from "../domain/allocation.ts";
-import { planReclaim, reclaimableSlack } from "../domain/reclaimPlan.ts";
+import { planRebalance, siblingSlack } from "../domain/rebalancePlan.ts";
 import type { AllocationDeps, AllocationTarget, SiblingSource, SiblingWorkspace } from "./allocationDeps.ts";
 import { publishWindowOf, withinPublishBound } from "./publishBound.ts";
 import { observeResources } from "./resourcesRecord.ts";
@@ -61,7 +61,7 @@ export function databaseSiblings(deps: Pick<AllocationDeps, "db">): SiblingSourc
  * Cost: one read per sibling tried and one transfer per sibling lowered; no parent read — the
  * caller's retried transfer is the exhaustion signal, as in §3.
  */
-export async function reclaimFromSiblings(
+export async function rebalanceFromSiblings(
   deps: AllocationDeps,
   target: AllocationTarget,
   shortfall: Units,
@@ -104,7 +104,7 @@ export async function reclaimFromSiblings(
     try {
       const resources = await readSibling(deps, target, sibling, emit, log);
       if (!resources) continue;
-      const lowered = planReclaim([{ id: sibling.subWorkspaceId, resources }], stillShort()).lowered[0];
+      const lowered = planRebalance([{ id: sibling.subWorkspaceId, resources }], stillShort()).lowered[0];
       if (!lowered) {
         emit("notNeeded");
         continue;
@@ -165,7 +165,7 @@ function rankSiblings(
       lagging += 1;
       continue;
     }
-    const slack = reclaimableSlack(resources);
+    const slack = siblingSlack(resources);
     let score = 0;
     for (const dimension of DIMENSIONS) {
       if (shortfall[dimension] > 0) {
