@@ -88,6 +88,7 @@ function emptyReport(orgId: string): OrgReconcileReport {
     quarantined: 0,
     rollbacksRetried: 0,
     reservationsDropped: 0,
+    identityRepaired: 0,
     spared: 0,
     busy: 0,
     failed: 0,

@@ -21,6 +21,7 @@ import {
 import { isGatewayError } from "../gateway/errors.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { BrandLease } from "../locks/brandLease.ts";
+import type { MarketIdentitySyncDeps } from "../markets/marketIdentity.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { listAllProjects } from "./observeUpstream.ts";
@@ -56,6 +57,8 @@ export interface UpstreamReconcilerDeps {
   upstream: Pick<AllocationUpstream, "readResources">;
   allocation: Pick<AllocationService, "releaseSurplus">;
   brandLease: BrandLease;
+  /** The drift repair of brand identities (docs/decisions/0041); without it, no market is re-synced. */
+  identity?: MarketIdentitySyncDeps;
 }
 
 export interface OrgReconcileReport {
@@ -81,6 +84,8 @@ export interface OrgReconcileReport {
    */
   busy: number;
   failed: number;
+  /** Markets whose identity upstream differed from their brand's and was re-synced (ADR 0041). */
+  identityRepaired: number;
   /** Units given back to the parent by this pass's releases. */
   returned: Units;
 }

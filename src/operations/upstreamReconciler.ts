@@ -11,6 +11,7 @@ import {
 import { abandonedReservations, staleRollbacks } from "../domain/upstreamOrphans.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import { DEFAULT_STALE_RESERVATION_MS } from "../markets/marketService.ts";
+import { repairIdentityDrift } from "./identityDrift.ts";
 import { observeUpstream, type UpstreamObservation } from "./observeUpstream.ts";
 import {
   dropAbandonedReservation,
@@ -104,6 +105,7 @@ export class UpstreamReconciler {
       quarantined: 0,
       rollbacksRetried: 0,
       reservationsDropped: 0,
+      identityRepaired: 0,
       spared: 0,
       busy: 0,
       failed: 0,
@@ -179,13 +181,20 @@ export class UpstreamReconciler {
       }
     }
     await this.#retryRollbacks(context, options.graceMs);
+    const identity = this.deps.identity;
+    if (identity) await repairIdentityDrift({ ...this.deps, identity }, context);
     this.deps.events.emit("upstream.orphansSeen", {
       orgId: org.id,
       subWorkspaces: report.orphans.subWorkspaces - report.reclaimed.subWorkspaces,
       projects: report.orphans.projects - report.reclaimed.projects - report.reattached,
       quarantined: report.quarantined,
     });
-    if (sightings.length > 0 || report.rollbacksRetried > 0 || report.reservationsDropped > 0) {
+    if (
+      sightings.length > 0 ||
+      report.rollbacksRetried > 0 ||
+      report.reservationsDropped > 0 ||
+      report.identityRepaired > 0
+    ) {
       log.info({ ...report }, "upstream reconciled");
     }
     return report;

@@ -18,6 +18,7 @@ export function upstreamReconcilerDepsOf(runtime: Runtime): UpstreamReconcilerDe
     upstream: gatewayAllocationUpstream(runtime.gateway),
     allocation: runtime.services.allocation,
     brandLease: runtime.services.brandLease,
+    identity: { gateway: runtime.gateway, meteredWrites: runtime.services.allocation.meteredWrites },
   };
 }
 

@@ -70,6 +70,7 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
     upstream: gatewayAllocationUpstream(gateway),
     allocation: t.services.allocation,
     brandLease: t.services.brandLease,
+    identity: { gateway, meteredWrites: t.services.allocation.meteredWrites },
   });
 
   async function http(method: string, path: string, body: unknown, bearer: string) {
