@@ -6,6 +6,7 @@ import type { ApiRateLimitSettings } from "../config/env.ts";
 import { countApiRequest } from "../db/apiRateLimits/countApiRequest.ts";
 import { purgeEndedApiRateLimits } from "../db/apiRateLimits/purgeEndedApiRateLimits.ts";
 import type { Db } from "../db/database.ts";
+import { type Clock, systemClock } from "../domain/clock.ts";
 import type { Logger } from "../observability/logger.ts";
 
 /** How often one process deletes the counters of ended windows (a bounded batch each time). */
@@ -14,16 +15,20 @@ const PURGE_EVERY_MS = 60_000;
 /**
  * @fastify/rate-limit's store on PostgreSQL: one guarded upsert per counted request
  * (src/db/apiRateLimits/countApiRequest.ts), so every `serve` process counts in the same rows, on
- * the database's clock. Ended windows are purged now and then, off the request's path.
+ * the database's clock (a test's `Clock.databaseTime` when it drives time by hand: a window rolls
+ * over when the test moves its clock, not after a real wait). Ended windows are purged now and
+ * then, off the request's path.
  */
 export class PostgresRateLimitStore implements FastifyRateLimitStore {
   readonly #db: Db;
   readonly #logger: Logger;
+  readonly #clock: Clock;
   #lastPurge = Date.now();
 
-  constructor(db: Db, logger: Logger) {
+  constructor(db: Db, logger: Logger, clock: Clock = systemClock) {
     this.#db = db;
     this.#logger = logger;
+    this.#clock = clock;
   }
 
   incr(
@@ -31,7 +36,7 @@ export class PostgresRateLimitStore implements FastifyRateLimitStore {
     callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
     timeWindow: number,
   ): void {
-    countApiRequest(this.#db, { key, windowMs: timeWindow }).then(
+    countApiRequest(this.#db, { key, windowMs: timeWindow, now: this.#clock.databaseTime?.() }).then(
       ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
     );
@@ -54,7 +59,12 @@ export interface ApiRateLimitsWiring {
 }
 
 /** The limits of `settings` in their store: Redis when REDIS_URL is set, else PostgreSQL. */
-export function apiRateLimitsOf(settings: ApiRateLimitSettings, db: Db, logger: Logger): ApiRateLimitsWiring {
+export function apiRateLimitsOf(
+  settings: ApiRateLimitSettings,
+  db: Db,
+  logger: Logger,
+  clock: Clock = systemClock,
+): ApiRateLimitsWiring {
   const { perOrg, perToken, windowMs, redisUrl } = settings;
   if (perOrg === 0 && perToken === 0) return { limits: undefined, close: async () => {} };
   if (redisUrl) {
@@ -78,7 +88,7 @@ export function apiRateLimitsOf(settings: ApiRateLimitSettings, db: Db, logger: 
       perOrg,
       perToken,
       windowMs,
-      store: { kind: "custom", store: new PostgresRateLimitStore(db, logger) },
+      store: { kind: "custom", store: new PostgresRateLimitStore(db, logger, clock) },
     },
     close: async () => {},
   };

@@ -10,7 +10,12 @@ import { createVerifier } from "./verifier.ts";
  * (src/runtime/upstreamHealth.ts).
  */
 export async function createApiApp(runtime: Runtime): Promise<App> {
-  const rateLimits = apiRateLimitsOf(runtime.config.apiRateLimits, runtime.database.db, runtime.logger);
+  const rateLimits = apiRateLimitsOf(
+    runtime.config.apiRateLimits,
+    runtime.database.db,
+    runtime.logger,
+    runtime.clock,
+  );
   const app = await buildApp({
     logger: runtime.logger,
     clock: runtime.clock,

@@ -1,6 +1,7 @@
 import type { App, AppOptions } from "../../src/api/app.ts";
 import { buildApp } from "../../src/api/app.ts";
 import { hs256Verifier, signDevToken } from "../../src/auth/tokenVerifier.ts";
+import type { ApiRateLimitSettings } from "../../src/config/env.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../../src/domain/meteredWrites.ts";
 import type { UpstreamBudget } from "../../src/gateway/budgetPort.ts";
@@ -10,6 +11,7 @@ import { EventBus } from "../../src/observability/events.ts";
 import { createLogger, type Logger } from "../../src/observability/logger.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
 import type { PoolRefreshPacing } from "../../src/poolView/poolViews.ts";
+import { apiRateLimitsOf } from "../../src/runtime/apiRateLimitStore.ts";
 import { createServices, type Services } from "../../src/runtime/services.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 import { LogCapture } from "./logCapture.ts";
@@ -101,6 +103,8 @@ export interface TestAppOptions {
   poolRefreshPacing?: Partial<PoolRefreshPacing>;
   /** Origins a browser UI may call from (SERENITY_CORS_ORIGINS); none by default. */
   corsOrigins?: string[];
+  /** The API's request limits, wired as `serve` wires them (PostgreSQL, or Redis with `redisUrl`). */
+  rateLimits?: ApiRateLimitSettings;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -134,6 +138,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   // As openRuntime does at boot: an enqueue never starts the queue.
   await services.jobs.queue.start();
+  const rateLimits = options.rateLimits
+    ? apiRateLimitsOf(options.rateLimits, db.db, logger, clock)
+    : undefined;
   const app = await buildApp(
     {
       logger,
@@ -144,6 +151,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       services,
       readiness: async () => ({ ready: true, checks: { database: true } }),
       ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+      ...(rateLimits?.limits ? { rateLimits: rateLimits.limits } : {}),
     },
     options.http,
   );
@@ -170,6 +178,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       }),
     close: async () => {
       await app.close();
+      await rateLimits?.close();
       await services.poolView.settled();
       await gateway?.close();
       if (!options.db) await db.destroy();
