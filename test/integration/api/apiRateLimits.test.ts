@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Principal } from "../../../src/auth/principal.ts";
 import { ManualClock } from "../../support/manualClock.ts";
-import { type RedisServer,startRedisServer } from "../../support/redisServer.ts";
+import { type RedisServer, startRedisServer } from "../../support/redisServer.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /**
