@@ -129,6 +129,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     openapi: {
       openapi: "3.1.0",
       info: openApiInfo(),
+      // Paths are relative to the origin serving the document (each deployment has its own).
+      servers: [{ url: "/", description: "The origin this document is served from" }],
       components: {
         securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
       },
