@@ -238,8 +238,44 @@ describe("an unmetered parent with the switch on (the issue's run)", () => {
     );
     expect(meteredWrite.result.status).toBe(201);
     expect(meteredWrite.statements.length).toBeGreaterThan(off.statements.length + 2);
+
+    // Steady state (what the first write learned, it has learned): exactly the statements
+    // src/allocation/README.md counts on a guarded section's hot path, over the switch off's.
+    const steady = await countStatements(() =>
+      callRoute(t.app, {
+        method: "POST",
+        url: `/v2/orgs/${metered.id}/brands/${meteredBrand.body.id}/serenity/prompts`,
+        token: metered.token,
+        body: { items: [{ text: `counted ${++textCounter}`, ...US }] },
+      }),
+    );
+    expect(steady.result.status).toBe(201);
+    // By kind: the publish's upsert carries a basis when guarded, so its text differs.
+    const left = off.statements.map(statementKind);
+    const added = steady.statements.map(statementKind).filter((kind) => {
+      const index = left.indexOf(kind);
+      if (index < 0) return true;
+      left.splice(index, 1);
+      return false;
+    });
+    expect(left).toEqual([]);
+    expect(added.sort()).toEqual([
+      "delete from allocation_locks",
+      "insert into allocation_locks",
+      "insert into resource_observations",
+      "select from allocation_publishes",
+      "select from model_set_changes",
+      "update resource_observations",
+    ]);
   });
 });
+
+/** A statement as "verb table": what the hot-path count of src/allocation/README.md names. */
+function statementKind(text: string): string {
+  const verb = text.split(" ")[0]!.toLowerCase();
+  const table = /\b(?:from|into|update)\s+"?(\w+)"?/i.exec(text)?.[1] ?? "?";
+  return `${verb === "select" ? "select from" : verb === "insert" ? "insert into" : verb === "delete" ? "delete from" : verb} ${table}`;
+}
 
 describe("a mixed fleet with the switch on", () => {
   it("tops the metered org up and refuses it only for a truly exhausted pool; the unmetered org is never refused", async () => {
