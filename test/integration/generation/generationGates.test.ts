@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
 import { findBrandById } from "../../../src/db/brands/findBrandById.ts";
@@ -264,6 +264,34 @@ describe("reuse, recycle, replace", () => {
       expect(handles.map((handle) => handle.reused).sort()).toEqual([false, true]);
       const rows = await world.t.db.db.select().from(jobs).where(eq(jobs.brandId, brandId));
       expect(rows.filter((row) => row.type === "generate-market-prompts")).toHaveLength(1);
+    }
+  });
+});
+
+describe("the org's generation rate (issue 39, item 6)", () => {
+  const counted = async (orgId: string): Promise<number> => {
+    const result = await world.t.db.db.execute(
+      sql`select coalesce(max(count), 0)::int as n from api_rate_limits where key = ${`generation:${orgId}`}`,
+    );
+    return Number((result.rows[0] as { n: number }).n);
+  };
+
+  it("a generation job counts with the org's previews: not refused itself, it leaves one fewer preview", async () => {
+    const { brandId } = await world.activeBrand();
+    const before = await counted(world.orgId);
+    world.env.SERENITY_GENERATION_RATE_PER_ORG = String(before + 1);
+    try {
+      const created = await world.createMarket(brandId, { ...FR, generatePrompts: true });
+      expect(created.body.promptGeneration).toMatchObject({ reused: false });
+      expect(await counted(world.orgId)).toBe(before + 1);
+      const preview = await world.call(
+        "POST",
+        `/v2/orgs/${world.orgId}/brands/${brandId}/serenity/markets/2840/en/prompt-preview`,
+        { count: 5 },
+      );
+      expect([preview.status, preview.body.code]).toEqual([429, "rateLimited"]);
+    } finally {
+      delete world.env.SERENITY_GENERATION_RATE_PER_ORG;
     }
   });
 });
