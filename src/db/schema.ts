@@ -164,6 +164,27 @@ export const marketTags = pgTable(
   (table) => [primaryKey({ columns: [table.marketId, table.tagKey] })],
 );
 
+/**
+ * Who deleted which prompts of a market, and when (spec/api.md §5: "who deleted what is kept";
+ * docs/decisions/0040). One row per market per delete, written after the delete and its publish
+ * succeeded upstream. Serenity keeps no table of the prompts themselves: the ids are the upstream's.
+ */
+export const promptDeletions = pgTable(
+  "prompt_deletions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id").notNull(),
+    brandId: uuid("brand_id").notNull(),
+    marketId: uuid("market_id").notNull(),
+    promptIds: jsonb("prompt_ids").$type<string[]>().notNull(),
+    /** The caller's `sub`. */
+    actor: text("actor").notNull(),
+    requestId: text("request_id"),
+    deletedAt: tz("deleted_at").notNull(),
+  },
+  (table) => [index("prompt_deletions_brand_idx").on(table.brandId, table.deletedAt)],
+);
+
 export const jobs = pgTable(
   "jobs",
   {
@@ -539,6 +560,7 @@ export const schema = {
   markets,
   marketModels,
   marketTags,
+  promptDeletions,
   jobs,
   credentials,
   allocationLedger,

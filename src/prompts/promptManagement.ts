@@ -7,6 +7,7 @@ import { atUpstreamEdge, upstreamFailure } from "../gateway/registryErrors.ts";
 import type { CategoryNode } from "../markets/categoryTree.ts";
 import { marketWriteTarget, meteredWriteGuardFor } from "../markets/writeTarget.ts";
 import { createCategory, deleteCategory, listCategories, updateCategory } from "./categories.ts";
+import { keepDeletion } from "./deletionRecord.ts";
 import { editPrompt, type PromptEdit } from "./editPrompt.ts";
 import { type MarketScope, publishMarket } from "./marketScope.ts";
 import type { PromptServiceDeps } from "./promptServiceDeps.ts";
@@ -120,7 +121,7 @@ export class PromptManagement {
   /**
    * `POST …/serenity/prompts/bulk-delete`: per market, its ids deleted and the project published
    * once (through the guard), then surplus released; each market answers on its own. Who deleted
-   * what is logged as a `promptsDeleted` audit line under the request's id.
+   * what is kept: a `prompt_deletions` row and a `promptsDeleted` log line (deletionRecord.ts).
    */
   async bulkDelete(
     principal: Principal,
@@ -144,9 +145,16 @@ export class PromptManagement {
           );
           await publishMarket(scope);
         });
-        scope.log.info(
-          { event: "promptsDeleted", actor: principal.sub, marketId: scope.marketId, promptIds: ids },
-          "prompts deleted",
+        await keepDeletion(
+          { db: this.deps.db, logger: scope.log, now: this.deps.clock.now() },
+          {
+            orgId,
+            brandId,
+            marketId: scope.marketId,
+            promptIds: ids,
+            actor: principal.sub,
+            requestId: ctx.requestId,
+          },
         );
         try {
           await scope.guard.releaseSurplus(RELEASE_FLOOR, "release");

@@ -9,6 +9,7 @@ import { atUpstreamEdge } from "../gateway/registryErrors.ts";
 import { marketWriteTarget, meteredWriteGuardFor } from "../markets/writeTarget.ts";
 import type { Logger } from "../observability/logger.ts";
 import { type BulkItemOutcome, type BulkPromptItem, MAX_BULK_PROMPTS } from "./bulkOutcome.ts";
+import { keepDeletion } from "./deletionRecord.ts";
 import type { ProjectPromptEntry } from "./projectPrompts.ts";
 import { apiEntry } from "./promptEntries.ts";
 import { listPromptPage, type PromptSort } from "./promptListing.ts";
@@ -177,9 +178,16 @@ export class PromptService {
         gateway.projects.publishProject(principal.bearer, row.workspaceId, row.projectId!),
       );
     });
-    log.info(
-      { event: "promptsDeleted", actor: principal.sub, marketId: row.id, promptIds: input.ids },
-      "prompts deleted",
+    await keepDeletion(
+      { db: this.deps.db, logger: log, now: this.deps.clock.now() },
+      {
+        orgId,
+        brandId,
+        marketId: row.id,
+        promptIds: input.ids,
+        actor: principal.sub,
+        requestId: ctx.requestId,
+      },
     );
     try {
       await guard.releaseSurplus(RELEASE_FLOOR, "release");

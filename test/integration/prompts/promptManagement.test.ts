@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { promptDeletions } from "../../../src/db/schema.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import type { SimProject } from "../../../src/simulator/store/types.ts";
 import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
@@ -291,6 +293,21 @@ describe("POST …/prompts/bulk-delete", () => {
     expect(fr.prompts.has(frIds[0]!)).toBe(false);
     const publishes = (await world.sim.calls()).filter((c) => c.path.endsWith("/publish"));
     expect(publishes.map((c) => c.path.includes(us.id) || c.path.includes(fr.id))).toEqual([true, true]);
+
+    // Who deleted what is kept: one row per market deleted from, with the caller and the ids.
+    const rows = await world.t.db.db
+      .select()
+      .from(promptDeletions)
+      .where(eq(promptDeletions.brandId, world.brandId));
+    const kept = rows.filter((row) => row.promptIds.some((id) => [...usIds, ...frIds].includes(id)));
+    expect(kept.map((row) => [row.actor, [...row.promptIds].sort(), row.orgId])).toEqual(
+      expect.arrayContaining([
+        ["user-1", [...usIds].sort(), world.orgId],
+        ["user-1", [...frIds].sort(), world.orgId],
+      ]),
+    );
+    expect(kept).toHaveLength(2);
+    expect(kept.every((row) => row.requestId !== null)).toBe(true);
   });
 
   it("501 ids → 400 invalidRequest, nothing deleted; another org's caller → 404", async () => {
