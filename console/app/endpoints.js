@@ -7,6 +7,9 @@ import { api } from "./api.js";
 /** @typedef {import("./types.js").Brand} Brand */
 /** @typedef {import("./types.js").BrandList} BrandList */
 /** @typedef {import("./types.js").BrandAccepted} BrandAccepted */
+/** @typedef {import("./types.js").BrandPatch} BrandPatch */
+/** @typedef {import("./types.js").BrandUpdated} BrandUpdated */
+/** @typedef {import("./types.js").BrandDeleteAccepted} BrandDeleteAccepted */
 /** @typedef {import("./types.js").MarketList} MarketList */
 /** @typedef {import("./types.js").PromptPage} PromptPage */
 /** @typedef {import("./types.js").Prompt} Prompt */
@@ -73,6 +76,10 @@ export const getBrand = (orgId, brandId) => api(brand(orgId, brandId));
  * @returns {Promise<(Brand | BrandAccepted) & { promptGeneration?: PromptGenerationHandle }>}
  */
 export const createBrand = (orgId, body) => api(`${org(orgId)}/brands`, { method: "POST", body });
+/** @param {string} orgId @param {string} brandId @param {BrandPatch} body @returns {Promise<BrandUpdated>} */
+export const updateBrand = (orgId, brandId, body) => api(brand(orgId, brandId), { method: "PATCH", body });
+/** @param {string} orgId @param {string} brandId @returns {Promise<BrandDeleteAccepted>} */
+export const deleteBrand = (orgId, brandId) => api(brand(orgId, brandId), { method: "DELETE" });
 /** @param {string} orgId @param {string} brandId @returns {Promise<{ brandId: string, status: string }>} */
 export const deactivateBrand = (orgId, brandId) =>
   api(`${brand(orgId, brandId)}/serenity/deactivate`, { method: "POST" });

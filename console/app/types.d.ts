@@ -3,7 +3,14 @@
 import type { z } from "zod";
 
 import type { ledgerPageSchema, poolViewSchema } from "../../src/api/schemas/allocation.ts";
-import type { brandAccepted, brandList, brandSchema } from "../../src/api/schemas/brands.ts";
+import type {
+  brandAccepted,
+  brandDeleteAccepted,
+  brandList,
+  brandSchema,
+  brandUpdated,
+  patchBrandBody,
+} from "../../src/api/schemas/brands.ts";
 import type {
   jobListPageSchema,
   jobSummarySchema,
@@ -25,6 +32,9 @@ export type OrgList = z.output<typeof orgList>;
 export type Brand = z.output<typeof brandSchema>;
 export type BrandList = z.output<typeof brandList>;
 export type BrandAccepted = z.output<typeof brandAccepted>;
+export type BrandPatch = z.input<typeof patchBrandBody>;
+export type BrandUpdated = z.output<typeof brandUpdated>;
+export type BrandDeleteAccepted = z.output<typeof brandDeleteAccepted>;
 export type Market = z.output<typeof marketSchema>;
 export type MarketList = z.output<typeof marketList>;
 export type PromptPage = z.output<typeof promptList>;

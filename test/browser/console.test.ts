@@ -274,11 +274,62 @@ describe("the operator console", () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, "overview-readme.png"), fullPage: true });
   });
 
+  it("edits the brand's identity; its market follows through the propagation job the page lists", async () => {
+    const [, orgId, brandId] = /orgs\/([^/]+)\/brands\/([^/]+)/.exec(brandUrl)!;
+    await page.goto(brandUrl);
+    await page.click("summary:text('Edit identity…')");
+    await page.fill("#identity-aliases", "Lumière\nLMR");
+    await page.fill("#identity-competitors", "Eclat, eclat.example");
+    await page.fill("#identity-urls", "owned https://lumiere.example/\nbogus https://x.example/");
+    await page.click("button:text('Save identity')");
+    // A line the form cannot read is named, and nothing is sent.
+    expect(await page.textContent("form[aria-labelledby=identity-title] [role=alert]")).toContain(
+      "URL “bogus https://x.example/”",
+    );
+    await page.fill("#identity-urls", "owned https://lumiere.example/");
+    await page.click("button:text('Save identity')");
+    await page.waitForSelector("text=Every market follows through the propagation job", WAIT);
+    await checkPage(page, "brand-identity", () =>
+      page.waitForSelector("dd[data-field=aliases]:has-text('Lumière, LMR')", WAIT),
+    );
+    const brand = await world.api<{ aliases: string[]; competitors: { name: string; domain: string }[] }>(
+      `/v2/orgs/${orgId}/brands/${brandId}`,
+    );
+    expect(brand.aliases).toEqual(["Lumière", "LMR"]);
+    expect(brand.competitors).toEqual([{ name: "Eclat", domain: "eclat.example", aliases: [] }]);
+    // The propagation job is in the brand's job list, and runs to its end.
+    await page.waitForSelector("main table tr:has-text('propagateBrandIdentity')", WAIT);
+    await expect
+      .poll(async () => {
+        const jobs = await world.api<{ items: { type: string; status: string }[] }>(
+          `/v2/orgs/${orgId}/serenity/jobs?brandId=${brandId}&type=propagateBrandIdentity`,
+        );
+        return jobs.items.map((job) => job.status);
+      }, WAIT)
+      .toEqual(["COMPLETED"]);
+  });
+
   it("deactivates the brand after confirmation", async () => {
     await page.goto(brandUrl);
     await page.locator("main .actions").getByRole("button", { name: "Deactivate" }).click();
     await page.locator("dialog[open]").getByRole("button", { name: "Deactivate" }).click();
     await page.waitForSelector("dl .badge-pending", WAIT);
+  });
+
+  it("deletes the brand after confirmation: back to the org, the brand answers 404", async () => {
+    const [, orgId, brandId] = /orgs\/([^/]+)\/brands\/([^/]+)/.exec(brandUrl)!;
+    await page.goto(brandUrl);
+    await page.locator("main .actions").getByRole("button", { name: "Delete brand" }).click();
+    await page.locator("dialog[open]").getByRole("button", { name: "Delete brand" }).click();
+    await page.waitForURL(`**/console/orgs/${orgId}`, WAIT);
+    await expect
+      .poll(async () => {
+        const response = await fetch(`${world.server.url}/v2/orgs/${orgId}/brands/${brandId}`, {
+          headers: { authorization: `Bearer ${world.server.token}` },
+        });
+        return response.status;
+      }, WAIT)
+      .toBe(404);
   });
 
   it("returns to sign-in with a sentence when the token stops being accepted", async () => {

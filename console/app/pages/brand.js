@@ -13,10 +13,12 @@ import {
 } from "../components/common.js";
 import { NewMarketForm } from "../components/forms.js";
 import { GenerationCell } from "../components/generation.js";
+import { IdentityForm } from "../components/identity.js";
 import { JobRows } from "../components/jobs.js";
 import { PromptPreviewPanel } from "../components/preview.js";
 import {
   deactivateBrand,
+  deleteBrand,
   deleteMarket,
   getBrand,
   listJobs,
@@ -26,8 +28,9 @@ import {
 import { formatClock, formatNumber, formatTime } from "../format.js";
 import { GENERATION_JOB_TYPE, generationJobsByMarket, marketKey } from "../generation.js";
 import { html } from "../html.js";
+import { identityKey } from "../identity.js";
 import { useLive } from "../live.js";
-import { Link } from "../router.js";
+import { Link, navigate } from "../router.js";
 
 /** @typedef {import("../types.js").Market} Market */
 /** @typedef {import("../types.js").JobSummary} JobSummary */
@@ -151,12 +154,41 @@ export function BrandPage({ orgId, brandId }) {
         </dd>
       </div>
       <div><dt>Domain</dt><dd>${brand.domain ?? "—"}</dd></div>
+      <div><dt>Aliases</dt><dd data-field="aliases">${brand.aliases.join(", ") || "—"}</dd></div>
+      <div><dt>Competitors</dt><dd data-field="competitors">${brand.competitors.map((c) => `${c.name} (${c.domain})`).join(", ") || "—"}</dd></div>
+      <div><dt>URLs</dt><dd data-field="urls">${brand.urls.length}</dd></div>
+      ${
+        brand.rejectedAliases.length > 0
+          ? html`<div><dt>Rejected by Semrush</dt><dd data-field="rejected-aliases">${brand.rejectedAliases.join(", ")}</dd></div>`
+          : null
+      }
     </dl>
     <div class="actions">
       <${ConfirmButton} label="Deactivate" danger disabled=${brand.status === "deleted"}
         question="Deactivate this brand? Its markets' projects are deleted upstream and its allocation goes back to the pool; the brand stays, pending."
         onConfirm=${() => act(() => deactivateBrand(orgId, brandId), "Brand deactivated.")} />
+      <${ConfirmButton} label="Delete brand" danger
+        question="Delete this brand? It is deactivated (its projects deleted upstream, its allocation returned), then deleted: its pages answer not found and its name is free again."
+        onConfirm=${async () => {
+          try {
+            await deleteBrand(orgId, brandId);
+            navigate(`/console/orgs/${orgId}`);
+          } catch (error) {
+            setNote({
+              message: `That did not work: ${error instanceof Error ? error.message : "unknown error"}`,
+              tone: "error",
+            });
+          }
+        }} />
     </div>
+    <details class="create">
+      <summary>Edit identity…</summary>
+      <${IdentityForm} key=${identityKey(brand)} orgId=${orgId} brand=${brand}
+        onDone=${(/** @type {string} */ message) => {
+          setNote({ message });
+          void live.refresh();
+        }} />
+    </details>
 
     <section aria-labelledby="markets-title" class="block">
       <h2 id="markets-title">Markets</h2>
