@@ -57,15 +57,24 @@ export interface IdentityProblem {
 /**
  * What an identity may not be, whichever PATCH produced it (the body's own fields merged over the
  * stored ones): an alias equal to a competitor's name or alias or to the brand's own name would
- * make one mention count for two brands; two competitors on one domain would be one benchmark
+ * make one mention count for two brands, and so would a name or alias two competitors share; two
+ * competitors on one domain would be one benchmark
  * upstream (benchmarks are matched by domain); a URL listed twice is one brand URL upstream.
  */
 export function identityProblems(identity: BrandIdentity): IdentityProblem[] {
   const problems: IdentityProblem[] = [];
   const competitorNames = new Map<string, number>();
   identity.competitors.forEach((competitor, index) => {
-    competitorNames.set(nameKey(competitor.name), index);
-    for (const alias of competitor.aliases) competitorNames.set(nameKey(alias), index);
+    // A name or alias two competitors share is one benchmark name twice: the upstream refuses it.
+    [competitor.name, ...competitor.aliases].forEach((name, at) => {
+      const owner = competitorNames.get(nameKey(name));
+      if (owner !== undefined && owner !== index)
+        problems.push({
+          pointer: at === 0 ? `/competitors/${index}/name` : `/competitors/${index}/aliases/${at - 1}`,
+          message: "is another competitor's name or alias",
+        });
+      competitorNames.set(nameKey(name), index);
+    });
   });
   const seenAliases = new Set<string>();
   identity.aliases.forEach((alias, index) => {

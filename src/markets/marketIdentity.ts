@@ -23,6 +23,11 @@ export interface IdentityDrift {
 export interface MarketIdentityOutcome {
   /** Whether anything was written upstream (then the project was published). */
   changed: boolean;
+  /**
+   * The project had unpublished changes before this sync wrote anything: a sync that died after
+   * its writes and before its publish leaves them so, and the next one must still publish.
+   */
+  unpublished: boolean;
   drift: IdentityDrift;
   /** The own-brand benchmark's `rejected_brand_aliases` after the sync. */
   rejectedAliases: string[];
@@ -57,11 +62,11 @@ export async function syncMarketIdentity(
   alsoWrite?: (ref: ProjectRef) => Promise<boolean>,
 ): Promise<MarketIdentityOutcome> {
   const projectId = market.projectId;
-  if (!projectId) return { changed: false, drift: noDrift(), rejectedAliases: [] };
+  if (!projectId) return { changed: false, unpublished: false, drift: noDrift(), rejectedAliases: [] };
   const ref: ProjectRef = { bearer, ws: market.workspaceId, pid: projectId };
   const outcome = await applyMarketIdentity(deps.gateway, ref, brand);
   if (alsoWrite && (await alsoWrite(ref))) outcome.changed = true;
-  if (outcome.changed) {
+  if (outcome.changed || outcome.unpublished) {
     const guard = meteredWriteGuardFor(deps.meteredWrites, marketWriteTarget(ref.ws, org), {
       orgId: org.id,
       brandId: brand.id,
@@ -119,6 +124,7 @@ export async function applyMarketIdentity(
   const aliasKeys = new Set(brand.aliases.map(nameKey));
   return {
     changed: Object.values(drift).some(Boolean),
+    unpublished: project.publishStatus?.trim().toLowerCase() === "live_with_unpublished_updates",
     drift,
     rejectedAliases: main.rejectedAliases.filter((alias) => aliasKeys.has(nameKey(alias))),
   };
@@ -150,23 +156,22 @@ async function syncBenchmarks(
   let changed = false;
   const wantMain = mainBrandInput(brand);
   const main = listed.find((benchmark) => benchmark.mainBrand);
-  if (!main) {
-    await client.createBenchmarks(ref.bearer, ref.ws, ref.pid, [{ ...wantMain, mainBrand: true }]);
-    changed = true;
-  } else if (!carries(main, wantMain)) {
-    await client.updateBenchmark(ref.bearer, ref.ws, ref.pid, main.id, wantMain);
-    changed = true;
-  }
-
   const wanted = new Map(
     brand.competitors.map((competitor) => [
       domainKey(competitor.domain),
       { brandName: competitor.name, brandAliases: competitor.aliases, domain: competitor.domain },
     ]),
   );
-  const others = listed.filter((benchmark) => !benchmark.mainBrand);
-  // Deletes first: a renamed competitor's old benchmark must not clash with its new name.
-  const stale = others.filter((benchmark) => !wanted.has(domainKey(benchmark.domain)));
+  // Each wanted domain keeps its first benchmark; the rest (another domain, a second one on a
+  // domain) go, and first: a renamed competitor's old benchmark must not clash with its new name.
+  const kept = new Map<string, Benchmark>();
+  const stale: Benchmark[] = [];
+  for (const benchmark of listed) {
+    if (benchmark.mainBrand) continue;
+    const key = domainKey(benchmark.domain);
+    if (wanted.has(key) && !kept.has(key)) kept.set(key, benchmark);
+    else stale.push(benchmark);
+  }
   if (stale.length > 0) {
     await client.deleteBenchmarks(
       ref.bearer,
@@ -176,18 +181,20 @@ async function syncBenchmarks(
     );
     changed = true;
   }
-  const found = new Set<string>();
-  for (const benchmark of others) {
-    const key = domainKey(benchmark.domain);
-    const want = wanted.get(key);
-    if (!want || found.has(key)) continue;
-    found.add(key);
-    if (!carries(benchmark, want)) {
-      await client.updateBenchmark(ref.bearer, ref.ws, ref.pid, benchmark.id, want);
-      changed = true;
-    }
+  const pending: { benchmark: Benchmark; want: BenchmarkInput }[] = [];
+  if (main && !carries(main, wantMain)) pending.push({ benchmark: main, want: wantMain });
+  for (const [key, benchmark] of kept) {
+    const want = wanted.get(key)!;
+    if (!carries(benchmark, want)) pending.push({ benchmark, want });
   }
-  const missing = [...wanted.entries()].filter(([key]) => !found.has(key)).map(([, want]) => want);
+  if (pending.length > 0) {
+    await updateWithoutClashes(deps, ref, [...(main ? [main] : []), ...kept.values()], pending);
+    changed = true;
+  }
+  const missing: BenchmarkInput[] = [...wanted.entries()]
+    .filter(([key]) => !kept.has(key))
+    .map(([, want]) => want);
+  if (!main) missing.unshift({ ...wantMain, mainBrand: true });
   if (missing.length > 0) {
     await client.createBenchmarks(ref.bearer, ref.ws, ref.pid, missing);
     changed = true;
@@ -197,6 +204,47 @@ async function syncBenchmarks(
   const mainNow = listed.find((benchmark) => benchmark.mainBrand);
   if (!mainNow) throw new Error("The project has no own-brand benchmark after creating one.");
   return { main: mainNow, changed };
+}
+
+const namesOf = (input: Pick<BenchmarkInput, "brandName" | "brandAliases">) =>
+  [input.brandName, ...input.brandAliases].map(nameKey);
+
+/**
+ * Benchmark updates in an order the upstream accepts: a name or alias is unique among a project's
+ * benchmarks (409 otherwise), so a name moving from one competitor to another (or to the own
+ * brand) must leave its old holder first. Each round applies an update whose names no other
+ * benchmark holds now; when none can (names swapped between two), one of them is first set to a
+ * neutral form (its domain as its name, no aliases) — a draft-layer state the market's one
+ * publish never shows.
+ */
+async function updateWithoutClashes(
+  deps: Pick<MarketIdentitySyncDeps, "gateway">,
+  ref: ProjectRef,
+  present: Benchmark[],
+  pending: { benchmark: Benchmark; want: BenchmarkInput }[],
+): Promise<void> {
+  const client = deps.gateway.benchmarks;
+  const holds = new Map(present.map((benchmark) => [benchmark.id, namesOf(benchmark)]));
+  const clashes = (id: string, names: string[]) =>
+    [...holds].some(([other, held]) => other !== id && held.some((name) => names.includes(name)));
+  const queue = [...pending];
+  while (queue.length > 0) {
+    const next = queue.findIndex(({ benchmark, want }) => !clashes(benchmark.id, namesOf(want)));
+    if (next >= 0) {
+      const [{ benchmark, want }] = queue.splice(next, 1) as [{ benchmark: Benchmark; want: BenchmarkInput }];
+      await client.updateBenchmark(ref.bearer, ref.ws, ref.pid, benchmark.id, want);
+      holds.set(benchmark.id, namesOf(want));
+      continue;
+    }
+    const { benchmark, want } = queue[0]!;
+    const neutral = {
+      brandName: domainKey(want.domain) || benchmark.id,
+      brandAliases: [],
+      domain: want.domain,
+    };
+    await client.updateBenchmark(ref.bearer, ref.ws, ref.pid, benchmark.id, neutral);
+    holds.set(benchmark.id, namesOf(neutral));
+  }
 }
 
 async function syncBrandUrls(

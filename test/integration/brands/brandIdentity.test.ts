@@ -75,6 +75,12 @@ describe("PATCH /orgs/:orgId/brands/:brandId", () => {
     await worker.drain();
     const job = await world.call("GET", answer.body.job.location);
     expect(job.body).toMatchObject({ status: "COMPLETED", result: { status: "done" } });
+    // Visible in the org's job list, by its public type.
+    const listed = await world.call(
+      "GET",
+      `/v2/orgs/${world.orgId}/serenity/jobs?type=propagateBrandIdentity&brandId=${world.brandId}`,
+    );
+    expect(listed.body.items.map((item: { jobId: string }) => item.jobId)).toContain(answer.body.job.id);
     expect(usProject().brandNameDisplay).toBe("Acme");
     // "ACME" is the display name again, case aside: carried once.
     expect(usProject().brandNames).toEqual(["Acme", "Acme Co"]);
@@ -199,6 +205,15 @@ describe("PATCH /orgs/:orgId/brands/:brandId", () => {
         "/competitors/1/domain",
       ],
       [{ unknown: true }, ""],
+      [
+        {
+          competitors: [
+            { name: "Rival A", domain: "a.example", aliases: ["Shared"] },
+            { name: "Rival B", domain: "b.example", aliases: ["shared"] },
+          ],
+        },
+        "/competitors/1/aliases/0",
+      ],
     ];
     for (const [body, pointer] of bodies) {
       const answer = await world.call("PATCH", brandUrl(), body);
