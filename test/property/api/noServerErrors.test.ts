@@ -394,6 +394,14 @@ const exemplars = (): Record<
     })),
     "GET /v2/orgs/{orgId}/brands": plain(`${org}/brands`),
     "GET /v2/orgs/{orgId}/brands/{brandId}": plain(`${org}/brands/${brandId}`),
+    "PATCH /v2/orgs/{orgId}/brands/{brandId}": n.map((i) => ({
+      path: `${org}/brands/${brandId}`,
+      query: "",
+      token: 0,
+      body: { aliases: [`Alias ${i}`] },
+    })),
+    // The delete only enqueues its job here (this suite drives no worker): the brand stays.
+    "DELETE /v2/orgs/{orgId}/brands/{brandId}": plain(`${org}/brands/${brandId}`, 0),
     "POST /v2/orgs/{orgId}/brands/{brandId}/serenity/activate": plain(
       `${org}/brands/${lifecycleBrandId}/serenity/activate`,
     ).map((request) => ({ ...request, body: {} })),
