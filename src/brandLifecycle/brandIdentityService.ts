@@ -98,8 +98,10 @@ export class BrandIdentityService {
     principal: Pick<Principal, "sub" | "bearer">,
     brand: BrandRow,
   ): Promise<StartedJob | null> {
+    // A brand with its sub-workspace always: the job also gives the workspace the brand's name.
     const markets = await listReadyMarkets(this.deps.db, brand.id);
-    if (!markets.some((market) => market.identityVersion < brand.identityVersion)) return null;
+    const behind = markets.some((market) => market.identityVersion < brand.identityVersion);
+    if (!behind && brand.subWorkspaceId === null) return null;
     const { jobId } = await this.deps.jobs.submit({
       id: propagationJobId(brand.id, brand.identityVersion),
       type: PROPAGATE_IDENTITY_JOB,

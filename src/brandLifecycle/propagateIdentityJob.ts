@@ -6,7 +6,9 @@ import type { Db } from "../db/database.ts";
 import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import { recordMarketIdentity } from "../db/markets/recordMarketIdentity.ts";
 import { findOrgById } from "../db/orgs/findOrgById.ts";
-import { defineJobHandler } from "../jobs/handler.ts";
+import { isGatewayError } from "../gateway/errors.ts";
+import type { GatewayClient } from "../gateway/gatewayClient.ts";
+import { defineJobHandler, type JobContext } from "../jobs/handler.ts";
 import type { JobService } from "../jobs/jobService.ts";
 import { type BrandLease, JOB_BRAND_LEASE_WAIT_MS } from "../locks/brandLease.ts";
 import { type MarketIdentitySyncDeps, syncMarketIdentity } from "../markets/marketIdentity.ts";
@@ -15,6 +17,7 @@ import { asJobFailure } from "../subWorkspaces/provisioningJobErrors.ts";
 import { PROPAGATE_IDENTITY_JOB, PROPAGATE_IDENTITY_PUBLIC, propagationJobId } from "./brandIdentityJobs.ts";
 
 export interface PropagateIdentityJobDeps extends MarketIdentitySyncDeps {
+  gateway: Pick<GatewayClient, "projects" | "benchmarks" | "users">;
   db: Db;
   brandLease: BrandLease;
   jobs: Pick<JobService, "submit">;
@@ -37,6 +40,36 @@ const propagateMetadata = z.object({
  * (`markets.identity_version`), so a crash mid-way resumes at the first market still behind. Its
  * upstream calls are paced by the shared budget at job priority, like every job's.
  */
+/**
+ * A rename reaches the brand's sub-workspace title (`PUT /v1/workspaces/{id}`), read first so a
+ * redelivery renames nothing twice. Best effort: the workspace is tracked by its id, so a title the
+ * upstream refuses to change costs nothing but the title; the failure is logged, not retried.
+ */
+async function renameSubWorkspace(
+  deps: PropagateIdentityJobDeps,
+  ctx: JobContext,
+  brandId: string,
+  identityVersion: number,
+): Promise<void> {
+  const brand = await findBrandById(deps.db, brandId);
+  if (!brand || brand.status === "deleted" || brand.identityVersion !== identityVersion) return;
+  const workspaceId = brand.subWorkspaceId;
+  if (workspaceId === null) return;
+  const bearer = await ctx.credential();
+  try {
+    const workspace = await deps.gateway.users.getWorkspace(bearer, workspaceId);
+    if (workspace.title === brand.name) return;
+    await deps.gateway.users.renameWorkspace(bearer, workspaceId, brand.name);
+    ctx.logger.info({ workspaceId }, "sub-workspace renamed after its brand");
+  } catch (error) {
+    // The user's credential refused is the job's to report (NEEDS_REAUTH); anything else upstream
+    // leaves the old title.
+    if (!isGatewayError(error)) throw error;
+    if (error.kind === "unauthorized") throw error;
+    ctx.logger.warn({ ...error.toLog(), workspaceId }, "sub-workspace not renamed; the brand keeps it");
+  }
+}
+
 export function propagateIdentityJobHandler(deps: PropagateIdentityJobDeps) {
   return defineJobHandler({
     type: PROPAGATE_IDENTITY_JOB,
@@ -49,6 +82,7 @@ export function propagateIdentityJobHandler(deps: PropagateIdentityJobDeps) {
     async handle(ctx) {
       const { brandId, identityVersion } = ctx.metadata;
       try {
+        await renameSubWorkspace(deps, ctx, brandId, identityVersion);
         for (;;) {
           const brand = await findBrandById(deps.db, brandId);
           if (!brand || brand.status === "deleted") return { brandId, status: "brandDeleted" };

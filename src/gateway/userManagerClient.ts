@@ -43,6 +43,8 @@ export interface UserManagerClient {
   getWorkspace(bearer: string, workspaceId: string, options?: GatewayCallOptions): Promise<WorkspaceDetails>;
   /** `DELETE /v1/workspaces/{ws}` (cascades). Tests and simulator clean-up only. */
   deleteWorkspace(bearer: string, workspaceId: string): Promise<void>;
+  /** `PUT /v1/workspaces/{id}` `{title}`: renames a workspace (a brand rename reaches its sub-workspace). */
+  renameWorkspace(bearer: string, workspaceId: string, title: string): Promise<WorkspaceDetails>;
 }
 
 /** `{projects?, prompts?}` → the wire's `{ai: {...}}`, leaving omitted dimensions out entirely. */
@@ -115,6 +117,17 @@ export function createUserManagerClient(transport: GatewayTransport): UserManage
         response: workspaceDetailsWire,
         signal: options?.signal,
         scope: options?.scope,
+      }),
+    renameWorkspace: (bearer, workspaceId, title) =>
+      transport.send(bearer, {
+        gateway: "um",
+        method: "PUT",
+        route: "/v1/workspaces/{ws}",
+        params: { ws: workspaceId },
+        body: { title },
+        response: workspaceDetailsWire,
+        // A full replace of the title: the same body twice leaves the same workspace.
+        idempotent: true,
       }),
     deleteWorkspace: (bearer, workspaceId) =>
       transport.send(bearer, {

@@ -35,6 +35,7 @@ export const CLIENT_OPERATIONS: Record<string, ClientOperation> = {
   },
   "users.getWorkspace": { gateway: "um", method: "GET", template: "/v1/workspaces/{id}" },
   "users.deleteWorkspace": { gateway: "um", method: "DELETE", template: "/v1/workspaces/{id}" },
+  "users.renameWorkspace": { gateway: "um", method: "PUT", template: "/v1/workspaces/{id}" },
   "projects.listLanguages": { gateway: "pe", method: "GET", template: "/v1/languages" },
   "projects.listAiModels": { gateway: "pe", method: "GET", template: "/v1/ai_models" },
   "projects.listProjects": { gateway: "pe", method: "GET", template: "/v1/workspaces/{id}/projects" },

@@ -188,6 +188,18 @@ describe("PATCH /orgs/:orgId/brands/:brandId", () => {
     expect(typeOf()).toBe("non-branded");
   });
 
+  it("a rename reaches the brand's sub-workspace title", async () => {
+    const brandId = await world.createBrand({ name: "Titled", domain: "titled.example" });
+    const shell = await world.createSubWorkspace("Titled", { projects: 1, prompts: 10 });
+    await world.setBrand(brandId, { subWorkspaceId: shell, status: "active", provisioningStatus: "ready" });
+    const renamed = await world.call("PATCH", brandUrl(brandId), { name: "Titled Anew" });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.job).not.toBeNull();
+    await worker.drain();
+    expect((await world.call("GET", renamed.body.job.location)).body.status).toBe("COMPLETED");
+    expect(world.sim.simulator.store.workspaces.get(shell)!.title).toBe("Titled Anew");
+  });
+
   it("bad input → 400 invalidRequest with the field's pointer, nothing changed", async () => {
     const before = await brandRow();
     const competitor = (i: number) => ({ name: `Rival ${i}`, domain: `rival${i}.example` });

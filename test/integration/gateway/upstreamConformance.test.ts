@@ -245,6 +245,7 @@ async function runWorkload(w: ConformanceWorld): Promise<void> {
   await waitFor(async () => (await w.gateway.users.getStatus(w.token, scratch.id)) === "created", {
     what: "the scratch sub-workspace settled",
   });
+  await w.gateway.users.renameWorkspace(w.token, scratch.id, "conformance scratch renamed");
   await w.gateway.users.deleteWorkspace(w.token, scratch.id);
 
   // Answers the live facts cover: a project gone (404 text/plain), a revoked bearer (401).

@@ -78,6 +78,21 @@ export function registerWorkspaceRoutes(app: FastifyInstance, ctx: SimContext): 
     return workspaceView(workspace, observeStatus(workspace, ctx.now(), true), store.isMetered(workspace));
   });
 
+  // The published workspaceUpsertForm: `title` required, `icon` optional.
+  app.put<{ Params: WsParams }>("/v1/workspaces/:ws", async (request, reply) => {
+    const body = parseOrReject(
+      z.object({ title: z.string().min(1), icon: z.string().optional() }),
+      request.body,
+      reply,
+      "um",
+    );
+    if (!body) return reply;
+    const workspace = store.workspace(request.params.ws);
+    if (!workspace) return invalidAccess(reply);
+    workspace.title = body.title;
+    return workspaceView(workspace, observeStatus(workspace, ctx.now(), true), store.isMetered(workspace));
+  });
+
   app.delete<{ Params: WsParams }>("/v1/workspaces/:ws", async (request, reply) => {
     const workspace = store.workspace(request.params.ws);
     if (!workspace) return invalidAccess(reply);
