@@ -29,9 +29,8 @@ export async function tagDimensions(
   market: { marketId: string; ref: ProjectRef },
   listedTagIds: Iterable<string>,
 ): Promise<Map<string, string>> {
-  const rows = ((await findKnownTags(deps.db, [market.marketId])).get(market.marketId) ?? []).filter(
-    (row) => row.projectId === market.ref.projectId,
-  );
+  const recorded = (await findKnownTags(deps.db, [market.marketId])).get(market.marketId) ?? [];
+  const rows = recorded.filter((row) => row.projectId === market.ref.projectId);
   const listed = new Set(listedTagIds);
   const known = new Set(rows.map((row) => row.tagId));
   const oldest = Math.min(...rows.map((row) => row.knownAt.getTime()));
@@ -54,6 +53,7 @@ export async function tagDimensions(
       projectId: market.ref.projectId,
       tags: keyed,
       knownAt: readAt,
+      seen: recorded,
     });
   } catch (error) {
     deps.logger.warn({ err: error, marketId: market.marketId }, "could not record a market's tag tree");

@@ -1,5 +1,10 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { findKnownTags } from "../../../src/db/markets/findKnownTags.ts";
+import { forgetKnownTagIds } from "../../../src/db/markets/forgetKnownTagIds.ts";
+import { replaceKnownTags } from "../../../src/db/markets/replaceKnownTags.ts";
+import { markets } from "../../../src/db/schema.ts";
 import { TAG_RECORD_MAX_AGE_MS } from "../../../src/prompts/tagDimensions.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import type { SimProject } from "../../../src/simulator/store/types.ts";
@@ -126,5 +131,26 @@ describe("a listing names dimensions from Serenity's record of the market's tags
     const moved = await world.call("PATCH", `${categoriesUrl()}/${beta.id}`, { parentId: null });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect((await listed()).named["record two?"]).toContain("category=beta");
+  });
+
+  it("a tree read overtaken by a rename through Serenity is not written back over it", async () => {
+    const db = world.t.db.db;
+    const [market] = await db
+      .select({ id: markets.id })
+      .from(markets)
+      .where(eq(markets.brandId, world.brandId));
+    const marketId = market!.id;
+    // A listing saw the record, then read the tree; meanwhile a rename forgot one category's id.
+    const seen = (await findKnownTags(db, [marketId])).get(marketId)!;
+    const renamed = seen.find((row) => row.tagKey.startsWith("category="))!;
+    await forgetKnownTagIds(db, marketId, [renamed.tagId]);
+    const stale = new Map(seen.map((row) => [row.tagKey, row.tagId]));
+    const replace = (rows: typeof seen) =>
+      replaceKnownTags(db, { marketId, projectId: us.id, tags: stale, knownAt: clock.now(), seen: rows });
+    expect(await replace(seen)).toBe(false);
+    const after = (await findKnownTags(db, [marketId])).get(marketId) ?? [];
+    expect(after.some((row) => row.tagId === renamed.tagId)).toBe(false);
+    // A read that saw the record as it is now is written.
+    expect(await replace(after)).toBe(true);
   });
 });
