@@ -357,7 +357,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     unit: "ms",
     read: "boot",
     meaning:
-      "PostgreSQL's `statement_timeout` and `idle_in_transaction_session_timeout` on every connection (`0` = none): the server frees what a stuck process holds",
+      "PostgreSQL's `statement_timeout` and `idle_in_transaction_session_timeout` on every connection (`0` = none): the server frees what a stuck process holds; the process waits 1 s longer than the statement timeout for an answer, then gives that connection up (a server it cannot hear, as in a silent network partition, fails the statement instead of hanging it)",
   },
   {
     names: ["SERENITY_DB_NESTED_ACQUIRE"],

@@ -61,6 +61,44 @@ export interface DatabaseOptions {
   onNestedAcquire?: (error: NestedAcquireError) => void;
 }
 
+/**
+ * How much longer than `statement_timeout` a client waits for the server's answer. A server that
+ * cannot be heard at all (a silent partition: packets dropped, nobody told) never sends the
+ * timeout's error, and without a wait of the client's own a statement would hang until TCP gave up
+ * (a quarter of an hour): the request or the lease renewal waiting on it with it.
+ */
+export const ANSWER_GRACE_MS = 1_000;
+
+/** node-postgres's error for a query whose answer did not come within `query_timeout`. */
+const READ_TIMEOUT = "Query read timeout";
+
+/**
+ * A connection whose answer timed out is given up, never reused: the statement may still reach
+ * the server once the path is back (TCP retransmits), and a later caller's statements would queue
+ * behind it, inside its transaction. Destroying the socket ends the session on our side; the pool
+ * drops the client when it is released.
+ */
+function abandonOnReadTimeout(client: pg.PoolClient): void {
+  const abandon = (error: unknown) => {
+    if (error instanceof Error && error.message === READ_TIMEOUT)
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  };
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const last = args.at(-1);
+    if (typeof last === "function") {
+      args[args.length - 1] = (error: unknown, result: unknown) => {
+        abandon(error);
+        (last as (error: unknown, result: unknown) => void)(error, result);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise) result.then(undefined, abandon);
+    return result;
+  };
+}
+
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const max = options.max ?? DEFAULT_POOL_SIZE;
   const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
@@ -70,7 +108,9 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     max,
     idleTimeoutMillis: 10_000,
     connectionTimeoutMillis: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
-    ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
+    ...(statementTimeout > 0
+      ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + ANSWER_GRACE_MS }
+      : {}),
     ...(idleInTransaction > 0 ? { idle_in_transaction_session_timeout: idleInTransaction } : {}),
   });
   // An idle client losing its server must not crash the process; the pool replaces it.
@@ -83,6 +123,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   pool.on("connect", (client) => {
     clients.add(client);
     client.on("error", () => {});
+    abandonOnReadTimeout(client);
   });
   pool.on("remove", (client) => clients.delete(client as pg.PoolClient));
   guardPoolCheckouts(pool, options.nestedAcquire ?? "throw", options.onNestedAcquire ?? (() => {}));

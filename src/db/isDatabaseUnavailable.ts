@@ -9,8 +9,12 @@ const NETWORK_CODES = new Set([
 ]);
 /** SQLSTATEs of a server going away: admin / crash shutdown, cannot connect now. */
 const SHUTDOWN_STATES = new Set(["57P01", "57P02", "57P03"]);
-/** What node-postgres says when a client lost its server (no code attached). */
-const LOST_CONNECTION = /Connection terminated|not queryable|timeout exceeded when trying to connect/i;
+/**
+ * What node-postgres says when a client lost its server (no code attached), or heard nothing back
+ * within its own wait (`query_timeout`, src/db/database.ts: a silent partition).
+ */
+const LOST_CONNECTION =
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout/i;
 
 /**
  * True when `error` (or a cause in its chain: drizzle wraps the pg error) says the database cannot
