@@ -169,6 +169,11 @@ export interface ServiceEvents {
    * One orphan the reconciler reclaimed, re-attached to its market, quarantined (the first time: it
    * holds prompts and is kept), or failed to act on (it tries again next pass).
    */
+  /**
+   * One market the reconciler's drift repair re-synced to its brand's identity (docs/decisions/0041),
+   * or failed to (it tries again next pass).
+   */
+  "upstream.identityRepaired": { orgId: string; outcome: "repaired" | "failed" };
   "upstream.orphanReclaimed": {
     orgId: string;
     kind: "subWorkspace" | "project";

@@ -52,9 +52,13 @@ export async function repairIdentityDrift(
           }
           return outcome.changed;
         });
-        if (repaired === true) context.report.identityRepaired += 1;
+        if (repaired === true) {
+          context.report.identityRepaired += 1;
+          deps.events.emit("upstream.identityRepaired", { orgId: org.id, outcome: "repaired" });
+        }
       } catch (error) {
         context.report.failed += 1;
+        deps.events.emit("upstream.identityRepaired", { orgId: org.id, outcome: "failed" });
         context.log.warn(
           { ...(isGatewayError(error) ? error.toLog() : { err: error }), marketId: market.id },
           "upstream reconciler: could not re-sync a market's identity; the next pass tries again",

@@ -37,4 +37,12 @@ export function registerUpstreamReconcileMetrics(registry: Registry, events: Eve
     registers: [registry],
   });
   events.on("upstream.orphanReclaimed", ({ kind, outcome }) => reclaimed.inc({ kind, outcome }));
+
+  const identityRepaired = new Counter({
+    name: "serenity_upstream_identity_repaired_total",
+    help: "Markets whose brand names, benchmarks, CI competitors or brand URLs had drifted from their brand's identity, re-synced by the upstream reconciler (repaired) or not (failed: tried again next pass).",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  events.on("upstream.identityRepaired", ({ outcome }) => identityRepaired.inc({ outcome }));
 }
