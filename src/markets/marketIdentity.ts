@@ -213,9 +213,10 @@ const namesOf = (input: Pick<BenchmarkInput, "brandName" | "brandAliases">) =>
  * Benchmark updates in an order the upstream accepts: a name or alias is unique among a project's
  * benchmarks (409 otherwise), so a name moving from one competitor to another (or to the own
  * brand) must leave its old holder first. Each round applies an update whose names no other
- * benchmark holds now; when none can (names swapped between two), one of them is first set to a
- * neutral form (its domain as its name, no aliases) — a draft-layer state the market's one
- * publish never shows.
+ * benchmark holds now; when none can (names moved along a cycle), a pending benchmark that holds a
+ * name another pending update wants, and was not reset before, is first set to a neutral form (its
+ * domain as its name, no aliases) — a draft-layer state the market's one publish never shows. Each
+ * pending benchmark is updated once and reset at most once, so more than 2 × pending rounds is a bug.
  */
 async function updateWithoutClashes(
   deps: Pick<MarketIdentitySyncDeps, "gateway">,
@@ -228,7 +229,12 @@ async function updateWithoutClashes(
   const clashes = (id: string, names: string[]) =>
     [...holds].some(([other, held]) => other !== id && held.some((name) => names.includes(name)));
   const queue = [...pending];
-  while (queue.length > 0) {
+  const reset = new Set<string>();
+  const maxRounds = 2 * pending.length;
+  for (let round = 0; queue.length > 0; round++) {
+    if (round >= maxRounds) {
+      throw new Error(`Benchmark updates did not converge within ${maxRounds} rounds.`);
+    }
     const next = queue.findIndex(({ benchmark, want }) => !clashes(benchmark.id, namesOf(want)));
     if (next >= 0) {
       const [{ benchmark, want }] = queue.splice(next, 1) as [{ benchmark: Benchmark; want: BenchmarkInput }];
@@ -236,7 +242,17 @@ async function updateWithoutClashes(
       holds.set(benchmark.id, namesOf(want));
       continue;
     }
-    const { benchmark, want } = queue[0]!;
+    const blocker = queue.find(
+      ({ benchmark }) =>
+        !reset.has(benchmark.id) &&
+        queue.some(
+          (other) =>
+            other.benchmark.id !== benchmark.id &&
+            namesOf(other.want).some((name) => holds.get(benchmark.id)?.includes(name)),
+        ),
+    );
+    if (!blocker) throw new Error("Benchmark updates are blocked by a name no pending update frees.");
+    const { benchmark, want } = blocker;
     const neutral = {
       brandName: domainKey(want.domain) || benchmark.id,
       brandAliases: [],
@@ -244,6 +260,7 @@ async function updateWithoutClashes(
     };
     await client.updateBenchmark(ref.bearer, ref.ws, ref.pid, benchmark.id, neutral);
     holds.set(benchmark.id, namesOf(neutral));
+    reset.add(benchmark.id);
   }
 }
 
