@@ -68,7 +68,14 @@ const accepted: MarketAccepted["content"]["application/json"] = {
 type Busy = operations["createMarket"]["responses"][503];
 const retryAfter: Busy["headers"]["Retry-After"] = 2;
 
-export { accepted, conflict, describeProblem, next, retryAfter };
+type Polled = operations["getJob"]["responses"][200]["content"]["application/json"];
+function deletedBrandOf(job: Polled): string | undefined {
+  if (job.type !== "deleteBrand" || job.result === null) return undefined;
+  const result: components["schemas"]["DeleteBrandJob"]["result"] = { brandId: job.id, status: "deleted" };
+  return result?.brandId;
+}
+
+export { accepted, conflict, deletedBrandOf, describeProblem, next, retryAfter };
 `;
 
 describe("a client generated from docs/openapi.json", () => {

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { acceptedJobSchema } from "../accepted.ts";
 import { isoTimestamp, uuid } from "./common.ts";
-import { jobErrorSchema } from "./jobs.ts";
+import { jobErrorSchema } from "./jobError.ts";
 
 /** `promptGeneration` of a create or activate response (spec/generation.md §2 step 5). */
 export const promptGenerationSchema = z
@@ -19,6 +19,16 @@ export const promptGenerationSchema = z
       "The generation job of a market; present only when prompt generation is on and was requested. Poll it at `…/serenity/markets/generation/jobs/{jobId}`.",
   });
 
+/** What a COMPLETED generation job stores (generation/job/generationJobState.ts, spec/generation.md §3). */
+export const generationJobResultSchema = z
+  .object({
+    promptCount: z.number().int().meta({ description: "Prompts written to the market's project" }),
+    projectId: z.string(),
+    published: z.boolean(),
+    verdict: z.string().meta({ description: "`ship`: the prompts passed the gates and are live" }),
+  })
+  .meta({ id: "GenerationJobResult" });
+
 export const generationJobSchema = z
   .object({
     id: uuid.meta({ description: "The job's id" }),
@@ -26,14 +36,7 @@ export const generationJobSchema = z
     jobId: uuid.describe("Deprecated: use `id`").meta({ deprecated: true }),
     jobType: z.literal("generateSemrushMarket").describe("Deprecated: use `type`").meta({ deprecated: true }),
     status: z.enum(["IN_PROGRESS", "COMPLETED", "FAILED"]),
-    result: z
-      .object({
-        promptCount: z.number().int(),
-        projectId: z.string(),
-        published: z.boolean(),
-        verdict: z.string(),
-      })
-      .nullable(),
+    result: generationJobResultSchema.nullable(),
     error: jobErrorSchema.nullable(),
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,

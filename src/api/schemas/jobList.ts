@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { pageQueryFields } from "../paging.ts";
 import { isoTimestamp, uuid, uuidParam } from "./common.ts";
-import { jobErrorSchema } from "./jobs.ts";
+import { jobErrorSchema } from "./jobError.ts";
 
 export const orgJobParams = z.object({ orgId: uuidParam, jobId: uuidParam });
 

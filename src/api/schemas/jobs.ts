@@ -2,34 +2,63 @@ import { z } from "zod";
 
 import { acceptedJobSchema } from "../accepted.ts";
 import { isoTimestamp, uuid, uuidParam } from "./common.ts";
+import { jobErrorSchema } from "./jobError.ts";
+import {
+  activationResult,
+  createMarketResult,
+  deleteBrandResult,
+  generationJobResultSchema,
+  propagateBrandIdentityResult,
+  provisionWorkspaceResult,
+} from "./jobResults.ts";
+
+export { jobErrorSchema };
 
 export const jobParams = z.object({ orgId: uuidParam, brandId: uuidParam, jobId: uuidParam });
 
-export const jobErrorSchema = z
-  .object({
-    code: z.string(),
-    message: z.string().meta({ description: "A fixed, caller-safe sentence for the code." }),
-    retryable: z.boolean().meta({ description: "A hint: retrying the operation may succeed." }),
-    needsReauth: z.boolean().meta({ description: "Sign in again and POST …/reauth to resume the job." }),
-  })
-  .meta({ id: "JobError" });
+const jobStatus = z.enum(["IN_PROGRESS", "COMPLETED", "FAILED"]);
 
+/** One job type's shape: `type` names it, `result` (COMPLETED only, else null) is that type's. */
+function jobOfType(type: z.ZodType<string>, result: z.ZodType, id: string) {
+  return z
+    .object({
+      id: uuid.meta({ description: "The job's id" }),
+      type,
+      jobId: uuid.describe("Deprecated: use `id`").meta({ deprecated: true }),
+      jobType: type.describe("Deprecated: use `type`").meta({ deprecated: true }),
+      status: jobStatus,
+      result: result.nullable().meta({ description: "The COMPLETED job's result, else null" }),
+      error: jobErrorSchema.nullable(),
+      createdAt: isoTimestamp,
+      updatedAt: isoTimestamp,
+    })
+    .meta({ id });
+}
+
+/**
+ * The poll's `Job`: a union discriminated by `type`, each job type with its typed `result`, and an
+ * open fallback for a type without one. Typed variants come first: the serializer answers with the
+ * first that parses, so a result a typed schema does not describe (a record stored by an older
+ * release) falls through to the open shape instead of failing the answer.
+ */
 export const jobSchema = z
-  .object({
-    id: uuid.meta({ description: "The job's id" }),
-    type: z.string().meta({ description: "The job's type, e.g. provisionWorkspace" }),
-    jobId: uuid.describe("Deprecated: use `id`").meta({ deprecated: true }),
-    jobType: z.string().describe("Deprecated: use `type`").meta({ deprecated: true }),
-    status: z.enum(["IN_PROGRESS", "COMPLETED", "FAILED"]),
-    result: z.record(z.string(), z.unknown()).nullable(),
-    error: jobErrorSchema.nullable(),
-    createdAt: isoTimestamp,
-    updatedAt: isoTimestamp,
-  })
+  .union([
+    jobOfType(z.literal("provisionWorkspace"), provisionWorkspaceResult, "ProvisionWorkspaceJob"),
+    jobOfType(z.literal("createSemrushMarket"), createMarketResult, "CreateSemrushMarketJob"),
+    jobOfType(z.enum(["activateBrand", "activateMarkets"]), activationResult, "ActivationJob"),
+    jobOfType(z.literal("generateSemrushMarket"), generationJobResultSchema, "GenerateSemrushMarketJob"),
+    jobOfType(z.literal("deleteBrand"), deleteBrandResult, "DeleteBrandJob"),
+    jobOfType(z.literal("propagateBrandIdentity"), propagateBrandIdentityResult, "PropagateBrandIdentityJob"),
+    jobOfType(
+      z.string().meta({ description: "The job's type, e.g. provisionWorkspace" }),
+      z.record(z.string(), z.unknown()),
+      "OtherJob",
+    ),
+  ])
   .meta({
     id: "Job",
     description:
-      "An asynchronous job. Provisioning jobs report the effective last hop of their requeues and chains under the requested jobId.",
+      "An asynchronous job, discriminated by `type`: each job type has its own `result` schema (OtherJob: a type without one). Provisioning jobs report the effective last hop of their requeues and chains under the requested jobId.",
   });
 
 export const jobAccepted = z
