@@ -7,6 +7,7 @@ import { listReadyMarkets } from "../db/markets/listReadyMarkets.ts";
 import { type BrandIdentity, type BrandUrl, identityProblems } from "../domain/brandIdentity.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
+import { findJobRecord, submitKeyedJob } from "../jobs/jobRecords.ts";
 import type { JobService } from "../jobs/jobService.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
@@ -39,7 +40,7 @@ export interface BrandIdentityServiceDeps {
   clock: Clock;
   logger: Logger;
   orgs: OrgService;
-  jobs: Pick<JobService, "submit">;
+  jobs: Pick<JobService, "submit" | "queue" | "credentials">;
 }
 
 /** A PATCH that keeps losing the version race to others this many times answers `brandBusy`. */
@@ -114,18 +115,29 @@ export class BrandIdentityService {
     return { jobId, jobType: PROPAGATE_IDENTITY_PUBLIC };
   }
 
-  /** `DELETE /orgs/:orgId/brands/:brandId` → the delete job (one per brand). */
+  /**
+   * `DELETE /orgs/:orgId/brands/:brandId` → the delete job (one per brand): a repeat answers the
+   * same job, and one that FAILED (its attempts spent, say on an upstream outage) is re-armed in
+   * place with the caller's credential, so the delete runs again. Its checkpoint (the retired
+   * sub-workspace's id, which a first attempt may have cleared from the brand) is kept.
+   */
   async delete(principal: Principal, orgId: string, brandId: string): Promise<StartedJob> {
     const { brand } = await loadBrandContext(this.deps, principal, orgId, brandId);
-    const { jobId } = await this.deps.jobs.submit({
-      id: deleteBrandJobId(brand.id),
-      type: DELETE_BRAND_JOB,
-      orgId,
-      brandId: brand.id,
-      metadata: { brandId: brand.id },
-      createdBy: principal.sub,
-      credentialToken: principal.bearer,
-    });
+    const jobId = deleteBrandJobId(brand.id);
+    const { db, clock, jobs } = this.deps;
+    const previous = await findJobRecord(db, jobId);
+    await submitKeyedJob(
+      { db, clock, credentials: jobs.credentials, queue: jobs.queue },
+      {
+        id: jobId,
+        type: DELETE_BRAND_JOB,
+        orgId,
+        brandId: brand.id,
+        metadata: { ...previous?.metadata, brandId: brand.id },
+        owner: { sub: principal.sub, bearer: principal.bearer },
+      },
+      (existing) => (existing.status === "FAILED" ? "rearm" : "reuse"),
+    );
     this.deps.logger.info({ brandId, jobId }, "brand delete accepted");
     return { jobId, jobType: DELETE_BRAND_PUBLIC };
   }

@@ -2,9 +2,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { brands } from "../../../src/db/schema.ts";
+import type { JobWorker } from "../../../src/jobs/worker.ts";
 import { applyMarketIdentity } from "../../../src/markets/marketIdentity.ts";
+import { createLogger } from "../../../src/observability/logger.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
+import { workerOf } from "../../support/testApp.ts";
 
 /**
  * The review findings on issue 37's brand identity (docs/decisions/0041, "Review fixes"), each
@@ -12,9 +15,11 @@ import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support
  */
 
 let world: MarketWorld;
+let worker: JobWorker;
 
 beforeAll(async () => {
   world = await startMarketWorld();
+  worker = workerOf(world.t, createLogger({ level: "silent" }));
   const answer = await world.call("POST", world.marketsUrl(), { market: "US", languageCode: "en" });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
 });
@@ -23,6 +28,8 @@ afterAll(async () => {
   expectNoLeaks(world.responses, { bearers: [world.token], workspaceIds: [GOLD_PARENT_WORKSPACE_ID] });
   await world.close();
 });
+
+const brandUrl = (brandId = world.brandId) => `/v2/orgs/${world.orgId}/brands/${brandId}`;
 
 async function brandRow(brandId = world.brandId) {
   const [row] = await world.t.db.db.select().from(brands).where(eq(brands.id, brandId));
@@ -66,4 +73,32 @@ describe("benchmark updates whose names form a cycle", () => {
     // The project goes back to the brand's own identity for the next cases.
     await applyMarketIdentity(world.t.gateway!, ref(), base);
   }, 20_000);
+});
+
+describe("DELETE after the delete job failed", () => {
+  it("runs the delete again (the failed job re-armed) and the brand ends deleted", async () => {
+    const brandId = await world.createBrand({ name: "Retried", domain: "retried.example" });
+    const market = await world.call("POST", world.marketsUrl(brandId), { market: "FR", languageCode: "fr" });
+    expect(market.status, JSON.stringify(market.body)).toBe(201);
+    // The upstream refuses the project's delete: the job fails for good.
+    await world.sim.control("/faults", {
+      match: { method: "DELETE", pathPattern: "/projects/" },
+      action: { status: 403, body: { message: "forbidden" } },
+    });
+    const first = await world.call("DELETE", brandUrl(brandId));
+    expect(first.status).toBe(202);
+    await worker.drain();
+    const failed = await world.call("GET", first.body.job.location);
+    expect(failed.body.job.status).toBe("FAILED");
+    expect((await brandRow(brandId)).status).not.toBe("deleted");
+
+    await world.sim.control("/faults", undefined, "DELETE");
+    const again = await world.call("DELETE", brandUrl(brandId));
+    expect(again.status).toBe(202);
+    expect(again.body.job).toMatchObject({ type: "deleteBrand", status: "IN_PROGRESS" });
+    await worker.drain();
+    const polled = await world.call("GET", again.body.job.location);
+    expect(polled.body.job).toMatchObject({ status: "COMPLETED", jobType: "deleteBrand" });
+    expect((await brandRow(brandId)).status).toBe("deleted");
+  });
 });
