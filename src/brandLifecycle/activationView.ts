@@ -2,8 +2,8 @@ import type { ActivationResult } from "./brandLifecycleRequests.ts";
 
 /**
  * The `BrandActivation` shape of spec/api.md §3, for the activate endpoint and the activation
- * jobs' results alike: each requested market answers the status its create would have (201 made,
- * 409 already there).
+ * jobs' results alike: each requested market says its `outcome` (`created`, or `exists`: it was
+ * already there), and, deprecated, the status its create would have answered (201 / 409).
  */
 export function activationView(result: ActivationResult) {
   return {
@@ -12,6 +12,8 @@ export function activationView(result: ActivationResult) {
     markets: result.markets.map((market) => ({
       geoTargetId: market.geoTargetId,
       languageCode: market.languageCode,
+      outcome: market.outcome,
+      // Deprecated (ADR 0037, "Names"): the HTTP status the market's create would have answered.
       status: market.outcome === "created" ? (201 as const) : (409 as const),
       ...(market.promptGeneration ? { promptGeneration: market.promptGeneration } : {}),
     })),

@@ -99,7 +99,15 @@ export const activationSchema = z
       z.object({
         geoTargetId: z.number().int(),
         languageCode: z.string(),
-        status: z.union([z.literal(201), z.literal(409)]),
+        outcome: z.enum(["created", "exists"]).meta({
+          description: "`created`: this activation made the market; `exists`: it was already there",
+        }),
+        status: z
+          .union([z.literal(201), z.literal(409)])
+          .describe(
+            "Deprecated: use `outcome`. The HTTP status the market's create would have answered (201 created, 409 exists)",
+          )
+          .meta({ deprecated: true }),
         promptGeneration: promptGenerationSchema.optional(),
       }),
     ),

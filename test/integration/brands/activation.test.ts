@@ -22,7 +22,7 @@ async function flatBrand(name = unique("Flat")): Promise<string> {
 }
 
 describe("activate", () => {
-  it("gives a flat brand a sub-workspace, creates the requested markets and reports existing ones as 409", async () => {
+  it("gives a flat brand a sub-workspace, creates the requested markets and reports existing ones as `exists` (deprecated: 409)", async () => {
     const name = unique("Activated");
     const brandId = await flatBrand(name);
     const first = await w.call("POST", activateUrl(brandId), {
@@ -36,8 +36,8 @@ describe("activate", () => {
       brandId,
       status: "active",
       markets: [
-        { geoTargetId: 2840, languageCode: "en", status: 201 },
-        { geoTargetId: 2250, languageCode: "fr", status: 201 },
+        { geoTargetId: 2840, languageCode: "en", outcome: "created", status: 201 },
+        { geoTargetId: 2250, languageCode: "fr", outcome: "created", status: 201 },
       ],
     });
     const [child] = await w.childrenTitled(name);
@@ -52,8 +52,8 @@ describe("activate", () => {
     });
     expect(again.status).toBe(200);
     expect(again.body.markets).toEqual([
-      { geoTargetId: 2840, languageCode: "en", status: 409 },
-      { geoTargetId: 2276, languageCode: "de", status: 201 },
+      { geoTargetId: 2840, languageCode: "en", outcome: "exists", status: 409 },
+      { geoTargetId: 2276, languageCode: "de", outcome: "created", status: 201 },
     ]);
     // An active brand with its workspace is not provisioned again.
     const shape = await w.callShape();

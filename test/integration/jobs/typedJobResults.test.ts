@@ -103,7 +103,18 @@ describe("GET …/serenity/jobs/{jobId}: each job type's result is typed", () =>
     });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
     const job = await completed(accepted.body.job.location);
-    expect(job.result).toMatchObject({ status: 200, body: { brandId, status: "active" } });
+    // Each market's outcome in words; `status` (the HTTP status its create would have answered) deprecated.
+    expect(job.result).toMatchObject({
+      status: 200,
+      body: {
+        brandId,
+        status: "active",
+        markets: [
+          { geoTargetId: 2250, languageCode: "fr", outcome: "created", status: 201 },
+          { geoTargetId: 2840, languageCode: "en", outcome: "exists", status: 409 },
+        ],
+      },
+    });
     expectValid("ProvisionWorkspaceJob", job);
     expectValid("ActivatedResult", job.result);
   });
