@@ -74,7 +74,14 @@ export class BrandIdentityService {
           })),
         });
       }
-      if (sameIdentity(identity, brand)) return { brand, propagation: null };
+      // A retry of a PATCH whose identity committed but whose job never started (a crash, a failed
+      // submit) starts it now: one job per version, so this is idempotent; null when none is behind.
+      if (sameIdentity(identity, brand)) {
+        return {
+          brand,
+          propagation: await this.startPropagation(principal, brand, { onlyWhenBehind: true }),
+        };
+      }
       const updated = await updateBrandIdentity(this.deps.db, {
         orgId,
         brandId,
@@ -98,11 +105,13 @@ export class BrandIdentityService {
   async startPropagation(
     principal: Pick<Principal, "sub" | "bearer">,
     brand: BrandRow,
+    options: { onlyWhenBehind?: boolean } = {},
   ): Promise<StartedJob | null> {
-    // A brand with its sub-workspace always: the job also gives the workspace the brand's name.
+    // A brand with its sub-workspace always (unless only a market behind asks for it): the job
+    // also gives the workspace the brand's name.
     const markets = await listReadyMarkets(this.deps.db, brand.id);
     const behind = markets.some((market) => market.identityVersion < brand.identityVersion);
-    if (!behind && brand.subWorkspaceId === null) return null;
+    if (!behind && (options.onlyWhenBehind || brand.subWorkspaceId === null)) return null;
     const { jobId } = await this.deps.jobs.submit({
       id: propagationJobId(brand.id, brand.identityVersion),
       type: PROPAGATE_IDENTITY_JOB,

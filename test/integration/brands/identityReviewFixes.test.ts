@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { brands } from "../../../src/db/schema.ts";
+import { mergedIdentity } from "../../../src/brandLifecycle/brandIdentityService.ts";
+import { updateBrandIdentity } from "../../../src/db/brands/updateBrandIdentity.ts";
+import { brands, markets } from "../../../src/db/schema.ts";
 import type { JobWorker } from "../../../src/jobs/worker.ts";
 import { applyMarketIdentity } from "../../../src/markets/marketIdentity.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
@@ -100,5 +102,32 @@ describe("DELETE after the delete job failed", () => {
     const polled = await world.call("GET", again.body.job.location);
     expect(polled.body.job).toMatchObject({ status: "COMPLETED", jobType: "deleteBrand" });
     expect((await brandRow(brandId)).status).toBe("deleted");
+  });
+});
+
+describe("a PATCH retried after its identity committed without its job", () => {
+  it("starts the propagation the first attempt never started, and the market follows", async () => {
+    const patch = { aliases: ["Acme Retried"] };
+    const brand = await brandRow();
+    // What a crash (or a failed job submit) right after the identity's commit leaves behind.
+    const committed = await updateBrandIdentity(world.t.db.db, {
+      orgId: world.orgId,
+      brandId: world.brandId,
+      expectedVersion: brand.identityVersion,
+      identity: mergedIdentity(brand, patch),
+      now: undefined,
+    });
+    expect(committed).toMatchObject({ identityVersion: brand.identityVersion + 1 });
+    const retried = await world.call("PATCH", brandUrl(), patch);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.body.job).toMatchObject({ type: "propagateBrandIdentity" });
+    await worker.drain();
+    expect((await world.call("GET", retried.body.job.location)).body.status).toBe("COMPLETED");
+    const [market] = await world.t.db.db.select().from(markets).where(eq(markets.brandId, world.brandId));
+    expect(market!.identityVersion).toBe(brand.identityVersion + 1);
+    expect(usProject().brandNames).toEqual([brand.name, "Acme Retried"]);
+    // Nothing behind any more: the same PATCH again starts nothing.
+    const again = await world.call("PATCH", brandUrl(), patch);
+    expect(again.body.job).toBeNull();
   });
 });
