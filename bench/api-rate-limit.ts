@@ -2,7 +2,8 @@
  * What the API's per-org and per-token limits (ADR 0029) add per request: the same authenticated
  * route on three Fastify apps side by side — no limiter, the PostgreSQL store (one upsert per
  * limit, two per request), the Redis store (@fastify/rate-limit's Lua script, two per request) —
- * rounds interleaved, sequential `inject()` requests, medians per request and ratios to no limiter.
+ * rounds interleaved in rotating order, sequential `inject()` requests, medians per request and
+ * ratios to no limiter.
  * The limits are set high so nothing is refused: this is the cost of counting.
  *
  *   DATABASE_URL=… REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/api-rate-limit.ts [--requests 400] [--rounds 5]
@@ -101,13 +102,16 @@ async function round(instance: FastifyInstance, count: number): Promise<number> 
 try {
   for (const [, instance] of contenders) await round(instance, 50);
   const samples = new Map<string, number[]>(contenders.map(([name]) => [name, []]));
+  // Every contender runs once per round, the order rotating round by round: none always runs first
+  // (on a cold cache) or last (on whatever the others left behind).
   for (let r = 0; r < ROUNDS; r += 1) {
-    for (const [name, instance] of contenders) samples.get(name)!.push(await round(instance, REQUESTS));
+    const order = contenders.map((_, i) => contenders[(i + r) % contenders.length]!);
+    for (const [name, instance] of order) samples.get(name)!.push(await round(instance, REQUESTS));
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const base = median(samples.get("no limiter")!);
   console.log(
-    `api-rate-limit: ${ROUNDS} rounds × ${REQUESTS} sequential requests per contender, interleaved; per-org and per-token limits on${redis ? "" : " (no Redis answered: left out)"}\n`,
+    `api-rate-limit: ${ROUNDS} rounds × ${REQUESTS} sequential requests per contender, interleaved in rotating order; per-org and per-token limits on${redis ? "" : " (no Redis answered: left out)"}\n`,
   );
   printTable(
     ["contender", "median µs / request", "added µs", "ratio"],
