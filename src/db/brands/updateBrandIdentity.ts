@@ -15,7 +15,8 @@ const NAME_UNIQUE = "brands_org_name_key_unique";
  * deleted, and only when its `identity_version` is still `expectedVersion` (a concurrent PATCH
  * that committed first makes this one a lost race: `undefined`, the caller reads again). The
  * version goes up by one, so every market follows. `"nameTaken"` when another live brand of the
- * org has the name (compared as insertBrand compares it).
+ * org has the name (compared as insertBrand compares it). A brand whose key is NULL (a twin kept
+ * by migration 0012) keeps it NULL unless the PATCH gives it a name of another key.
  */
 export async function updateBrandIdentity(
   db: DbExecutor,
@@ -33,7 +34,9 @@ export async function updateBrandIdentity(
       .update(brands)
       .set({
         name: identity.name,
-        nameKey: sql`lower(btrim(${identity.name}))`,
+        // A legacy twin keeps its NULL key while its name's key stays the same (docs/decisions/0022
+        // item 7): writing it would collide with the twin that holds the key.
+        nameKey: sql`CASE WHEN ${brands.nameKey} IS NULL AND lower(btrim(${brands.name})) = lower(btrim(${identity.name})) THEN NULL ELSE lower(btrim(${identity.name})) END`,
         domain: identity.domain,
         primaryUrl: identity.primaryUrl,
         aliases: identity.aliases,

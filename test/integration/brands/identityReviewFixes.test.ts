@@ -131,3 +131,26 @@ describe("a PATCH retried after its identity committed without its job", () => {
     expect(again.body.job).toBeNull();
   });
 });
+
+describe("twins from before the unique name (name_key NULL, docs/decisions/0022 item 7)", () => {
+  it("a PATCH of one that keeps its name succeeds; renaming it to a free name sets its key", async () => {
+    const first = await world.createBrand({ name: "Twin One", domain: "twin.example" });
+    const second = await world.createBrand({ name: "Twin Two", domain: "twin.example" });
+    // As migration 0012 left them: the oldest keeps the key, the other NULL.
+    await world.setBrand(first, { name: "Twin", nameKey: "twin" });
+    await world.setBrand(second, { name: "Twin", nameKey: null });
+    const aliases = await world.call("PATCH", brandUrl(second), { aliases: ["Twin Co"] });
+    expect(aliases.status, JSON.stringify(aliases.body)).toBe(200);
+    const recased = await world.call("PATCH", brandUrl(second), { name: "TWIN" });
+    expect(recased.status, JSON.stringify(recased.body)).toBe(200);
+    expect((await brandRow(second)).nameKey).toBeNull();
+    expect((await world.call("PATCH", brandUrl(first), { aliases: ["Twin Inc"] })).status).toBe(200);
+    expect((await brandRow(first)).nameKey).toBe("twin");
+    const renamed = await world.call("PATCH", brandUrl(second), { name: "Twin Apart" });
+    expect(renamed.status).toBe(200);
+    expect((await brandRow(second)).nameKey).toBe("twin apart");
+    const clash = await world.call("PATCH", brandUrl(first), { name: "twin apart" });
+    expect(clash.status).toBe(409);
+    expect(clash.body.code).toBe("brandExists");
+  });
+});
