@@ -6,7 +6,7 @@ import type { OperationContext } from "../domain/operationContext.ts";
 import type { CreateMarketInput } from "../markets/market.ts";
 import type { PromptGenerationHandle } from "../markets/marketGeneration.ts";
 
-/** One requested market of an activation: made now, or already there (the view shows 201 / 409). */
+/** One requested market of an activation: made now, or already there (the view shows `outcome`, and the deprecated 201 / 409). */
 export interface ActivationMarketResult {
   geoTargetId: number;
   languageCode: string;

@@ -93,7 +93,10 @@ export const ledgerPageSchema = z
   .object({
     items: z.array(
       z.object({
-        id: z.number().int(),
+        id: z.number().int().meta({
+          description:
+            "The entry's place in the org's append-only ledger: an integer that grows with time (not a UUID, ADR 0037); no route reads an entry by it",
+        }),
         brandId: z.string().nullable(),
         subWorkspaceId: z.string(),
         reason: z
