@@ -6,6 +6,7 @@ import { recordMarketIdentity } from "../db/markets/recordMarketIdentity.ts";
 import { findOrgById } from "../db/orgs/findOrgById.ts";
 import { isGatewayError } from "../gateway/errors.ts";
 import { type MarketIdentitySyncDeps, syncMarketIdentity } from "../markets/marketIdentity.ts";
+import { retagStep } from "../prompts/retagPromptTypes.ts";
 import { type ReconcileContext, underBrandLease, type UpstreamReconcilerDeps } from "./upstreamReclaim.ts";
 
 /**
@@ -33,7 +34,13 @@ export async function repairIdentityDrift(
           // Read again under the lease: a PATCH or a delete may have landed since the listing.
           const brand = await findBrandById(deps.db, listed.id);
           if (!brand || brand.status === "deleted") return false;
-          const outcome = await syncMarketIdentity(deps.identity, context.bearer, org, brand, market);
+          // A market behind the brand's version also gets its prompts re-tagged, as the propagation
+          // would: recording the version below makes the propagation skip it.
+          const retag =
+            market.identityVersion < brand.identityVersion
+              ? retagStep({ projects: deps.identity.gateway.projects, known: deps }, market.id, brand)
+              : undefined;
+          const outcome = await syncMarketIdentity(deps.identity, context.bearer, org, brand, market, retag);
           await recordRejectedAliases(deps.db, {
             brandId: brand.id,
             identityVersion: brand.identityVersion,

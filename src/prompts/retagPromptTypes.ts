@@ -63,3 +63,18 @@ export async function retagPromptTypes(
   }
   return changes.length;
 }
+
+/**
+ * `retagPromptTypes` as the extra draft-layer step of a market's identity sync (`alsoWrite` of
+ * markets/marketIdentity.ts): true when a prompt changed type.
+ */
+export function retagStep(
+  deps: { projects: ProjectEngineClient; known: KnownFactsDeps },
+  marketId: string,
+  brand: { name: string; aliases: readonly string[] },
+): (ref: { bearer: string; ws: string; pid: string }) => Promise<boolean> {
+  return async (ref) => {
+    const project = { bearer: ref.bearer, workspaceId: ref.ws, projectId: ref.pid };
+    return (await retagPromptTypes(deps, { marketId, ref: project }, brand)) > 0;
+  };
+}

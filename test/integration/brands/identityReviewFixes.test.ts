@@ -1,12 +1,16 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { gatewayAllocationUpstream } from "../../../src/allocation/gatewayAllocationUpstream.ts";
 import { mergedIdentity } from "../../../src/brandLifecycle/brandIdentityService.ts";
 import { updateBrandIdentity } from "../../../src/db/brands/updateBrandIdentity.ts";
 import { brands, markets } from "../../../src/db/schema.ts";
+import { systemClock } from "../../../src/domain/clock.ts";
 import type { JobWorker } from "../../../src/jobs/worker.ts";
 import { applyMarketIdentity } from "../../../src/markets/marketIdentity.ts";
+import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
+import { UpstreamReconciler } from "../../../src/operations/upstreamReconciler.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { expectNoLeaks, type MarketWorld, startMarketWorld } from "../../support/marketWorld.ts";
 import { workerOf } from "../../support/testApp.ts";
@@ -152,5 +156,53 @@ describe("twins from before the unique name (name_key NULL, docs/decisions/0022 
     const clash = await world.call("PATCH", brandUrl(first), { name: "twin apart" });
     expect(clash.status).toBe(409);
     expect(clash.body.code).toBe("brandExists");
+  });
+});
+
+describe("drift repair of a market behind its brand's identity version", () => {
+  it("re-tags the market's prompts like the propagation would", async () => {
+    const written = await world.call("POST", world.promptsUrl(), {
+      items: [{ text: "Are Roadrunners fast enough?", geoTargetId: 2840, languageCode: "en" }],
+    });
+    expect(written.status).toBe(201);
+    const id = written.body.items[0].id as string;
+    const typeOf = () => {
+      const project = usProject();
+      const tags = project.prompts.get(id)!.tagIds.map((tagId) => project.tags.get(tagId)!);
+      return tags.find((tag) => project.tags.get(tag.parentId ?? "")?.name === "type")?.name;
+    };
+    expect(typeOf()).toBe("non-branded");
+    // A new identity committed whose propagation never ran (its job failed for good, say).
+    const brand = await brandRow();
+    const identity = mergedIdentity(brand, { aliases: [...brand.aliases, "Roadrunner"] });
+    await updateBrandIdentity(world.t.db.db, {
+      orgId: world.orgId,
+      brandId: world.brandId,
+      expectedVersion: brand.identityVersion,
+      identity,
+      now: undefined,
+    });
+    const gateway = world.t.gateway!;
+    const reconciler = new UpstreamReconciler({
+      db: world.t.db.db,
+      clock: systemClock,
+      logger: createLogger({ level: "silent" }),
+      events: new EventBus(),
+      gateway,
+      upstream: gatewayAllocationUpstream(gateway),
+      allocation: world.t.services.allocation,
+      brandLease: world.t.services.brandLease,
+      identity: { gateway, meteredWrites: world.t.services.allocation.meteredWrites },
+    });
+    const report = await reconciler.reconcileOrg(
+      { id: world.orgId, parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID },
+      world.token,
+      { graceMs: 3_600_000 },
+    );
+    expect(report.identityRepaired).toBe(1);
+    const [market] = await world.t.db.db.select().from(markets).where(eq(markets.brandId, world.brandId));
+    expect(market!.identityVersion).toBe(brand.identityVersion + 1);
+    expect(typeOf()).toBe("branded");
+    expect(usProject().dirty).toBe(false);
   });
 });
