@@ -78,7 +78,8 @@ afterAll(async () => {
 function npmTest(args: string[]): Promise<{ code: number | null; output: string }> {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env))
-    if (!key.startsWith("VITEST") && key !== "TEST_DATABASE_URL") env[key] = value;
+    if (!key.startsWith("VITEST") && key !== "TEST_DATABASE_URL" && key !== "TEST_SECOND_DATABASE_URL")
+      env[key] = value;
   const child = spawn(process.execPath, ["scripts/run-tests.mjs", ...args], {
     cwd: checkout,
     env,

@@ -36,9 +36,15 @@ function withDatabase(url: string, database: string): string {
 
 export default async function setup(project: TestProject) {
   const runId = randomBytes(4).toString("hex");
-  // One bundle per run: the second database project (vitest.config.ts) uses the first's.
-  const bundleDir = process.env.SERENITY_TEST_BIN ? undefined : path.resolve(".test-results", `cli-${runId}`);
-  if (bundleDir) process.env.SERENITY_TEST_BIN = await buildCliBundle(process.cwd(), bundleDir);
+  // One bundle per run: the second database project (vitest.config.ts) uses the one this process
+  // built for the first. A nested run (test/e2e/privateCheckout: another vitest process, another
+  // checkout) inherits the variable but builds its own, from its own sources.
+  const built = process.env.SERENITY_TEST_BIN_BUILDER === String(process.pid);
+  const bundleDir = built ? undefined : path.resolve(".test-results", `cli-${runId}`);
+  if (bundleDir) {
+    process.env.SERENITY_TEST_BIN = await buildCliBundle(process.cwd(), bundleDir);
+    process.env.SERENITY_TEST_BIN_BUILDER = String(process.pid);
+  }
   let embedded: EmbeddedDatabase | undefined;
   let tempDir: string | undefined;
   // The project's own server (the second database pass), else the run's, else an embedded one.
