@@ -124,19 +124,29 @@ export function propagateIdentityJobHandler(deps: PropagateIdentityJobDeps) {
               if (!org) return;
               const bearer = await ctx.credential();
               let retagged = 0;
-              const outcome = await syncMarketIdentity(deps, bearer, org, current, behind, async (ref) => {
-                // Every time, not only when the names changed here: a crash after the names were
-                // written must still re-tag on the redelivery.
-                retagged = await retagPromptTypes(
-                  {
-                    projects: deps.gateway.projects,
-                    known: { db: deps.db, clock: ctx.clock, logger: ctx.logger },
-                  },
-                  { marketId: behind.id, ref: { bearer, workspaceId: ref.ws, projectId: ref.pid } },
-                  current,
-                );
-                return retagged > 0;
-              });
+              const outcome = await syncMarketIdentity(
+                deps,
+                bearer,
+                org,
+                current,
+                behind,
+                async (ref) => {
+                  // Every time, not only when the names changed here: a crash after the names were
+                  // written must still re-tag on the redelivery.
+                  retagged = await retagPromptTypes(
+                    {
+                      projects: deps.gateway.projects,
+                      known: { db: deps.db, clock: ctx.clock, logger: ctx.logger },
+                    },
+                    { marketId: behind.id, ref: { bearer, workspaceId: ref.ws, projectId: ref.pid } },
+                    current,
+                  );
+                  return retagged > 0;
+                },
+                // The market is behind this version: an earlier attempt may have died between its
+                // writes and its publish, so unpublished changes are published even if none is new.
+                { publishPending: true },
+              );
               await ctx.assertLeaseHeld();
               await recordRejectedAliases(deps.db, {
                 brandId,

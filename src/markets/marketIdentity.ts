@@ -48,8 +48,8 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
  *   no longer listed deleted;
  * - the CI competitors (`PUT …/ci/competitors`, domains only), replaced when the set differs;
  * - the brand's URLs as the own-brand benchmark's brand URLs, `type` = the URL's kind.
- * Only what differs is written; the project is published once when anything was, through the
- * allocation guard like any publish. Running it again changes nothing, which is what makes the
+ * Only what differs is written; the project is published once when anything was (or, asked to, when
+ * an earlier sync's writes are still unpublished), through the allocation guard like any publish. Running it again changes nothing, which is what makes the
  * propagation (and the reconciler's drift repair) crash-safe.
  */
 export async function syncMarketIdentity(
@@ -60,13 +60,20 @@ export async function syncMarketIdentity(
   market: MarketRow,
   /** More draft-layer writes before the one publish (the prompts' re-tagging); true when it wrote. */
   alsoWrite?: (ref: ProjectRef) => Promise<boolean>,
+  /**
+   * Also publish when this sync wrote nothing but the project has unpublished changes: only for a
+   * market behind the brand's identity version, whose earlier sync may have died between its writes
+   * and its publish. A drift pass over a market in step leaves others' drafts (a user's edit in
+   * Semrush, a prompt write's) unpublished.
+   */
+  options: { publishPending?: boolean } = {},
 ): Promise<MarketIdentityOutcome> {
   const projectId = market.projectId;
   if (!projectId) return { changed: false, unpublished: false, drift: noDrift(), rejectedAliases: [] };
   const ref: ProjectRef = { bearer, ws: market.workspaceId, pid: projectId };
   const outcome = await applyMarketIdentity(deps.gateway, ref, brand);
   if (alsoWrite && (await alsoWrite(ref))) outcome.changed = true;
-  if (outcome.changed || outcome.unpublished) {
+  if (outcome.changed || (options.publishPending && outcome.unpublished)) {
     const guard = meteredWriteGuardFor(deps.meteredWrites, marketWriteTarget(ref.ws, org), {
       orgId: org.id,
       brandId: brand.id,

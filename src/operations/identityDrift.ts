@@ -36,11 +36,13 @@ export async function repairIdentityDrift(
           if (!brand || brand.status === "deleted") return false;
           // A market behind the brand's version also gets its prompts re-tagged, as the propagation
           // would: recording the version below makes the propagation skip it.
-          const retag =
-            market.identityVersion < brand.identityVersion
-              ? retagStep({ projects: deps.identity.gateway.projects, known: deps }, market.id, brand)
-              : undefined;
-          const outcome = await syncMarketIdentity(deps.identity, context.bearer, org, brand, market, retag);
+          const behind = market.identityVersion < brand.identityVersion;
+          const retag = behind
+            ? retagStep({ projects: deps.identity.gateway.projects, known: deps }, market.id, brand)
+            : undefined;
+          const outcome = await syncMarketIdentity(deps.identity, context.bearer, org, brand, market, retag, {
+            publishPending: behind,
+          });
           await recordRejectedAliases(deps.db, {
             brandId: brand.id,
             identityVersion: brand.identityVersion,

@@ -42,6 +42,29 @@ async function brandRow(brandId = world.brandId) {
   return row!;
 }
 
+/** One pass of the upstream reconciler over the org, its drift repair included. */
+function reconcile() {
+  const gateway = world.t.gateway!;
+  const reconciler = new UpstreamReconciler({
+    db: world.t.db.db,
+    clock: systemClock,
+    logger: createLogger({ level: "silent" }),
+    events: new EventBus(),
+    gateway,
+    upstream: gatewayAllocationUpstream(gateway),
+    allocation: world.t.services.allocation,
+    brandLease: world.t.services.brandLease,
+    identity: { gateway, meteredWrites: world.t.services.allocation.meteredWrites },
+  });
+  return reconciler.reconcileOrg(
+    { id: world.orgId, parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID },
+    world.token,
+    {
+      graceMs: 3_600_000,
+    },
+  );
+}
+
 const usProject = () => world.projects().find((p) => p.locationId === 2840)!;
 
 describe("benchmark updates whose names form a cycle", () => {
@@ -182,27 +205,26 @@ describe("drift repair of a market behind its brand's identity version", () => {
       identity,
       now: undefined,
     });
-    const gateway = world.t.gateway!;
-    const reconciler = new UpstreamReconciler({
-      db: world.t.db.db,
-      clock: systemClock,
-      logger: createLogger({ level: "silent" }),
-      events: new EventBus(),
-      gateway,
-      upstream: gatewayAllocationUpstream(gateway),
-      allocation: world.t.services.allocation,
-      brandLease: world.t.services.brandLease,
-      identity: { gateway, meteredWrites: world.t.services.allocation.meteredWrites },
-    });
-    const report = await reconciler.reconcileOrg(
-      { id: world.orgId, parentWorkspaceId: GOLD_PARENT_WORKSPACE_ID },
-      world.token,
-      { graceMs: 3_600_000 },
-    );
+    const report = await reconcile();
     expect(report.identityRepaired).toBe(1);
     const [market] = await world.t.db.db.select().from(markets).where(eq(markets.brandId, world.brandId));
     expect(market!.identityVersion).toBe(brand.identityVersion + 1);
     expect(typeOf()).toBe("branded");
     expect(usProject().dirty).toBe(false);
+  });
+});
+
+describe("drift repair and a user's unpublished drafts", () => {
+  it("a market in step with unpublished changes made elsewhere is not published by a drift pass", async () => {
+    await worker.drain();
+    expect(usProject().dirty).toBe(false);
+    // A draft someone made in Semrush's UI (or a prompt write that left its change unpublished).
+    usProject().dirty = true;
+    await world.sim.clearCalls();
+    const report = await reconcile();
+    expect(report.identityRepaired).toBe(0);
+    expect((await world.sim.calls()).filter((call) => call.path.endsWith("/publish"))).toEqual([]);
+    expect(usProject().dirty).toBe(true);
+    usProject().dirty = false;
   });
 });
