@@ -35,6 +35,27 @@ describe("loadConfig", () => {
       /SERENITY_AUTH_ISSUER/,
     );
   });
+
+  // The process boundary (one line on stderr, exit 1) is test/integration/cli/config.test.ts's, once;
+  // which variable the line names is this function's, for each kind of bad value.
+  it.each([
+    ["PORT", "eighty"],
+    ["DATABASE_URL", "mysql://nope"],
+    ["SEMRUSH_PROJECTS_BASE_URL", "http://semrush.example.com"],
+    ["SERENITY_CREDENTIAL_KEY", "too-short"],
+  ])("a bad %s is one line naming it", (variable, value) => {
+    const error = (() => {
+      try {
+        loadConfig({ [variable]: value });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    const lines = (error as Error).message.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(variable);
+  });
 });
 
 describe("the worker's settings (read once at boot, src/runtime/startWorker.ts reads them there)", () => {
