@@ -1,5 +1,5 @@
 import type { DbExecutor } from "../db/database.ts";
-import { recordPromptDeletion } from "../db/promptDeletions/recordPromptDeletion.ts";
+import { type PromptDeletion, recordPromptDeletion } from "../db/promptDeletions/recordPromptDeletion.ts";
 import type { Logger } from "../observability/logger.ts";
 
 /**
@@ -10,14 +10,7 @@ import type { Logger } from "../observability/logger.ts";
  */
 export async function keepDeletion(
   deps: { db: DbExecutor; logger: Logger; now: Date },
-  deletion: {
-    orgId: string;
-    brandId: string;
-    marketId: string;
-    promptIds: readonly string[];
-    actor: string;
-    requestId: string | undefined;
-  },
+  deletion: PromptDeletion,
 ): Promise<void> {
   deps.logger.info(
     {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { markets, marketTags } from "../schema.ts";
-import type { KnownTagRow } from "./knownTagRow.ts";
+import { type KnownTagRow,knownTagRows } from "./knownTagRow.ts";
 
 /** What a listing saw of the record before it read the tree: the rows, by key, id and time. */
 function signatureOf(rows: readonly Pick<KnownTagRow, "tagKey" | "tagId" | "knownAt">[]): string {
@@ -39,15 +39,7 @@ export async function replaceKnownTags(
     if (signatureOf(current) !== signatureOf(values.seen)) return false;
     await tx.delete(marketTags).where(eq(marketTags.marketId, values.marketId));
     if (values.tags.size === 0) return true;
-    await tx.insert(marketTags).values(
-      [...values.tags].map(([tagKey, tagId]) => ({
-        marketId: values.marketId,
-        projectId: values.projectId,
-        tagKey,
-        tagId,
-        knownAt: values.knownAt,
-      })),
-    );
+    await tx.insert(marketTags).values(knownTagRows(values));
     return true;
   });
 }

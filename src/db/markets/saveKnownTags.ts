@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { marketTags } from "../schema.ts";
+import { knownTagRows } from "./knownTagRow.ts";
 
 /** Remembers tag ids of a market's project (upserts by key: the latest resolution wins). */
 export async function saveKnownTags(
@@ -11,15 +12,7 @@ export async function saveKnownTags(
   if (values.tags.size === 0) return;
   await db
     .insert(marketTags)
-    .values(
-      [...values.tags].map(([tagKey, tagId]) => ({
-        marketId: values.marketId,
-        projectId: values.projectId,
-        tagKey,
-        tagId,
-        knownAt: values.knownAt,
-      })),
-    )
+    .values(knownTagRows(values))
     .onConflictDoUpdate({
       target: [marketTags.marketId, marketTags.tagKey],
       set: {
