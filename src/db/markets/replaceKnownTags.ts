@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import { markets, marketTags } from "../schema.ts";
-import { type KnownTagRow,knownTagRows } from "./knownTagRow.ts";
+import { type KnownTagRow, knownTagRows } from "./knownTagRow.ts";
 
 /** What a listing saw of the record before it read the tree: the rows, by key, id and time. */
 function signatureOf(rows: readonly Pick<KnownTagRow, "tagKey" | "tagId" | "knownAt">[]): string {
