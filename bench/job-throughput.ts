@@ -10,10 +10,14 @@
  * - pg-boss 10 `work()`, its own polling worker, with `batchSize` sized to keep up with twice the
  *   arrival rate at its shortest polling interval (0.5 s), bare messages.
  *
- * Ours is fed `--rate` first (a record and its message per job, one transaction each); the pg-boss
- * contenders are then fed the rate ours achieved, so the three lags are at one arrival rate.
+ * Ours is fed `--rate` (a record and its message per job, one transaction each); the pg-boss
+ * contenders are fed the rate ours achieved in its latest run, so the lags are at one arrival rate.
+ * Every contender runs once per round with its own queue and counters, the order rotating round by
+ * round (round 1: ours, fetch loop, work(); round 2: fetch loop, work(), ours; …), so none always
+ * runs first on a machine whose load moves; the table has one row per run, in run order.
  *
  *   npx tsx bench/job-throughput.ts [--jobs 2000] [--concurrency 20] [--rate 200] [--rate-seconds 5]
+ *                                   [--rounds 3]
  *
  * Uses DATABASE_URL's server when set (a scratch database is created and dropped), else an
  * embedded PostgreSQL in a temporary directory.
@@ -44,12 +48,14 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "20" },
     rate: { type: "string", default: "200" },
     "rate-seconds": { type: "string", default: "5" },
+    rounds: { type: "string", default: "3" },
   },
 });
 const JOBS = Number(args.jobs);
 const CONCURRENCY = Number(args.concurrency);
 const RATE = Number(args.rate);
 const RATE_SECONDS = Number(args["rate-seconds"]);
+const ROUNDS = Number(args.rounds);
 
 const logger = createLogger({ level: "warn" });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,9 +64,6 @@ function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
-
-/** Queue lag samples (ms from the send to the handler's start) of each contender's steady phase. */
-const lags = { ours: [] as number[], fetchLoop: [] as number[], work: [] as number[] };
 
 /** Sends `rate` per second for `RATE_SECONDS`, in 50 ms ticks; `send(n)` sends n at once. */
 async function arrive(
@@ -91,6 +94,8 @@ async function main() {
   const url = scratch.url;
   const database = openDatabase(url, { max: CONCURRENCY + 5 });
 
+  /** The queue lag samples (ms from the send to the handler's start) of the run in progress. */
+  let oursLags: number[] = [];
   const events = new EventBus();
   const registry = new JobRegistry().registerHandler(
     defineJobHandler({
@@ -101,7 +106,7 @@ async function main() {
       maxAttempts: 3,
       async handle(ctx) {
         const sentAt = (ctx.metadata as { sentAt?: number }).sentAt;
-        if (typeof sentAt === "number") lags.ours.push(Date.now() - sentAt);
+        if (typeof sentAt === "number") oursLags.push(Date.now() - sentAt);
         return {};
       },
     }),
@@ -146,21 +151,6 @@ async function main() {
   const completed = async () =>
     (await database.db.select({ n: count() }).from(jobs).where(eq(jobs.status, "COMPLETED")))[0]!.n;
 
-  // 1. Ours: the fetch loop draining a backlog, then at the steady rate.
-  for (let done = 0; done < JOBS; done += 50) await Promise.all(Array.from({ length: 50 }, () => submit()));
-  const worker = newWorker();
-  const started = performance.now();
-  await worker.start();
-  while ((await completed()) < JOBS) await sleep(20);
-  const oursRate = JOBS / ((performance.now() - started) / 1000);
-  const before = await completed();
-  const oursArrival = await arrive(
-    (n) => Promise.all(Array.from({ length: n }, () => submit(Date.now()))),
-    RATE,
-  );
-  while ((await completed()) < before + oursArrival.total) await sleep(20);
-  await worker.stop();
-
   // pg-boss on the same database, bare messages ({sentAt} only, for the lag).
   const boss = new PgBoss({ db: { executeSql: (text, values) => database.pool.query(text, values) } });
   boss.on("error", () => {});
@@ -172,76 +162,129 @@ async function main() {
     for (let done = 0; done < JOBS; done += 500) await send(queueName, Math.min(500, JOBS - done));
   };
 
-  // 2. pg-boss fetch() in a tight loop, CONCURRENCY loops of fetch-one-then-complete. An empty
-  // fetch retries after 10 ms (ours waits for a wake-up instead; a bare spin would only load the
-  // database).
-  const FETCH_QUEUE = "bench-fetch-loop";
-  await backlog(FETCH_QUEUE);
-  let fetched = 0;
-  let recordLag = false;
-  let fetching = true;
-  const loops = Array.from({ length: CONCURRENCY }, async () => {
-    while (fetching) {
-      const batch = await boss.fetch<{ sentAt: number }>(FETCH_QUEUE, { batchSize: 1 });
-      if (batch.length === 0) {
-        await sleep(10);
-        continue;
-      }
-      if (recordLag) for (const job of batch) lags.fetchLoop.push(Date.now() - job.data.sentAt);
-      await boss.complete(
-        FETCH_QUEUE,
-        batch.map((job) => job.id),
-      );
-      fetched += batch.length;
-    }
-  });
-  const fetchStarted = performance.now();
-  while (fetched < JOBS) await sleep(20);
-  const fetchRate = JOBS / ((performance.now() - fetchStarted) / 1000);
-  recordLag = true;
-  // pg-boss gets the arrival rate ours achieved, so every queue lag is at the same rate.
-  const fetchArrival = await arrive((n) => send(FETCH_QUEUE, n), oursArrival.rate);
-  while (fetched < JOBS + fetchArrival.total) await sleep(20);
-  fetching = false;
-  await Promise.all(loops);
+  interface Outcome {
+    drained: number;
+    arrival: { total: number; rate: number };
+    lags: number[];
+  }
+  /** The arrival rate ours achieved in its latest run: what the pg-boss contenders are fed. */
+  let oursAchieved = RATE;
 
-  // 3. pg-boss work(): its polling worker, at its shortest interval, with a batch that holds two
+  // Ours: the fetch loop draining a backlog, then at the steady rate. Its counts start from the
+  // COMPLETED rows already there (earlier rounds').
+  const runOurs = async (): Promise<Outcome> => {
+    // The worker stops the queue with itself: an earlier round's run left it stopped.
+    await queue.start();
+    const base = await completed();
+    for (let done = 0; done < JOBS; done += 50)
+      await Promise.all(Array.from({ length: Math.min(50, JOBS - done) }, () => submit()));
+    oursLags = [];
+    const worker = newWorker();
+    const started = performance.now();
+    await worker.start();
+    while ((await completed()) < base + JOBS) await sleep(20);
+    const drained = JOBS / ((performance.now() - started) / 1000);
+    const arrival = await arrive(
+      (n) => Promise.all(Array.from({ length: n }, () => submit(Date.now()))),
+      RATE,
+    );
+    while ((await completed()) < base + JOBS + arrival.total) await sleep(20);
+    await worker.stop();
+    oursAchieved = arrival.rate;
+    return { drained, arrival, lags: oursLags };
+  };
+
+  // pg-boss fetch() in a tight loop, CONCURRENCY loops of fetch-one-then-complete. An empty fetch
+  // retries after 10 ms (ours waits for a wake-up instead; a bare spin would only load the database).
+  const runFetchLoop = async (round: number): Promise<Outcome> => {
+    const queueName = `bench-fetch-loop-${round}`;
+    await backlog(queueName);
+    const lags: number[] = [];
+    let fetched = 0;
+    let recordLag = false;
+    let fetching = true;
+    const loops = Array.from({ length: CONCURRENCY }, async () => {
+      while (fetching) {
+        const batch = await boss.fetch<{ sentAt: number }>(queueName, { batchSize: 1 });
+        if (batch.length === 0) {
+          await sleep(10);
+          continue;
+        }
+        if (recordLag) for (const job of batch) lags.push(Date.now() - job.data.sentAt);
+        await boss.complete(
+          queueName,
+          batch.map((job) => job.id),
+        );
+        fetched += batch.length;
+      }
+    });
+    const started = performance.now();
+    while (fetched < JOBS) await sleep(20);
+    const drained = JOBS / ((performance.now() - started) / 1000);
+    recordLag = true;
+    const arrival = await arrive((n) => send(queueName, n), oursAchieved);
+    while (fetched < JOBS + arrival.total) await sleep(20);
+    fetching = false;
+    await Promise.all(loops);
+    return { drained, arrival, lags };
+  };
+
+  // pg-boss work(): its polling worker, at its shortest interval, with a batch that holds two
   // intervals' worth of arrivals (capacity twice the arrival rate).
-  const WORK_QUEUE = "bench-work";
   const intervalSeconds = 0.5;
   const batchSize = Math.ceil(2 * RATE * intervalSeconds);
-  await backlog(WORK_QUEUE);
-  let worked = 0;
-  let recordWorkLag = false;
-  const workStarted = performance.now();
-  const workerId = await boss.work<{ sentAt: number }>(
-    WORK_QUEUE,
-    { batchSize, pollingIntervalSeconds: intervalSeconds },
-    async (batch) => {
-      if (recordWorkLag) for (const job of batch) lags.work.push(Date.now() - job.data.sentAt);
-      worked += batch.length;
-    },
-  );
-  while (worked < JOBS) await sleep(20);
-  const workRate = JOBS / ((performance.now() - workStarted) / 1000);
-  recordWorkLag = true;
-  const workArrival = await arrive((n) => send(WORK_QUEUE, n), oursArrival.rate);
-  while (worked < JOBS + workArrival.total) await sleep(20);
-  await boss.offWork({ id: workerId });
+  const runWork = async (round: number): Promise<Outcome> => {
+    const queueName = `bench-work-${round}`;
+    await backlog(queueName);
+    const lags: number[] = [];
+    let worked = 0;
+    let recordLag = false;
+    const started = performance.now();
+    const workerId = await boss.work<{ sentAt: number }>(
+      queueName,
+      { batchSize, pollingIntervalSeconds: intervalSeconds },
+      async (batch) => {
+        if (recordLag) for (const job of batch) lags.push(Date.now() - job.data.sentAt);
+        worked += batch.length;
+      },
+    );
+    while (worked < JOBS) await sleep(20);
+    const drained = JOBS / ((performance.now() - started) / 1000);
+    recordLag = true;
+    const arrival = await arrive((n) => send(queueName, n), oursAchieved);
+    while (worked < JOBS + arrival.total) await sleep(20);
+    await boss.offWork({ id: workerId });
+    return { drained, arrival, lags };
+  };
+
+  const contenders: [string, (round: number) => Promise<Outcome>][] = [
+    [`ours: fetch loop (record + lease + CAS + ack), concurrency ${CONCURRENCY}`, runOurs],
+    [`pg-boss fetch() tight loop × ${CONCURRENCY}, bare messages`, runFetchLoop],
+    [`pg-boss work(), batch ${batchSize} / ${intervalSeconds} s, bare messages`, runWork],
+  ];
+  const runs: { round: number; name: string; outcome: Outcome }[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const shift = (round - 1) % contenders.length;
+    for (const [name, run] of [...contenders.slice(shift), ...contenders.slice(0, shift)])
+      runs.push({ round, name, outcome: await run(round) });
+  }
   await boss.stop({ graceful: false, close: false });
 
+  // Ratios within a round: each contender's drain rate over ours' in the same round.
+  const oursIn = (round: number) =>
+    runs.find((run) => run.round === round && run.name === contenders[0]![0])!;
   const fmt = (n: number) => n.toFixed(0).padStart(6);
-  const ratio = (n: number) => (n / oursRate).toFixed(2).padStart(5);
   process.stdout.write(
     [
       "",
-      `one process, concurrency ${CONCURRENCY}, ${JOBS} queued; then ${RATE} /s for ${RATE_SECONDS} s`,
+      `one process, concurrency ${CONCURRENCY}, ${JOBS} queued; then ${RATE} /s asked for ${RATE_SECONDS} s; ${ROUNDS} rounds, contenders in rotating order (rows in run order)`,
       "",
-      "| contender | backlog drained (/s) | ratio to ours | arrivals achieved (/s) | queue lag at that rate |",
-      "| --- | ---: | ---: | ---: | --- |",
-      `| ours: fetch loop (record + lease + CAS + ack), concurrency ${CONCURRENCY} | ${fmt(oursRate)} | 1.00 | ${fmt(oursArrival.rate)} | ${summary(lags.ours)} |`,
-      `| pg-boss fetch() tight loop × ${CONCURRENCY}, bare messages | ${fmt(fetchRate)} | ${ratio(fetchRate)} | ${fmt(fetchArrival.rate)} | ${summary(lags.fetchLoop)} |`,
-      `| pg-boss work(), batch ${batchSize} / ${intervalSeconds} s, bare messages | ${fmt(workRate)} | ${ratio(workRate)} | ${fmt(workArrival.rate)} | ${summary(lags.work)} |`,
+      "| round | contender | backlog drained (/s) | ratio to ours (same round) | arrivals achieved (/s) | queue lag at that rate |",
+      "| ---: | --- | ---: | ---: | ---: | --- |",
+      ...runs.map(
+        ({ round, name, outcome }) =>
+          `| ${round} | ${name} | ${fmt(outcome.drained)} | ${(outcome.drained / oursIn(round).outcome.drained).toFixed(2)} | ${fmt(outcome.arrival.rate)} | ${summary(outcome.lags)} |`,
+      ),
       "",
     ].join("\n"),
   );

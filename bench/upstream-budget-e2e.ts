@@ -5,7 +5,11 @@
  * account and endpoint group, shared through PostgreSQL, docs/decisions/0019).
  *
  *   npx tsx bench/upstream-budget-e2e.ts [--brands 30] [--prompts 5] [--views 50] [--json out.json]
- *                                        [--modes unpaced,paced] [--skip-views]
+ *                                        [--modes unpaced,paced] [--rounds 2] [--skip-views]
+ *
+ * Every mode runs once per round, the order rotating round by round (round 1 unpaced then paced,
+ * round 2 paced then unpaced), so neither always runs first on a machine whose load moves; the
+ * table has one column per run, in run order, each with the load average at its start.
  *
  * A third mode, **unseeded** (paced, with SERENITY_MARKET_TAG_SEEDING=false: a market's creation
  * does not make Serenity's tags, so its first prompt write does — the design before issue 36, item
@@ -28,7 +32,10 @@
  * 3. pool view: `--views` sequential views right after the burst (some entries past the max age:
  *    refreshed in the background meanwhile), then `--views` more once every entry is fresh: p50 /
  *    p99 and the upstream calls made meanwhile.
- * 4. the simulator's per-second and in-flight peaks per (account, group), per scenario.
+ * 4. per scenario, the peaks per (account, group) twice: as SENT, counted by an observer, a proxy
+ *    between Serenity and the simulator (bench/support/upstreamObserver.ts) that sees every call,
+ *    throttled ones too — the "≤ 10" check, which an unpaced run fails — and as ADMITTED, the
+ *    simulator's own count, which its limiter keeps at 10 or under whatever is sent (not a check).
  *
  * Each process's output (warn and up) goes to a log file in a temporary directory (named at the end) so a crash or
  * an error line can be looked at; the run reports any process that exited before the end.
@@ -44,6 +51,11 @@ import { signDevToken } from "../src/auth/tokenVerifier.ts";
 import { freePort } from "../src/config/freePort.ts";
 import { printTable } from "./allocation-support.ts";
 import { scratchDatabase } from "./support/scratchDatabase.ts";
+import {
+  type ObservedKey,
+  startUpstreamObserver,
+  type UpstreamObserver,
+} from "./support/upstreamObserver.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -53,6 +65,8 @@ const { values: args } = parseArgs({
     json: { type: "string" },
     /** Which modes to run, comma-separated (both by default: the side-by-side comparison). */
     modes: { type: "string", default: "unpaced,paced" },
+    /** Every mode runs once per round, the order rotating round by round. */
+    rounds: { type: "string", default: "2" },
     /** Skip scenario 3 (the pool views): a shorter run when only the bursts are compared. */
     "skip-views": { type: "boolean", default: false },
   },
@@ -64,6 +78,7 @@ if (MODES.length === 0 || MODES.some((mode) => !["unpaced", "paced", "unseeded"]
 const BRANDS = Number(args.brands);
 const PROMPTS = Number(args.prompts);
 const VIEWS = Number(args.views);
+const ROUNDS = Number(args.rounds);
 const LIMIT = { perSecond: 10, concurrent: 10 };
 const LATENCY_MS = 50;
 const BIN = path.resolve(import.meta.dirname, "../bin/serenity.mjs");
@@ -180,7 +195,7 @@ function timeline(calls: SimCall[], since: number): Record<string, number[]> {
 }
 
 /** The simulator's own count since the last clear: per group and in all. */
-function summarise(keys: RateKey[], calls: SimCall[]) {
+function summarise(keys: RateKey[], calls: SimCall[], observed: ObservedKey[]) {
   const started = keys.reduce((sum, key) => sum + key.started, 0);
   const throttled = keys.reduce((sum, key) => sum + key.throttled, 0);
   const busiest = keys.reduce<RateKey | undefined>(
@@ -196,6 +211,11 @@ function summarise(keys: RateKey[], calls: SimCall[]) {
     floorS: busiest ? busiest.started / LIMIT.perSecond : 0,
     perSecondPeak: Math.max(0, ...keys.map((key) => key.perSecondPeak)),
     inFlightPeak: Math.max(0, ...keys.map((key) => key.inFlightPeak)),
+    /** What Serenity sent, as the observer saw it (throttled calls included): these can exceed 10. */
+    observedPerSecondPeak: Math.max(0, ...observed.map((key) => key.perSecondPeak)),
+    observedInFlightPeak: Math.max(0, ...observed.map((key) => key.inFlightPeak)),
+    observedSent: observed.reduce((sum, key) => sum + key.sent, 0),
+    observed,
     keys: keys.map(({ bearer, group, started: s, throttled: t, perSecondPeak, inFlightPeak }) => ({
       bearer,
       group,
@@ -222,8 +242,10 @@ function summarise(keys: RateKey[], calls: SimCall[]) {
   };
 }
 
-async function runMode(mode: Mode, sim: string) {
-  const scratch = await scratchDatabase(`budget_e2e_${mode}`);
+async function runMode(mode: Mode, round: number, sim: string, observer: UpstreamObserver) {
+  /** This run's name: databases, processes, brands and texts carry it (the simulator is shared). */
+  const run = `${mode}-${round}`;
+  const scratch = await scratchDatabase(`budget_e2e_${mode}_${round}`);
   cleanup.drops.push(() => scratch.drop());
   const procs: Proc[] = [];
   const secret = randomBytes(32).toString("hex");
@@ -237,22 +259,28 @@ async function runMode(mode: Mode, sim: string) {
     return (text ? JSON.parse(text) : undefined) as T;
   };
   const resetCounts = async () => {
+    observer.reset();
     await control("/rate", "DELETE");
     await control("/calls", "DELETE");
   };
   const counts = async () =>
-    summarise((await control<{ keys: RateKey[] }>("/rate")).keys, await control<SimCall[]>("/calls"));
+    summarise(
+      (await control<{ keys: RateKey[] }>("/rate")).keys,
+      await control<SimCall[]>("/calls"),
+      observer.report(),
+    );
   try {
     const parent = await control<{ id: string }>("/parents", "POST", {
-      title: `Budget e2e parent (${mode})`,
+      title: `Budget e2e parent (${run})`,
       projects: 400,
       prompts: 40_000,
       metered: true,
     });
     const shared: Record<string, string> = {
       DATABASE_URL: scratch.url,
-      SEMRUSH_PROJECTS_BASE_URL: sim,
-      SEMRUSH_USERS_BASE_URL: sim,
+      // Through the observer: it counts what Serenity sends, before the simulator's limiter.
+      SEMRUSH_PROJECTS_BASE_URL: observer.url,
+      SEMRUSH_USERS_BASE_URL: observer.url,
       SERENITY_AUTH_SECRET: secret,
       SERENITY_CREDENTIAL_KEY: randomBytes(32).toString("base64"),
       SERENITY_DYNAMIC_ALLOCATION: "true",
@@ -268,7 +296,7 @@ async function runMode(mode: Mode, sim: string) {
     for (const index of [1, 2]) {
       const port = await freePort();
       procs.push(
-        spawnSerenity(`${mode}-serve-${index}`, ["serve"], {
+        spawnSerenity(`${run}-serve-${index}`, ["serve"], {
           ...shared,
           PORT: String(port),
           SERENITY_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "serenity-budget-e2e-data-")),
@@ -278,7 +306,7 @@ async function runMode(mode: Mode, sim: string) {
     }
     for (const index of [1, 2]) {
       procs.push(
-        spawnSerenity(`${mode}-worker-${index}`, ["worker"], {
+        spawnSerenity(`${run}-worker-${index}`, ["worker"], {
           ...shared,
           SERENITY_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "serenity-budget-e2e-data-")),
         }),
@@ -286,17 +314,17 @@ async function runMode(mode: Mode, sim: string) {
     }
     for (const api of apis) {
       if (!(await until(`${api}/readyz`, async () => (await fetch(`${api}/readyz`)).ok, 120_000)))
-        throw new Error(`${mode}: an API did not start (logs in ${LOG_DIR})`);
+        throw new Error(`${run}: an API did not start (logs in ${LOG_DIR})`);
     }
 
     const admin = await signDevToken(secret, { sub: "bench-admin", admin: true, ttlSeconds: 7200 });
     const orgAnswer = await fetch(`${apis[0]}/v2/orgs`, {
       method: "POST",
       headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: `Budget e2e org (${mode})`, parentWorkspaceId: parent.id }),
+      body: JSON.stringify({ name: `Budget e2e org (${run})`, parentWorkspaceId: parent.id }),
     });
     const org = (await orgAnswer.json()) as { id: string };
-    if (!orgAnswer.ok) throw new Error(`${mode}: create org answered ${orgAnswer.status}`);
+    if (!orgAnswer.ok) throw new Error(`${run}: create org answered ${orgAnswer.status}`);
     const token = await signDevToken(secret, { sub: "bench-user", orgs: [org.id], ttlSeconds: 7200 });
 
     let turn = 0;
@@ -332,8 +360,8 @@ async function runMode(mode: Mode, sim: string) {
     const creates = await Promise.all(
       Array.from({ length: BRANDS }, (_, i) =>
         call("POST", base, {
-          name: `Budget ${mode} ${i + 1}`,
-          domain: `budget-${mode}-${i + 1}.example`,
+          name: `Budget ${run} ${i + 1}`,
+          domain: `budget-${run}-${i + 1}.example`,
           semrushMarket: { market: "US", languageCode: "en" },
           async: true,
         }),
@@ -351,7 +379,7 @@ async function runMode(mode: Mode, sim: string) {
       return [{ id: body.id, name: body.name, jobId: body.jobId, status: "IN_PROGRESS", error: "" }];
     });
     const settled = await until(
-      `${mode}: every provisioning job completed or failed`,
+      `${run}: every provisioning job completed or failed`,
       async () => {
         const open = accepted.filter((job) => job.status === "IN_PROGRESS");
         await Promise.all(
@@ -398,10 +426,7 @@ async function runMode(mode: Mode, sim: string) {
     const texts = new Map<string, string[]>(
       ready.map((brand, b) => [
         brand.id,
-        Array.from(
-          { length: PROMPTS },
-          (_, i) => `What is the best ${mode} budget choice ${b + 1}-${i + 1}?`,
-        ),
+        Array.from({ length: PROMPTS }, (_, i) => `What is the best ${run} budget choice ${b + 1}-${i + 1}?`),
       ]),
     );
     const viewsDuringBurst: { status: number; ms: number }[] = [];
@@ -522,7 +547,7 @@ async function runMode(mode: Mode, sim: string) {
       ready.map((brand, b) =>
         call("POST", `${base}/${brand.id}/serenity/prompts`, {
           items: Array.from({ length: PROMPTS }, (_, i) => ({
-            text: `What else is a good ${mode} budget choice ${b + 1}-${i + 1}?`,
+            text: `What else is a good ${run} budget choice ${b + 1}-${i + 1}?`,
             geoTargetId: 2840,
             languageCode: "en",
           })),
@@ -584,7 +609,7 @@ async function runMode(mode: Mode, sim: string) {
     const afterBurst = await viewSeries();
     let oldestS = NaN;
     const fresh = await until(
-      `${mode}: every pool-view entry younger than 20 s`,
+      `${run}: every pool-view entry younger than 20 s`,
       async () => {
         const answer = await view();
         if (answer.status !== 200) return false;
@@ -608,6 +633,13 @@ async function runMode(mode: Mode, sim: string) {
   }
 }
 
+type Result = Awaited<ReturnType<typeof runMode>>;
+type Counts = ReturnType<typeof summarise>;
+
+/** The limit the observer's peaks are checked against: Semrush's, the simulator's here. */
+const within = (perSecond: number, inFlight: number) =>
+  perSecond <= LIMIT.perSecond && inFlight <= LIMIT.concurrent ? "yes" : "NO";
+
 async function main() {
   const simPort = await freePort();
   const sim = `http://127.0.0.1:${simPort}`;
@@ -624,162 +656,118 @@ async function main() {
     ],
     {},
   );
+  const observer = await startUpstreamObserver(sim);
   try {
     if (!(await until("the simulator", async () => (await fetch(`${sim}/__sim/settings`)).ok, 60_000)))
       throw new Error("the simulator did not start");
     const load = os.loadavg().map((value) => value.toFixed(2));
     const started = performance.now();
-    const results = [];
-    for (const mode of MODES) results.push(await runMode(mode, sim));
+    const results: (Result & { round: number; load: string })[] = [];
+    // Every mode once per round, the order rotating round by round: no mode always runs first.
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const shift = (round - 1) % MODES.length;
+      for (const mode of [...MODES.slice(shift), ...MODES.slice(0, shift)]) {
+        const runLoad = os.loadavg()[0]!.toFixed(1);
+        results.push({ ...(await runMode(mode, round, sim, observer)), round, load: runLoad });
+      }
+    }
     const totalS = (performance.now() - started) / 1000;
     if (args.json) writeFileSync(args.json, `${JSON.stringify({ load, totalS, results }, null, 2)}\n`);
     for (const result of results) {
-      console.log(`\n${result.mode}: onboarding per second and group (admitted calls):`);
+      console.log(
+        `\n${result.mode} (round ${result.round}): onboarding per second and group (admitted calls):`,
+      );
       for (const [group, row] of Object.entries(result.onboarding.timeline))
         console.log(`  ${group.padEnd(15)} ${row.map((n) => String(n).padStart(2)).join(" ")}`);
     }
-    if (results.length !== 2) {
-      // One mode alone: no side-by-side table, its figures as they are.
-      for (const { mode, onboarding, writeBurst } of results)
-        console.log(
-          `${mode}: onboarding ${onboarding.ready}/${BRANDS} in ${onboarding.wallS.toFixed(1)} s, floor ${onboarding.floorS.toFixed(1)} s (${onboarding.busiestGroup}), ÷ floor ${onboarding.timeOverFloor.toFixed(2)}, ${onboarding.calls} calls (${onboarding.throttled} 429); write burst ${writeBurst.written}/${writeBurst.prompts} written, ${writeBurst.itemUpstreamBusy} × 503, ${writeBurst.item502} × 502, ${writeBurst.calls} calls (${writeBurst.throttled} 429)`,
-        );
-      console.log(`\nprocess logs: ${LOG_DIR}`);
-      return;
-    }
-    const [u, p] = results as [Awaited<ReturnType<typeof runMode>>, Awaited<ReturnType<typeof runMode>>];
 
     const n = (value: number | undefined, digits = 1) =>
       value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : "-";
     const pct = (value: number) => `${value.toFixed(1)} %`;
+    const peaks = (scenario: Counts | undefined) =>
+      scenario
+        ? `${scenario.observedPerSecondPeak}, ${scenario.observedInFlightPeak} (${within(scenario.observedPerSecondPeak, scenario.observedInFlightPeak)})`
+        : "-";
+    const simPeaks = (scenario: Counts | undefined) =>
+      scenario ? `${scenario.perSecondPeak}, ${scenario.inFlightPeak}` : "-";
     console.log(
       `\nupstream-budget-e2e: simulator ${LIMIT.perSecond} / s, ${LIMIT.concurrent} in flight, ${LATENCY_MS} ms; ` +
-        `2 serve + 2 worker per mode; ${BRANDS} brands, ${PROMPTS} prompts each, ${VIEWS} views; ` +
+        `2 serve + 2 worker per run; ${BRANDS} brands, ${PROMPTS} prompts each, ${VIEWS} views; ` +
+        `${ROUNDS} rounds, modes in rotating order (columns in run order); ` +
         `load average at start ${load.join(" ")}; ${totalS.toFixed(0)} s in all\n`,
     );
-    printTable(
-      ["scenario / figure", u.mode, p.mode, "target (paced)"],
+    const rows: [string, (r: Result) => string, string][] = [
+      ["1. onboarding: ready", (r) => `${r.onboarding.ready}/${BRANDS}`, `${BRANDS}/${BRANDS}`],
+      ["1. wall time s", (r) => n(r.onboarding.wallS), ""],
+      ["1. rate floor s (busiest group)", (r) => n(r.onboarding.floorS), ""],
+      ["1. time ÷ floor", (r) => n(r.onboarding.timeOverFloor, 2), "≤ 1.20"],
+      ["1. upstream calls (429)", (r) => `${r.onboarding.calls} (${r.onboarding.throttled})`, ""],
+      ["1. 429 share", (r) => pct(r.onboarding.throttledPct), "≤ 1 %"],
+      ["1. sent peak / s, in flight (observer; ≤ limit?)", (r) => peaks(r.onboarding), "≤ 10, ≤ 10"],
+      ["1. admitted peak / s, in flight (simulator)", (r) => simPeaks(r.onboarding), "(≤ 10 always)"],
+      ["2. prompts written", (r) => `${r.writeBurst.written}/${r.writeBurst.prompts}`, "all (or 503)"],
+      ["2. items 502", (r) => String(r.writeBurst.item502), "0"],
+      ["2. items 503 upstreamBusy", (r) => String(r.writeBurst.itemUpstreamBusy), "counted"],
       [
-        [
-          "1. onboarding: ready",
-          `${u.onboarding.ready}/${BRANDS}`,
-          `${p.onboarding.ready}/${BRANDS}`,
-          `${BRANDS}/${BRANDS}`,
-        ],
-        ["1. wall time s", n(u.onboarding.wallS), n(p.onboarding.wallS), ""],
-        ["1. rate floor s (busiest group)", n(u.onboarding.floorS), n(p.onboarding.floorS), ""],
-        ["1. time ÷ floor", n(u.onboarding.timeOverFloor, 2), n(p.onboarding.timeOverFloor, 2), "≤ 1.20"],
-        [
-          "1. upstream calls (429)",
-          `${u.onboarding.calls} (${u.onboarding.throttled})`,
-          `${p.onboarding.calls} (${p.onboarding.throttled})`,
-          "",
-        ],
-        ["1. 429 share", pct(u.onboarding.throttledPct), pct(p.onboarding.throttledPct), "≤ 1 %"],
-        [
-          "1. peak / s, in flight",
-          `${u.onboarding.perSecondPeak}, ${u.onboarding.inFlightPeak}`,
-          `${p.onboarding.perSecondPeak}, ${p.onboarding.inFlightPeak}`,
-          "≤ 10, ≤ 10",
-        ],
-        [
-          "2. prompts written",
-          `${u.writeBurst.written}/${u.writeBurst.prompts}`,
-          `${p.writeBurst.written}/${p.writeBurst.prompts}`,
-          "all (or 503)",
-        ],
-        ["2. items 502", String(u.writeBurst.item502), String(p.writeBurst.item502), "0"],
-        [
-          "2. items 503 upstreamBusy",
-          String(u.writeBurst.itemUpstreamBusy),
-          String(p.writeBurst.itemUpstreamBusy),
-          "counted",
-        ],
-        [
-          "2. lost / live despite a failure",
-          `${u.writeBurst.missing} / ${u.writeBurst.writtenDespiteFailure}`,
-          `${p.writeBurst.missing} / ${p.writeBurst.writtenDespiteFailure}`,
-          "0 / 0",
-        ],
-        [
-          "2. failed items left as drafts (retry publishes)",
-          String(u.writeBurst.draftsLeft),
-          String(p.writeBurst.draftsLeft),
-          "counted",
-        ],
-        ["2. wall time s", n(u.writeBurst.wallS), n(p.writeBurst.wallS), ""],
-        [
-          "2. upstream calls per write (admitted)",
-          n(u.writeBurst.callsPerWrite),
-          n(p.writeBurst.callsPerWrite),
-          "",
-        ],
-        [
-          "2b. second burst: prompts written",
-          `${u.secondBurst.written}/${u.secondBurst.prompts}`,
-          `${p.secondBurst.written}/${p.secondBurst.prompts}`,
-          "",
-        ],
-        [
-          "2b. upstream calls per write (admitted)",
-          n(u.secondBurst.callsPerWrite),
-          n(p.secondBurst.callsPerWrite),
-          "",
-        ],
-        ["2b. wall time s", n(u.secondBurst.wallS), n(p.secondBurst.wallS), ""],
-        [
-          "2. upstream calls (429)",
-          `${u.writeBurst.calls} (${u.writeBurst.throttled})`,
-          `${p.writeBurst.calls} (${p.writeBurst.throttled})`,
-          "",
-        ],
-        ["2. 429 share", pct(u.writeBurst.throttledPct), pct(p.writeBurst.throttledPct), "≤ 1 %"],
-        [
-          "2. pool view during burst p50 ms",
-          n(u.writeBurst.viewsDuringBurst.p50Ms, 0),
-          n(p.writeBurst.viewsDuringBurst.p50Ms, 0),
-          "",
-        ],
-        [
-          "2. peak / s, in flight",
-          `${u.writeBurst.perSecondPeak}, ${u.writeBurst.inFlightPeak}`,
-          `${p.writeBurst.perSecondPeak}, ${p.writeBurst.inFlightPeak}`,
-          "≤ 10, ≤ 10",
-        ],
-        ["3a. views after the burst p50 ms", n(u.afterBurst?.p50Ms, 0), n(p.afterBurst?.p50Ms, 0), ""],
-        ["3a. views after the burst p99 ms", n(u.afterBurst?.p99Ms, 0), n(p.afterBurst?.p99Ms, 0), ""],
-        [
-          "3a. upstream calls during them",
-          String(u.afterBurst?.calls ?? "-"),
-          String(p.afterBurst?.calls ?? "-"),
-          "(refresh)",
-        ],
-        ["3b. fresh views p50 ms", n(u.poolView?.p50Ms, 0), n(p.poolView?.p50Ms, 0), "≤ 50"],
-        ["3b. fresh views p99 ms", n(u.poolView?.p99Ms, 0), n(p.poolView?.p99Ms, 0), "≤ 200"],
-        [
-          "3b. upstream calls during them",
-          String(u.poolView?.calls ?? "-"),
-          String(p.poolView?.calls ?? "-"),
-          "0",
-        ],
-        [
-          "3b. peak / s, in flight",
-          `${u.poolView?.perSecondPeak ?? "-"}, ${u.poolView?.inFlightPeak ?? "-"}`,
-          `${p.poolView?.perSecondPeak ?? "-"}, ${p.poolView?.inFlightPeak ?? "-"}`,
-          "≤ 10, ≤ 10",
-        ],
+        "2. lost / live despite a failure",
+        (r) => `${r.writeBurst.missing} / ${r.writeBurst.writtenDespiteFailure}`,
+        "0 / 0",
       ],
+      ["2. failed items left as drafts (retry publishes)", (r) => String(r.writeBurst.draftsLeft), "counted"],
+      ["2. wall time s", (r) => n(r.writeBurst.wallS), ""],
+      ["2. upstream calls per write (admitted)", (r) => n(r.writeBurst.callsPerWrite), ""],
+      ["2. upstream calls (429)", (r) => `${r.writeBurst.calls} (${r.writeBurst.throttled})`, ""],
+      ["2. 429 share", (r) => pct(r.writeBurst.throttledPct), "≤ 1 %"],
+      ["2. pool view during burst p50 ms", (r) => n(r.writeBurst.viewsDuringBurst.p50Ms, 0), ""],
+      ["2. sent peak / s, in flight (observer; ≤ limit?)", (r) => peaks(r.writeBurst), "≤ 10, ≤ 10"],
+      ["2. admitted peak / s, in flight (simulator)", (r) => simPeaks(r.writeBurst), "(≤ 10 always)"],
+      ["2b. second burst: prompts written", (r) => `${r.secondBurst.written}/${r.secondBurst.prompts}`, ""],
+      ["2b. upstream calls per write (admitted)", (r) => n(r.secondBurst.callsPerWrite), ""],
+      ["2b. wall time s", (r) => n(r.secondBurst.wallS), ""],
+      ["2b. sent peak / s, in flight (observer; ≤ limit?)", (r) => peaks(r.secondBurst), "≤ 10, ≤ 10"],
+      ["3a. views after the burst p50 ms", (r) => n(r.afterBurst?.p50Ms, 0), ""],
+      ["3a. views after the burst p99 ms", (r) => n(r.afterBurst?.p99Ms, 0), ""],
+      ["3a. upstream calls during them", (r) => String(r.afterBurst?.calls ?? "-"), "(refresh)"],
+      ["3b. fresh views p50 ms", (r) => n(r.poolView?.p50Ms, 0), "≤ 50"],
+      ["3b. fresh views p99 ms", (r) => n(r.poolView?.p99Ms, 0), "≤ 200"],
+      ["3b. upstream calls during them", (r) => String(r.poolView?.calls ?? "-"), "0"],
+      [
+        "3. sent peak / s, in flight (observer; ≤ limit?)",
+        (r) => `${peaks(r.afterBurst)} / ${peaks(r.poolView)}`,
+        "≤ 10, ≤ 10",
+      ],
+    ];
+    printTable(
+      ["scenario / figure", ...results.map((r) => `${r.mode} ${r.round} (load ${r.load})`), "target (paced)"],
+      rows.map(([label, cell, target]) => [label, ...results.map(cell), target]),
     );
+    // Ratios side by side within a round (the machine's load moves between rounds).
+    if (MODES.includes("paced") && MODES.length > 1) {
+      for (const other of MODES.filter((mode) => mode !== "paced")) {
+        const ratios = Array.from({ length: ROUNDS }, (_, r) => {
+          const paced = results.find((x) => x.round === r + 1 && x.mode === "paced");
+          const them = results.find((x) => x.round === r + 1 && x.mode === other);
+          return paced && them ? (paced.onboarding.wallS / them.onboarding.wallS).toFixed(2) : "-";
+        });
+        console.log(`\nonboarding wall time, paced ÷ ${other}, per round: ${ratios.join(", ")}`);
+      }
+    }
     for (const result of results) {
-      console.log(`\n${result.mode}:`);
+      console.log(`\n${result.mode} (round ${result.round}):`);
       console.log(`  creates answered ${JSON.stringify(result.onboarding.createStatuses)}`);
       for (const line of result.onboarding.createFailures) console.log(`    create: ${line}`);
       for (const line of result.onboarding.failedBrands) console.log(`    failed brand: ${line}`);
-      console.log(`  onboarding per (account, group): ${JSON.stringify(result.onboarding.keys)}`);
+      console.log(`  onboarding per (account, group), simulator: ${JSON.stringify(result.onboarding.keys)}`);
+      console.log(
+        `  onboarding per (account, group), observer: ${JSON.stringify(result.onboarding.observed)}`,
+      );
       console.log(`  write requests answered ${JSON.stringify(result.writeBurst.requestStatuses)}`);
       console.log(`  write items ${JSON.stringify(result.writeBurst.itemOutcomes)}`);
       console.log(`  pool views during the burst ${JSON.stringify(result.writeBurst.viewsDuringBurst)}`);
-      console.log(`  write burst per (account, group): ${JSON.stringify(result.writeBurst.keys)}`);
+      console.log(`  write burst per (account, group), simulator: ${JSON.stringify(result.writeBurst.keys)}`);
+      console.log(
+        `  write burst per (account, group), observer: ${JSON.stringify(result.writeBurst.observed)}`,
+      );
       console.log(`  write burst calls per route: ${JSON.stringify(result.writeBurst.byRoute)}`);
       console.log(`  onboarding calls per route: ${JSON.stringify(result.onboarding.byRoute)}`);
       if (result.afterBurst && result.poolView)
@@ -802,6 +790,7 @@ async function main() {
     }
     console.log(`\nprocess logs: ${LOG_DIR}`);
   } finally {
+    await observer.close();
     await stopAll([simulator]);
   }
 }
