@@ -2,6 +2,7 @@ import path from "node:path";
 
 import { z } from "zod";
 
+import type { IdleOrgSettings } from "../domain/orgBackgroundPace.ts";
 import { parseCorsOrigins } from "./corsOrigins.ts";
 import {
   DEFAULT_ACQUIRE_TIMEOUT_MS,
@@ -68,6 +69,7 @@ const envSchema = z.object({
   SERENITY_DB_POOL_SIZE: positiveInt.default(DEFAULT_POOL_SIZE),
   SERENITY_DB_NESTED_ACQUIRE: z.enum(["throw", "warn"]).default("throw"),
   SERENITY_WORKER_CONCURRENCY: positiveInt.default(10),
+  SERENITY_IDLE_ORG_CALLS_PER_HOUR: z.coerce.number().int().min(0).default(12),
   SERENITY_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SERENITY_WORKER_PORT: z
     .union([z.literal("off"), z.coerce.number().int().min(0).max(65535)])
@@ -216,6 +218,8 @@ export const DEFAULT_UPSTREAM_RECONCILE_GRACE_MS = 10 * 60_000;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
 /** Default bound of a readiness check: under Kubernetes' default probe timeout of 1 s. */
 export const DEFAULT_READINESS_TIMEOUT_MS = 500;
+/** Default time without a request, a job or a failure after which an org is idle (ADR 0042). */
+export const DEFAULT_IDLE_ORG_AFTER_MS = 3_600_000;
 /** Default period of the job reconciler in each worker (ADR 0002). */
 export const DEFAULT_JOB_RECONCILE_INTERVAL_MS = 60_000;
 
@@ -228,6 +232,13 @@ export interface WorkerSettings {
    * SERENITY_UPSTREAM_RECONCILE_GRACE_MS (default 10 min; 0 reclaims on first sight — tests only).
    */
   upstreamReconcile: { intervalMs: number; graceMs: number };
+  /**
+   * SERENITY_IDLE_ORG_AFTER_MS (default 1 h; 0 keeps the default) and
+   * SERENITY_IDLE_ORG_CALLS_PER_HOUR (default 12; 0 = no idle pace, every org at full pace): an org
+   * with no request, job or failure for `afterMs` is idle, and its background passes spend at most
+   * `callsPerHour` upstream calls an hour together (docs/decisions/0042).
+   */
+  idleOrgs: IdleOrgSettings;
   /**
    * SERENITY_JOB_RECONCILE_INTERVAL_MS (default 60 s; 0 keeps the default): how often the job
    * reconciler hands on IN_PROGRESS jobs whose lease lapsed more than SERENITY_JOB_STALL_GRACE_MS
@@ -274,6 +285,7 @@ export const DURATION_VARIABLES = [
   "SERENITY_POOL_HISTORY_RETENTION_MS",
   "SERENITY_POOL_VIEW_MAX_AGE_MS",
   "SERENITY_POOL_SAMPLE_INTERVAL_MS",
+  "SERENITY_IDLE_ORG_AFTER_MS",
 ] as const;
 
 /** durationMs, a malformed value rethrown as the ConfigError that names it. */
@@ -332,6 +344,10 @@ function workerSettings(env: FlagSource, raw: RawEnv): WorkerSettings {
         DEFAULT_UPSTREAM_RECONCILE_GRACE_MS,
         "allowed",
       ),
+    },
+    idleOrgs: {
+      afterMs: bootDuration(env, "SERENITY_IDLE_ORG_AFTER_MS", DEFAULT_IDLE_ORG_AFTER_MS),
+      callsPerHour: raw.SERENITY_IDLE_ORG_CALLS_PER_HOUR,
     },
     jobReconcileIntervalMs: bootDuration(
       env,

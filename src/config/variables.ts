@@ -221,6 +221,22 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       "an orphan upstream (a sub-workspace or project Serenity made that no record tracks) is reclaimed once first seen this long ago (ADR 0016)",
   },
   {
+    names: ["SERENITY_IDLE_ORG_AFTER_MS"],
+    default: "3 600 000",
+    unit: "ms",
+    read: "boot",
+    meaning:
+      "an org with no org-scoped API call, no job change and no job failure for this long is idle: the pool sampler skips it and the upstream reconciler runs it only as often as `SERENITY_IDLE_ORG_CALLS_PER_HOUR` allows (ADR 0042)",
+  },
+  {
+    names: ["SERENITY_IDLE_ORG_CALLS_PER_HOUR"],
+    default: "12",
+    unit: "count",
+    read: "boot",
+    meaning:
+      "upstream calls an idle org's background passes may make per hour, together: its reconciler runs once per `max(SERENITY_UPSTREAM_RECONCILE_INTERVAL_MS, its last run's calls / this h)`; `0` = no idle pace (every org at full pace; ADR 0042)",
+  },
+  {
     names: ["SERENITY_JOB_STALL_GRACE_MS", "SERENITY_JOB_RETENTION_MS"],
     default: "2 min, 7 days",
     unit: "ms",

@@ -424,6 +424,34 @@ export const upstreamReconcileRuns = pgTable("upstream_reconcile_runs", {
   holder: uuid("holder"),
   leaseExpiresAt: tz("lease_expires_at"),
   lastFinishedAt: tz("last_finished_at"),
+  /**
+   * How many upstream calls the org's last run made (its retries included): an idle org's next run
+   * waits until that many calls fit its hourly budget (docs/decisions/0042). NULL before a first run.
+   */
+  lastCalls: integer("last_calls"),
+});
+
+/**
+ * The pool sampler's per-org run lease (docs/decisions/0042), the reconciler's twin: one process at
+ * a time samples an org, and `last_finished_at` spaces its samples a period apart whichever worker
+ * takes them, so N workers sample an org once a period, not N times.
+ */
+export const poolSampleRuns = pgTable("pool_sample_runs", {
+  orgId: uuid("org_id").primaryKey(),
+  holder: uuid("holder"),
+  leaseExpiresAt: tz("lease_expires_at"),
+  lastFinishedAt: tz("last_finished_at"),
+});
+
+/**
+ * When an org was last used through the API (any org-scoped call: a view or a write), to within a
+ * minute: a process writes it at most once a minute per org (src/orgs/orgActivityMarks.ts). With the
+ * org's jobs it decides whether the org is idle, and so the pace of its background passes
+ * (docs/decisions/0042). A table of its own, so the hot `orgs` row is not rewritten by reads.
+ */
+export const orgActivity = pgTable("org_activity", {
+  orgId: uuid("org_id").primaryKey(),
+  activeAt: tz("active_at").notNull(),
 });
 
 /**
@@ -573,6 +601,8 @@ export const schema = {
   idempotencyKeys,
   apiRateLimits,
   upstreamReconcileRuns,
+  poolSampleRuns,
+  orgActivity,
   upstreamOrphanSightings,
   upstreamBudgetSlots,
   upstreamBudgetAdaptive,

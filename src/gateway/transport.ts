@@ -17,6 +17,7 @@ import { GatewayError, type GatewayErrorKind } from "./errors.ts";
 import { type AttemptOutcome, decideRetry } from "./retryPolicy.ts";
 import { buildPath, type QueryValue } from "./routeTemplate.ts";
 import type { GatewayName } from "./types.ts";
+import { noteUpstreamCall } from "./upstreamCallTally.ts";
 import { currentUpstreamScope, DEFAULT_SCOPE_BUDGET_MS } from "./upstreamScope.ts";
 import { assertWriteFences } from "./writeFence.ts";
 
@@ -357,6 +358,7 @@ export class GatewayTransport {
   ): Promise<Exchange> {
     const started = performance.now();
     const group = endpointGroupOf(gateway, route);
+    noteUpstreamCall();
     // One client span per exchange, named by the route template: ids stay out of traces too.
     const { attempt, status } = await withUpstreamSpan(
       { gateway, method, route, group, attempt: attemptNumber },

@@ -5,12 +5,15 @@ import type { CredentialStore } from "../credentials/credentialStore.ts";
 import { UPSTREAM_AUDIENCE } from "../credentials/credentialStore.ts";
 import { findLatestOrgCredential } from "../db/credentials/findLatestOrgCredential.ts";
 import type { Db } from "../db/database.ts";
+import { listOrgBackgroundState, NOTHING_RECORDED } from "../db/orgs/listOrgBackgroundState.ts";
 import { listOrgs } from "../db/orgs/listOrgs.ts";
 import { claimReconcileRun } from "../db/upstreamReconcile/claimReconcileRun.ts";
 import { finishReconcileRun } from "../db/upstreamReconcile/finishReconcileRun.ts";
 import type { Clock } from "../domain/clock.ts";
+import { type IdleOrgSettings, orgBackgroundPace } from "../domain/orgBackgroundPace.ts";
 import { awaitTurn, PASS_SPREAD_SHARE, type PassPace } from "../domain/passPacing.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
+import { tallyUpstreamCalls } from "../gateway/upstreamCallTally.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import { reportOverrun } from "../observability/backgroundPassOverrun.ts";
 import type { EventBus } from "../observability/events.ts";
@@ -35,6 +38,12 @@ export interface UpstreamReconcileScheduleDeps {
   reconciler: UpstreamReconciler;
   settings: UpstreamReconcileSettings;
   /**
+   * When an org is idle and what its background passes may spend then (SERENITY_IDLE_ORG_AFTER_MS,
+   * SERENITY_IDLE_ORG_CALLS_PER_HOUR): an idle org is run once per
+   * `max(intervalMs, last run's calls / callsPerHour h)` (docs/decisions/0042).
+   */
+  idle: IdleOrgSettings;
+  /**
    * An operator's upstream token (SERENITY_UPSTREAM_TOKEN) used when the org has no live stored
    * credential: stored ones end with their job's lineage, so without it an org is reconciled only
    * while someone's job runs there.
@@ -44,6 +53,8 @@ export interface UpstreamReconcileScheduleDeps {
 
 export interface ReconcilePassReport {
   ran: OrgReconcileReport[];
+  /** Orgs at the idle pace this pass (run or not). */
+  idle: number;
   skipped: number;
   noCredential: number;
   failed: number;
@@ -53,6 +64,9 @@ export interface ReconcilePassReport {
  * When and where the upstream reconciler runs: every worker ticks, and per org one process at a
  * time takes the org's run (a lease row, src/db/upstreamReconcile/claimReconcileRun.ts) when the
  * last run finished a period ago — so N workers reconcile each org once a period, not N times.
+ * The period is the org's own (docs/decisions/0042): the full one while the org is active (a
+ * request, a job or a failure within SERENITY_IDLE_ORG_AFTER_MS, or an orphan pending), else as
+ * long as its last run's calls need to fit SERENITY_IDLE_ORG_CALLS_PER_HOUR.
  * Reading upstream needs a bearer and a worker has no user: like the pool sampler, it uses the
  * most recent live credential attached to a job of the org; an org without one is skipped.
  */
@@ -76,26 +90,44 @@ export class UpstreamReconcileSchedule {
 
   async #runDue(options: { graceMs?: number; pace?: PassPace }): Promise<ReconcilePassReport> {
     const { db, clock, logger, events, credentials, reconciler, settings } = this.#deps;
-    const report: ReconcilePassReport = { ran: [], skipped: 0, noCredential: 0, failed: 0 };
+    const report: ReconcilePassReport = { ran: [], idle: 0, skipped: 0, noCredential: 0, failed: 0 };
     const startedAt = clock.now().getTime();
     const orgs = (await listOrgs(db, undefined)).filter((org) => org.parentWorkspaceId);
+    const background = await listOrgBackgroundState(db, {
+      now: clock.databaseTime?.(),
+      lookBackMs: this.#deps.idle.afterMs,
+    });
     for (const [index, org] of orgs.entries()) {
       if (!(await awaitTurn(clock, options.pace, startedAt, index, orgs.length))) break;
       if (!org.parentWorkspaceId) continue;
       const target = { id: org.id, parentWorkspaceId: org.parentWorkspaceId };
-      const claimed = await claimReconcileRun(db, {
-        orgId: org.id,
-        holder: this.#holder,
-        now: clock.databaseTime?.(),
-        leaseMs: Math.max(MIN_RUN_LEASE_MS, 2 * settings.intervalMs),
-        periodMs: settings.intervalMs,
+      const state = background.states.get(org.id) ?? NOTHING_RECORDED;
+      const pace = orgBackgroundPace(state.activity, background.now, {
+        idle: this.#deps.idle,
+        reconcileEveryMs: settings.intervalMs,
+        lastReconcileCalls: state.lastReconcileCalls,
       });
+      if (pace.reason === "idle") report.idle += 1;
+      // Not due by what the tick read: no claim statement (the claim below stays the guard).
+      const notDue =
+        state.lastReconciledAt !== null &&
+        background.now.getTime() - state.lastReconciledAt.getTime() < pace.reconcileEveryMs;
+      const claimed =
+        !notDue &&
+        (await claimReconcileRun(db, {
+          orgId: org.id,
+          holder: this.#holder,
+          now: clock.databaseTime?.(),
+          leaseMs: Math.max(MIN_RUN_LEASE_MS, 2 * settings.intervalMs),
+          periodMs: pace.reconcileEveryMs,
+        }));
       if (!claimed) {
         report.skipped += 1;
         events.emit("upstream.reconcileRun", { orgId: org.id, outcome: "skipped" });
         continue;
       }
       const log = logger.child({ orgId: org.id });
+      let calls = 0;
       try {
         const credentialId = await findLatestOrgCredential(db, {
           orgId: org.id,
@@ -114,9 +146,10 @@ export class UpstreamReconcileSchedule {
           continue;
         }
         report.ran.push(
-          await reconciler.reconcileOrg(target, bearer, {
-            graceMs: options.graceMs ?? settings.graceMs,
-          }),
+          await tallyUpstreamCalls(
+            () => reconciler.reconcileOrg(target, bearer, { graceMs: options.graceMs ?? settings.graceMs }),
+            (made) => (calls = made),
+          ),
         );
         events.emit("upstream.reconcileRun", { orgId: org.id, outcome: "ran" });
       } catch (error) {
@@ -128,6 +161,7 @@ export class UpstreamReconcileSchedule {
           orgId: org.id,
           holder: this.#holder,
           now: clock.databaseTime?.(),
+          calls,
         }).catch((error: unknown) =>
           log.warn(
             { err: error },

@@ -9,6 +9,7 @@ import { isParentWorkspaceUniqueViolation } from "../db/orgs/parentWorkspaceUniq
 import { updateOrg } from "../db/orgs/updateOrg.ts";
 import type { Clock } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
+import type { OrgActivityMarks } from "./orgActivityMarks.ts";
 
 export type Org = OrgRow;
 
@@ -30,6 +31,11 @@ export interface OrgServiceDeps {
   clock: Clock;
   /** Absent: no metering is read when an org is created or its parent changes (tests of orgs alone). */
   parentMetering?: ParentMeteringPort;
+  /**
+   * Where an access marks the org used (its background passes' pace, docs/decisions/0042). Absent:
+   * nothing is marked (tests of orgs alone).
+   */
+  activity?: Pick<OrgActivityMarks, "mark">;
 }
 
 /** Orgs (tenants). Tenancy: an org the caller may not access is indistinguishable from a missing one. */
@@ -74,12 +80,14 @@ export class OrgService {
 
   /**
    * The org if it exists and the caller may access it; else `notFound` (no existence oracle). With
-   * its parent's metering, read in the same statement (spec/allocation.md §13).
+   * its parent's metering, read in the same statement (spec/allocation.md §13). Every org-scoped
+   * operation passes here, so this is where the org is marked used (at most a statement a minute).
    */
   async getAccessible(principal: Principal, orgId: string): Promise<OrgWithMetering> {
     if (!canAccessOrg(principal, orgId)) throw new ServiceError("notFound");
     const org = await findOrgById(this.deps.db, orgId);
     if (!org) throw new ServiceError("notFound");
+    await this.deps.activity?.mark(org.id);
     return org;
   }
 

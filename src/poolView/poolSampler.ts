@@ -1,10 +1,16 @@
+import { randomUUID } from "node:crypto";
+
 import { DEFAULT_POOL_SAMPLE_INTERVAL_MS } from "../config/env.ts";
 import type { CredentialStore } from "../credentials/credentialStore.ts";
 import { UPSTREAM_AUDIENCE } from "../credentials/credentialStore.ts";
 import { findLatestOrgCredential } from "../db/credentials/findLatestOrgCredential.ts";
 import type { Db } from "../db/database.ts";
+import { listOrgBackgroundState, NOTHING_RECORDED } from "../db/orgs/listOrgBackgroundState.ts";
 import { listOrgsWithBrands } from "../db/orgs/listOrgsWithBrands.ts";
+import { claimPoolSampleRun } from "../db/poolSampleRuns/claimPoolSampleRun.ts";
+import { finishPoolSampleRun } from "../db/poolSampleRuns/finishPoolSampleRun.ts";
 import type { Clock } from "../domain/clock.ts";
+import { type IdleOrgSettings, orgBackgroundPace } from "../domain/orgBackgroundPace.ts";
 import { awaitTurn, PASS_SPREAD_SHARE, type PassPace } from "../domain/passPacing.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
@@ -26,10 +32,22 @@ export interface PoolSamplerDeps {
    * every parent, where a member's credential ends with their jobs (spec/allocation.md §13).
    */
   operatorBearer?: string;
+  /**
+   * When an org is idle (SERENITY_IDLE_ORG_AFTER_MS): an idle org is not sampled at all, unless
+   * the idle pace is off (SERENITY_IDLE_ORG_CALLS_PER_HOUR=0; docs/decisions/0042).
+   */
+  idle: IdleOrgSettings;
 }
+
+/** A sample's lease: a process that dies mid-sample holds the org at most this long. */
+const MIN_SAMPLE_LEASE_MS = 60_000;
 
 export interface PoolSampleReport {
   sampled: number;
+  /** Idle orgs, not sampled (their gauge and history keep their last read). */
+  idle?: number;
+  /** Orgs another process samples, or sampled less than a period ago. */
+  taken?: number;
   /** Orgs without a live stored credential to read upstream with. */
   skipped: number;
   failed: number;
@@ -49,10 +67,17 @@ export interface PoolSampleReport {
  * and logged at debug — the gauge then simply keeps its last value. The token is only held in
  * memory for the read. Orgs are sampled one at a time: a pass is a handful of GETs per org, and
  * one slow org must not stampede the upstream. The periodic pass spreads its orgs over most of its
- * interval (domain/passPacing.ts) instead of reading them all at its start.
+ * tick (domain/passPacing.ts) instead of reading them all at its start.
+ *
+ * Proportional to change (docs/decisions/0042): an idle org (no request, job or failure within
+ * SERENITY_IDLE_ORG_AFTER_MS) is not sampled — nothing moves its pool but a hand in Semrush, and a
+ * write reads what it needs anyway; its first view or write brings it back. An active org is taken
+ * by one process at a time, a period apart (a lease row, claimPoolSampleRun), so N workers sample
+ * it once a period, not N times.
  */
 export class PoolSampler {
   readonly #deps: PoolSamplerDeps;
+  readonly #holder = randomUUID();
   #loop: PeriodicLoop | undefined;
 
   constructor(deps: PoolSamplerDeps) {
@@ -64,17 +89,42 @@ export class PoolSampler {
    * failure. With `pace`, org i of n starts no sooner than i × spreadMs / n after the pass began;
    * without it (a CLI run, a test) the orgs go one after another.
    */
-  sampleAll(pace?: PassPace): Promise<PoolSampleReport> {
-    return asBackgroundWork(() => this.#sampleAll(pace));
+  sampleAll(pace?: PassPace, options: { periodMs?: number } = {}): Promise<PoolSampleReport> {
+    return asBackgroundWork(() => this.#sampleAll(pace, options.periodMs ?? 0));
   }
 
-  async #sampleAll(pace: PassPace | undefined): Promise<PoolSampleReport> {
-    const { db, clock, logger, poolView } = this.#deps;
+  async #sampleAll(pace: PassPace | undefined, periodMs: number): Promise<PoolSampleReport> {
+    const { db, clock, logger, poolView, idle } = this.#deps;
     const report: PoolSampleReport = { sampled: 0, skipped: 0, failed: 0 };
     const startedAt = clock.now().getTime();
     const orgs = await listOrgsWithBrands(db);
+    const background = await listOrgBackgroundState(db, {
+      now: clock.databaseTime?.(),
+      lookBackMs: idle.afterMs,
+    });
     for (const [index, org] of orgs.entries()) {
       if (!(await awaitTurn(clock, pace, startedAt, index, orgs.length))) break;
+      const state = background.states.get(org.id) ?? NOTHING_RECORDED;
+      const orgPace = orgBackgroundPace(state.activity, background.now, {
+        idle,
+        reconcileEveryMs: periodMs,
+        lastReconcileCalls: state.lastReconcileCalls,
+      });
+      if (!orgPace.sample) {
+        report.idle = (report.idle ?? 0) + 1;
+        continue;
+      }
+      const claimed = await claimPoolSampleRun(db, {
+        orgId: org.id,
+        holder: this.#holder,
+        now: clock.databaseTime?.(),
+        leaseMs: Math.max(MIN_SAMPLE_LEASE_MS, 2 * periodMs),
+        periodMs,
+      });
+      if (!claimed) {
+        report.taken = (report.taken ?? 0) + 1;
+        continue;
+      }
       const log = logger.child({ orgId: org.id });
       try {
         const bearer = await this.#bearerFor(org.id);
@@ -88,6 +138,14 @@ export class PoolSampler {
       } catch (error) {
         log.warn({ err: error }, "pool sampler: could not sample this org's pool");
         report.failed += 1;
+      } finally {
+        await finishPoolSampleRun(db, {
+          orgId: org.id,
+          holder: this.#holder,
+          now: clock.databaseTime?.(),
+        }).catch((error: unknown) =>
+          log.warn({ err: error }, "pool sampler: could not end the org's sample (its lease will expire)"),
+        );
       }
     }
     return report;
@@ -107,17 +165,23 @@ export class PoolSampler {
     return { reason: exchanged?.reason ?? "missing" };
   }
 
-  /** Samples every `intervalMs` (the first pass after one interval); passes never overlap. */
+  /**
+   * Samples each active org every `intervalMs`, whichever worker takes it: ticks a few times per
+   * interval (the org's lease decides who samples and when); passes never overlap.
+   */
   start(intervalMs: number = DEFAULT_POOL_SAMPLE_INTERVAL_MS): void {
     if (this.#loop) return;
+    const everyMs = Math.max(50, Math.min(Math.floor(intervalMs / 4), 30_000));
     this.#loop = startPeriodic({
-      everyMs: intervalMs,
+      everyMs,
       pass: async (signal) =>
         this.#deps.logger.debug(
-          await this.sampleAll({ spreadMs: PASS_SPREAD_SHARE * intervalMs, signal }),
+          await this.sampleAll({ spreadMs: PASS_SPREAD_SHARE * everyMs, signal }, { periodMs: intervalMs }),
           "pool sampler pass",
         ),
       onError: (error) => this.#deps.logger.warn({ err: error }, "pool sampler pass failed"),
+      // Each org is due once an interval: a tick's pass longer than that no longer fits it.
+      overrunAfterMs: intervalMs,
       onOverrun: (durationMs) => reportOverrun(this.#deps, "poolSampler", durationMs, intervalMs),
     });
   }

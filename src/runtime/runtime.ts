@@ -19,6 +19,7 @@ import type { LockProvider } from "../locks/reentrantLock.ts";
 import { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
+import type { PoolRefreshPacing } from "../poolView/poolViews.ts";
 import type { GatewayOrigins } from "./gatewayOrigins.ts";
 import { createReadiness, type Readiness } from "./readiness.ts";
 import { resolveDatabase } from "./resolveDatabase.ts";
@@ -64,6 +65,11 @@ export interface RuntimeOptions {
   gateway?: GatewayOrigins;
   /** Replaces the allocation lock's database lease: tests only (ServiceDeps, docs/decisions/0039). */
   allocationLockProvider?: LockProvider;
+  /**
+   * How the pool view's background refresh spreads its reads (tests on a hand-driven clock, whose
+   * paced waits would otherwise wait for the test to move time); default paced.
+   */
+  poolRefreshPacing?: Partial<PoolRefreshPacing>;
 }
 
 /**
@@ -154,6 +160,7 @@ export async function openRuntime(
       syncSettleBudgetMs: config.syncSettleBudgetMs,
       upstreamToken: config.upstreamToken,
       allocationLockProvider: options.allocationLockProvider,
+      poolRefreshPacing: options.poolRefreshPacing,
     });
     // Started here, at boot, before anything listens or fetches: an enqueue never starts it.
     await services.jobs.queue.start();

@@ -39,6 +39,7 @@ import { createMarketJobHandler } from "../markets/createMarketJob.ts";
 import { MarketService } from "../markets/marketService.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
+import { OrgActivityMarks } from "../orgs/orgActivityMarks.ts";
 import { OrgService } from "../orgs/orgService.ts";
 import { PoolHistory } from "../poolView/poolHistory.ts";
 import type { PoolRefreshPacing } from "../poolView/poolViews.ts";
@@ -119,7 +120,13 @@ export function createServices(deps: ServiceDeps): Services {
     operatorBearer: deps.upstreamToken,
   };
   // An org that gets a parent learns its metering at once (allocation reads it).
-  const orgs = new OrgService({ db, clock, parentMetering: parentMeteringPort(allocationDeps) });
+  const orgs = new OrgService({
+    db,
+    clock,
+    parentMetering: parentMeteringPort(allocationDeps),
+    // Every org-scoped access marks the org used: its background passes' pace (ADR 0042).
+    activity: new OrgActivityMarks({ db, clock, logger }),
+  });
   const brands = new BrandService({ db, clock, orgs });
   const credentials = new CredentialStore({
     db,

@@ -86,6 +86,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       poolView: runtime.services.poolView,
       events: runtime.events,
       operatorBearer: runtime.config.upstreamToken,
+      idle: settings.idleOrgs,
     });
     sampler.start(sampleEveryMs);
     const stopJobs = worker.stop.bind(worker);
@@ -106,6 +107,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       events: runtime.events,
       credentials: jobs.credentials,
       settings: reconcile,
+      idle: settings.idleOrgs,
       reconciler: upstreamReconcilerOf(runtime),
       fallbackBearer: runtime.config.upstreamToken,
     });

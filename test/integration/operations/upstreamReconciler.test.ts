@@ -211,6 +211,7 @@ describe("the upstream reconciler", () => {
         orgId: world.orgId,
         holder: "00000000-0000-4000-8000-000000000002",
         now,
+        calls: 0,
       }),
     ).toBe(false);
     expect(
@@ -218,6 +219,7 @@ describe("the upstream reconciler", () => {
         orgId: world.orgId,
         holder: "00000000-0000-4000-8000-000000000001",
         now,
+        calls: 0,
       }),
     ).toBe(true);
     // Finished: not due again until a period later, whoever asks.

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { loadConfig } from "../../../src/config/env.ts";
+import { markOrgActive } from "../../../src/db/orgs/markOrgActive.ts";
 import { brands, jobs, orgs } from "../../../src/db/schema.ts";
 import { createGatewayClient, type GatewayClient } from "../../../src/gateway/index.ts";
 import { EventBus } from "../../../src/observability/events.ts";
@@ -119,6 +120,7 @@ function sampler(operatorBearer?: string) {
     credentials: runtime.services.jobs.credentials,
     poolView: runtime.services.poolView,
     operatorBearer,
+    idle: runtime.config.worker.idleOrgs,
   });
 }
 
@@ -164,6 +166,9 @@ describe("pool sampler", () => {
     withInvalidated = await orgWithBrand("invalidated");
     await storeCredential(sampled, userToken);
     await storeCredential(withInvalidated, `old-${userToken}`, { invalidate: true });
+    // Someone used the org without a credential lately (a view): an idle org is not sampled at all
+    // (docs/decisions/0042, test/integration/poolView/idleOrgBackground.test.ts).
+    await markOrgActive(runtime.database.db, { orgId: withoutCredential, now: undefined });
     // An org without brands is not sampled at all.
     await runtime.database.db.insert(orgs).values({
       id: randomUUID(),

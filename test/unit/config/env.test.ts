@@ -59,11 +59,12 @@ describe("loadConfig", () => {
 });
 
 describe("the worker's settings (read once at boot, src/runtime/startWorker.ts reads them there)", () => {
-  it("default: pool sample 60 s, upstream reconciler every 5 min with a 10 min grace, job reconciler every 60 s, no token", () => {
+  it("default: pool sample 60 s, upstream reconciler every 5 min with a 10 min grace, idle after 1 h at 12 calls an hour, job reconciler every 60 s, no token", () => {
     const config = loadConfig({});
     expect(config.worker).toEqual({
       poolSampleIntervalMs: 60_000,
       upstreamReconcile: { intervalMs: 300_000, graceMs: 600_000 },
+      idleOrgs: { afterMs: 3_600_000, callsPerHour: 12 },
       jobReconcileIntervalMs: 60_000,
       concurrency: 10,
       probePort: 8081,
@@ -83,6 +84,16 @@ describe("the worker's settings (read once at boot, src/runtime/startWorker.ts r
     );
     expect(loadConfig({ SERENITY_JOB_RECONCILE_INTERVAL_MS: "  " }).worker.jobReconcileIntervalMs).toBe(
       60_000,
+    );
+  });
+
+  it("takes the idle threshold and budget; a budget of 0 turns the idle pace off, a negative one is refused", () => {
+    expect(
+      loadConfig({ SERENITY_IDLE_ORG_AFTER_MS: "600000", SERENITY_IDLE_ORG_CALLS_PER_HOUR: "0" }).worker
+        .idleOrgs,
+    ).toEqual({ afterMs: 600_000, callsPerHour: 0 });
+    expect(() => loadConfig({ SERENITY_IDLE_ORG_CALLS_PER_HOUR: "-1" })).toThrow(
+      /SERENITY_IDLE_ORG_CALLS_PER_HOUR/,
     );
   });
 
