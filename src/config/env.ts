@@ -2,7 +2,6 @@ import path from "node:path";
 
 import { z } from "zod";
 
-import type { IdleOrgSettings } from "../domain/orgBackgroundPace.ts";
 import { parseCorsOrigins } from "./corsOrigins.ts";
 import {
   DEFAULT_ACQUIRE_TIMEOUT_MS,
@@ -238,7 +237,7 @@ export interface WorkerSettings {
    * with no request, job or failure for `afterMs` is idle, and its background passes spend at most
    * `callsPerHour` upstream calls an hour together (docs/decisions/0042).
    */
-  idleOrgs: IdleOrgSettings;
+  idleOrgs: { afterMs: number; callsPerHour: number };
   /**
    * SERENITY_JOB_RECONCILE_INTERVAL_MS (default 60 s; 0 keeps the default): how often the job
    * reconciler hands on IN_PROGRESS jobs whose lease lapsed more than SERENITY_JOB_STALL_GRACE_MS
