@@ -15,6 +15,11 @@ export interface Call {
   group: EndpointGroup | null;
   /** Answered 429 by the request limits (a fault rule's 429 is not `throttled`). */
   throttled: boolean;
+  /**
+   * The account it counted against (`bearerHash` of its bearer, as `/__sim/rate` names it); absent
+   * for a call without a bearer. Lets a benchmark attribute calls to accounts, never the bearer.
+   */
+  account?: string;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type EndpointGroup, endpointGroupOf } from "../../domain/endpointGroup.ts";
 import type { SimContext } from "../context.ts";
 import type { FaultAction } from "./faults.ts";
+import { bearerHash } from "./requestLimiter.ts";
 import {
   APPLICATION_JSON,
   gatewayError,
@@ -29,6 +30,8 @@ interface CallState {
   throttled: boolean;
   receivedAt: string;
   host: string;
+  /** The presented bearer's hash (requestLimiter.ts `bearerHash`), computed once per call. */
+  account: string | undefined;
 }
 
 export function pathOf(url: string): string {
@@ -80,10 +83,12 @@ export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
       throttled: false,
       receivedAt: new Date(ctx.now()).toISOString(),
       host: request.headers.host ?? "",
+      account: undefined,
     };
     states.set(request, state);
 
     const presented = bearerOf(request.headers.authorization);
+    if (presented) state.account = bearerHash(presented);
     if (presented && state.group) {
       const release = ctx.limiter.tryStart(presented, state.group, ctx.now(), ctx.settings.rateLimit);
       if (!release) {
@@ -109,6 +114,7 @@ export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
           throttled: false,
           receivedAt: state.receivedAt,
           host: state.host,
+          ...(state.account ? { account: state.account } : {}),
         });
         reply.hijack();
         request.raw.socket.destroy();
@@ -155,6 +161,7 @@ export function installPipeline(app: FastifyInstance, ctx: SimContext): void {
       throttled: state.throttled,
       receivedAt: state.receivedAt,
       host: state.host,
+      ...(state.account ? { account: state.account } : {}),
     });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { bearerHash } from "../../../src/simulator/http/requestLimiter.ts";
 import { startSimulator } from "../../../src/simulator/startSimulator.ts";
 import { PE, UM } from "../../support/simulator.ts";
 import {
@@ -204,6 +205,8 @@ describe("call log and controls", () => {
         host: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
         group: "projects",
         throttled: false,
+        // The account it counted against, by the same hash /__sim/rate names it with.
+        account: bearerHash(TOKEN),
       },
       {
         method: "GET",
@@ -216,6 +219,8 @@ describe("call log and controls", () => {
         throttled: false,
       },
     ]);
+    // A call without a bearer has no account.
+    expect(calls[1]).not.toHaveProperty("account");
     expect(Number.isNaN(Date.parse(calls[0]!.at))).toBe(false);
     // Arrival comes before the answer: a test can tell when a call reached the upstream.
     expect(Date.parse(calls[0]!.receivedAt!)).toBeLessThanOrEqual(Date.parse(calls[0]!.at));

@@ -58,6 +58,7 @@ describe("serenity simulator", () => {
         host: expect.any(String),
         group: "workspaces",
         throttled: false,
+        account: expect.stringMatching(/^[0-9a-f]{12}$/),
       },
     ]);
   });
