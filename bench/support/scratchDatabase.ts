@@ -23,17 +23,42 @@ function withDatabase(url: string, database: string): string {
 
 export interface ScratchDatabase {
   url: string;
+  /** True when `pg_stat_statements` is installed in the database (asked with `statementStats`). */
+  statementStats: boolean;
   drop(): Promise<void>;
 }
 
-/** A fresh migrated database; dropped (and the embedded server released) by `drop()`. */
-export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> {
+/**
+ * An embedded server with `pg_stat_statements` preloaded: the library is only loaded at start, so
+ * the setting is written (ALTER SYSTEM, kept in the cluster) and the server started once more.
+ */
+async function embeddedWithStatementStats(tempDir: string) {
+  const first = await acquireEmbeddedDatabase(tempDir, logger);
+  const client = new pg.Client({ connectionString: withDatabase(first.url, "postgres") });
+  await client.connect();
+  await client.query("alter system set shared_preload_libraries = 'pg_stat_statements'");
+  await client.end();
+  await first.release();
+  return acquireEmbeddedDatabase(tempDir, logger);
+}
+
+/**
+ * A fresh migrated database; dropped (and the embedded server released) by `drop()`. With
+ * `statementStats`, `pg_stat_statements` is installed in it when the server can load it (always for
+ * the embedded server; on DATABASE_URL's only when its operator preloaded the library).
+ */
+export async function scratchDatabase(
+  prefix: string,
+  options: { statementStats?: boolean } = {},
+): Promise<ScratchDatabase> {
   let tempDir: string | undefined;
   let release: (() => Promise<void>) | undefined;
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     tempDir = await fs.mkdtemp(path.join(os.tmpdir(), `serenity-${prefix}-`));
-    const embedded = await acquireEmbeddedDatabase(tempDir, logger);
+    const embedded = options.statementStats
+      ? await embeddedWithStatementStats(tempDir)
+      : await acquireEmbeddedDatabase(tempDir, logger);
     adminUrl = withDatabase(embedded.url, "postgres");
     release = () => embedded.release();
   }
@@ -43,8 +68,23 @@ export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> 
   await admin.query(`create database ${name}`);
   const url = withDatabase(adminUrl, name);
   await runMigrations(url);
+  let statementStats = false;
+  if (options.statementStats) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query("create extension if not exists pg_stat_statements");
+      await client.query("select count(*) from pg_stat_statements");
+      statementStats = true;
+    } catch {
+      // Not preloaded on this server: the caller says so and goes without.
+    } finally {
+      await client.end();
+    }
+  }
   return {
     url,
+    statementStats,
     drop: async () => {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();

@@ -1,0 +1,71 @@
+/**
+ * Per-pass lag of the fleet benchmark: from the visits polled during the window (and each org's last
+ * visit before it), the longest stretch each org went without a visit. The stretch after the last
+ * visit is counted up to the window's end, so an org the pass never reached shows its whole wait.
+ */
+
+export class VisitLog {
+  /** The last visit before the window, per org. */
+  readonly before = new Map<string, number>();
+  /** Every distinct visit seen during the window, per org, in order. */
+  readonly during = new Map<string, number[]>();
+  readonly #last = new Map<string, number>();
+
+  start(visits: Map<string, number>): void {
+    for (const [org, at] of visits) {
+      this.before.set(org, at);
+      this.#last.set(org, at);
+    }
+  }
+
+  observe(visits: Map<string, number>): void {
+    for (const [org, at] of visits) {
+      if (this.#last.get(org) === at) continue;
+      this.#last.set(org, at);
+      const list = this.during.get(org) ?? [];
+      list.push(at);
+      this.during.set(org, list);
+    }
+  }
+
+  /** Longest gap per org over [windowStart, windowEnd], ms. */
+  worstGaps(orgs: string[], windowStart: number, windowEnd: number): Map<string, number> {
+    const gaps = new Map<string, number>();
+    for (const org of orgs) {
+      let previous = this.before.get(org) ?? windowStart;
+      let worst = 0;
+      for (const at of this.during.get(org) ?? []) {
+        worst = Math.max(worst, at - previous);
+        previous = at;
+      }
+      worst = Math.max(worst, windowEnd - previous);
+      gaps.set(org, worst);
+    }
+    return gaps;
+  }
+
+  visitsDuring(org: string): number {
+    return this.during.get(org)?.length ?? 0;
+  }
+}
+
+export interface LagSummary {
+  orgs: number;
+  /** Orgs visited at least once during the window. */
+  visited: number;
+  worstS: number;
+  p50S: number;
+  /** Orgs whose worst gap exceeded twice the period. */
+  overBudget: number;
+}
+
+export function summariseLag(gaps: number[], visited: number, periodMs: number): LagSummary {
+  const sorted = [...gaps].sort((a, b) => a - b);
+  return {
+    orgs: gaps.length,
+    visited,
+    worstS: sorted.length ? sorted[sorted.length - 1]! / 1000 : NaN,
+    p50S: sorted.length ? sorted[Math.floor(sorted.length / 2)]! / 1000 : NaN,
+    overBudget: gaps.filter((gap) => gap > 2 * periodMs).length,
+  };
+}
