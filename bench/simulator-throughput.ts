@@ -1,10 +1,13 @@
 /**
  * Simulator throughput: requests per second of a cheap GET (a workspace's resources) and of a
  * metered prompt create (one new text per request), so later benchmarks can tell whether they are
- * simulator-bound. The simulator runs in its own process (`serenity simulator`, loopback only) so it
- * does not share an event loop with the load generator; `--in-process` runs it here instead.
+ * simulator-bound. Two placements side by side in one run: the simulator in its own process
+ * (`serenity simulator`, loopback only, not sharing an event loop with the load generator) and in
+ * this process. Every (placement, scenario) runs once per round, the placements' order rotating
+ * round by round, so neither always runs first on a machine whose load moves.
  *
- *   npx tsx bench/simulator-throughput.ts [--duration 5] [--connections 10] [--in-process]
+ *   npx tsx bench/simulator-throughput.ts [--duration 5] [--connections 10] [--rounds 2]
+ *                                         [--placements separate,in-process]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -48,9 +51,15 @@ const { values } = parseArgs({
   options: {
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
-    "in-process": { type: "boolean", default: false },
+    rounds: { type: "string", default: "2" },
+    placements: { type: "string", default: "separate,in-process" },
   },
 });
+const ROUNDS = Math.max(1, Number(values.rounds));
+type Placement = "separate" | "in-process";
+const PLACEMENTS = values.placements.split(",").map((name) => name.trim()) as Placement[];
+if (PLACEMENTS.length === 0 || PLACEMENTS.some((name) => name !== "separate" && name !== "in-process"))
+  throw new Error("--placements takes separate, in-process, comma-separated");
 const duration = Math.min(60, Math.max(1, Number(values.duration)));
 const connections = Math.min(200, Math.max(1, Number(values.connections)));
 
@@ -106,8 +115,9 @@ async function json(url: string, method: string, body?: unknown): Promise<unknow
   return text === "" ? undefined : JSON.parse(text);
 }
 
-const server = values["in-process"] ? await startInProcess() : await startOutOfProcess();
-try {
+/** One simulator per placement, each with its own project for the metered write. */
+async function prepare(placement: Placement) {
+  const server = placement === "in-process" ? await startInProcess() : await startOutOfProcess();
   const project = (await json(`${server.url}${PE}/v1/workspaces/${WS}/projects`, "POST", {
     name: "Bench",
     type: "ai",
@@ -115,7 +125,6 @@ try {
     location_id: 2840,
     language_id: "5a0a33ed-7f5c-4901-befd-a042c0350da1", // English, in the live catalogue
   })) as { id: string };
-
   let counter = 0;
   const scenarios: { name: string; requests: AutocannonRequest[] }[] = [
     {
@@ -136,33 +145,54 @@ try {
       ],
     },
   ];
+  return { placement, server, scenarios };
+}
 
+const prepared: Awaited<ReturnType<typeof prepare>>[] = [];
+try {
+  for (const placement of PLACEMENTS) prepared.push(await prepare(placement));
   const rows: string[] = [];
-  for (const scenario of scenarios) {
-    await json(`${server.url}/__sim/calls`, "DELETE");
-    const result = await autocannon({
-      url: server.url,
-      connections,
-      duration,
-      headers,
-      requests: scenario.requests,
-    });
-    const logged = ((await json(`${server.url}/__sim/calls`, "GET")) as unknown[]).length;
-    rows.push(
-      `| ${scenario.name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx + result.errors + result.timeouts} | ${logged} |`,
-    );
+  /** req/s per round, placement and scenario index: for the write / read ratio within a round. */
+  const rates = new Map<string, number>();
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const shift = (round - 1) % prepared.length;
+    for (const { placement, server, scenarios } of [...prepared.slice(shift), ...prepared.slice(0, shift)]) {
+      for (const [index, scenario] of scenarios.entries()) {
+        await json(`${server.url}/__sim/calls`, "DELETE");
+        const result = await autocannon({
+          url: server.url,
+          connections,
+          duration,
+          headers,
+          requests: scenario.requests,
+        });
+        const logged = ((await json(`${server.url}/__sim/calls`, "GET")) as unknown[]).length;
+        rates.set(`${round} ${placement} ${index}`, result.requests.average);
+        rows.push(
+          `| ${round} | ${placement} | ${scenario.name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx + result.errors + result.timeouts} | ${logged} |`,
+        );
+      }
+    }
   }
+  const ratios = prepared.map(({ placement }) => {
+    const perRound = Array.from({ length: ROUNDS }, (_, r) =>
+      (rates.get(`${r + 1} ${placement} 1`)! / rates.get(`${r + 1} ${placement} 0`)!).toFixed(2),
+    );
+    return `write / read, ${placement}, per round: ${perRound.join(", ")}`;
+  });
   process.stdout.write(
     [
       "",
-      `Simulator throughput (${values["in-process"] ? "in-process" : "separate process"}, ${connections} connections, ${duration} s each, loopback)`,
+      `Simulator throughput (${connections} connections, ${duration} s each, loopback; ${ROUNDS} rounds, placements in rotating order, rows in run order)`,
       "",
-      "| scenario | req/s (mean) | p50 ms | p99 ms | failures | calls logged |",
-      "|---|---:|---:|---:|---:|---:|",
+      "| round | placement | scenario | req/s (mean) | p50 ms | p99 ms | failures | calls logged |",
+      "|---:|---|---|---:|---:|---:|---:|---:|",
       ...rows,
+      "",
+      ...ratios,
       "",
     ].join("\n"),
   );
 } finally {
-  await server.close();
+  for (const { server } of prepared) await server.close();
 }

@@ -608,13 +608,22 @@ async function runMode(mode: Mode, round: number, sim: string, observer: Upstrea
     };
     const afterBurst = await viewSeries();
     let oldestS = NaN;
+    let meteringS = NaN;
     const fresh = await until(
       `${run}: every pool-view entry younger than 20 s`,
       async () => {
         const answer = await view();
         if (answer.status !== 200) return false;
-        const sampledAt = Date.parse((JSON.parse(answer.text) as { sampledAt: string }).sampledAt);
-        const asOfs = [...answer.text.matchAll(/"asOf":(null|"[^"]+")/g)].map((match) =>
+        const body = JSON.parse(answer.text) as {
+          sampledAt: string;
+          metering?: { asOf: string | null };
+        };
+        const sampledAt = Date.parse(body.sampledAt);
+        // The entries' ages only: the parent's metering has an asOf of its own (read when the
+        // org was created, not by a resources read), which no refresh renews.
+        meteringS = body.metering?.asOf ? (sampledAt - Date.parse(body.metering.asOf)) / 1000 : NaN;
+        delete body.metering;
+        const asOfs = [...JSON.stringify(body).matchAll(/"asOf":(null|"[^"]+")/g)].map((match) =>
           match[1] === "null" ? NaN : Date.parse(JSON.parse(match[1]!) as string),
         );
         oldestS = Math.max(...asOfs.map((asOf) => (sampledAt - asOf) / 1000));
@@ -623,7 +632,7 @@ async function runMode(mode: Mode, round: number, sim: string, observer: Upstrea
       60_000,
       1_000,
     );
-    const poolView = { ...(await viewSeries()), fresh, oldestEntryS: oldestS };
+    const poolView = { ...(await viewSeries()), fresh, oldestEntryS: oldestS, meteringAgeS: meteringS };
 
     const crashed = procs.filter((proc) => proc.exited).map((proc) => `${proc.name}: ${proc.exited}`);
     return { mode, onboarding, writeBurst, secondBurst, afterBurst, poolView, crashed };
@@ -772,7 +781,7 @@ async function main() {
       console.log(`  onboarding calls per route: ${JSON.stringify(result.onboarding.byRoute)}`);
       if (result.afterBurst && result.poolView)
         console.log(
-          `  pool views answered ${JSON.stringify(result.afterBurst.statuses)} after the burst, ${JSON.stringify(result.poolView.statuses)} once fresh (fresh reached: ${result.poolView.fresh}, oldest entry ${result.poolView.oldestEntryS.toFixed(1)} s)`,
+          `  pool views answered ${JSON.stringify(result.afterBurst.statuses)} after the burst, ${JSON.stringify(result.poolView.statuses)} once fresh (fresh reached: ${result.poolView.fresh}, oldest entry ${result.poolView.oldestEntryS.toFixed(1)} s; the metering's own asOf ${result.poolView.meteringAgeS.toFixed(1)} s old)`,
         );
       console.log(`  second burst calls per route: ${JSON.stringify(result.secondBurst.byRoute)}`);
       for (const scenario of [
