@@ -1,4 +1,5 @@
 import { dynamicAllocationEnabled } from "../config/flags.ts";
+import type { SectionStart } from "../db/allocation/acquireAllocationLock.ts";
 import type { Need, Units } from "../domain/allocation.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
@@ -8,6 +9,7 @@ import {
   MODEL_ADD_CALL_SITE,
   needOf,
   type NeedSource,
+  PUBLISH_CALL_SITE,
   type ReleaseReason,
   type SectionOptions,
   type SectionWrite,
@@ -16,12 +18,19 @@ import { allocates, type MeteringState } from "../domain/metering.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
 import { ensureHeadroom } from "./ensureHeadroom.ts";
-import { announcedModelAdd, modelSetChangesNow } from "./modelSetChanges.ts";
+import {
+  countOwnModelChange,
+  flushSection,
+  type GuardedSection,
+  noteStaged,
+  publishInSection,
+  publishUnguarded,
+  sectionOf,
+} from "./guardedSection.ts";
+import { announcedModelAdd } from "./modelSetChanges.ts";
 import { meteringBearer, readMeteringInBackground, readParentMetering } from "./parentMetering.ts";
-import { countOwnModelChange, distrustPublishBasis, expectModelChanges } from "./publishBasis.ts";
 import { createQuotaRetryBudget } from "./quotaRetryBudget.ts";
 import { releaseSurplusLocked } from "./releaseSurplus.ts";
-import { observeResources, recordStaged } from "./resourcesRecord.ts";
 import { type AfterQuotaRejection, retryOnQuota } from "./retryOnQuota.ts";
 import { releaseErrorCodeOf } from "./upstreamFailures.ts";
 
@@ -103,9 +112,10 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
   async function ensureAfterQuotaRejection(
     target: AllocationTarget,
     need: Need,
+    section?: GuardedSection,
   ): Promise<AfterQuotaRejection> {
     await deps.lock.withLock(target.subWorkspaceId, () =>
-      ensureHeadroom(deps, target, need, path, undefined, { afterQuotaRejection: true }),
+      ensureHeadroom(deps, target, need, path, { section, afterQuotaRejection: true }),
     );
     return "retry";
   }
@@ -153,6 +163,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
     callSite: string,
     need: NeedSource,
     write: () => Promise<T>,
+    section?: GuardedSection,
   ): Promise<T> {
     return retryOnQuota(
       deps,
@@ -162,7 +173,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
         budget,
         ensure:
           current.kind === "on"
-            ? async () => ensureAfterQuotaRejection(current.target, await needOf(need))
+            ? async () => ensureAfterQuotaRejection(current.target, await needOf(need), section)
             : current.kind === "unmetered"
               ? () => afterUnmeteredRejection(current.target, need)
               : undefined,
@@ -188,49 +199,67 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
     const current = mode();
     if (current.kind !== "on") {
       await needOf(need);
-      return work((callSite, fn, stages = {}) => retry(current, callSite, stages, fn));
+      return work((callSite, fn, stages = {}) =>
+        retry(
+          current,
+          callSite,
+          stages,
+          callSite === PUBLISH_CALL_SITE
+            ? () => publishUnguarded(deps, context.subWorkspaceId ?? context.parentWorkspaceId, fn)
+            : fn,
+        ),
+      );
     }
     const { target } = current;
     const id = target.subWorkspaceId;
-    // Before each write: a holder that stalled past its lease must not write unserialised. A model
-    // add is announced around its call (modelSetChanges.ts).
-    const write: SectionWrite = (callSite, fn, stages = {}) => {
-      deps.lock.assertHeld(id);
-      const send =
-        callSite === MODEL_ADD_CALL_SITE
-          ? () => announcedModelAdd(deps, id, fn, () => countOwnModelChange(id))
-          : fn;
-      return retry(current, callSite, stages, send);
-    };
-    // Where the model sets stand before the need is worked out: a change before the lock is held
-    // may leave the need short of what the writes stage, and a publish of the section then records
-    // no basis — checked by the publish's own statement, not by another read (modelSetChanges.ts).
-    // A fixed need, or one worked out under the lock, has nothing to fear (NeedSource).
-    const readFromProject = typeof need === "function" && !options.needUnderLock;
-    const modelsBefore = readFromProject ? await modelSetChangesNow(deps, id) : undefined;
-    // The reads that decide the need start now, alongside the lock and the resources read: they
-    // look at the project, not at the allocation, so they need not wait for the lock. The
-    // resources read starts only once the lock is held, so it sees every unit staged before.
-    const deciding = options.needUnderLock ? undefined : needOf(need);
-    deciding?.catch(() => undefined); // awaited below; a failed lock wait must not leave it unobserved
-    return deps.lock.withLock(id, async () => {
-      const resources = observeResources(deps, {
-        orgId: target.orgId,
-        bearer: target.bearer,
-        workspaceId: id,
-      });
-      resources.catch(() => undefined); // awaited by ensure unless the need's reads failed first
-      if (modelsBefore?.inFlight) distrustPublishBasis(id);
-      else if (modelsBefore) expectModelChanges(id, modelsBefore.changes);
-      const ensured = await (deciding ?? needOf(need));
-      await ensureHeadroom(deps, target, ensured, path, resources);
-      const result = await work(write);
-      // What the section staged (its need, §5) goes to the resources record while the lock is
-      // still held: the figure a read lagging behind its publish must not lower (ADR 0020). An
-      // item that failed inside the work makes it high until the next read: the safe direction.
-      await recordStaged(deps, target, ensured);
-      return result;
+    // The need's reads start once the lease's first attempt answered where the model sets stand: a
+    // change after that may leave the need short of what the writes stage, and a publish of the
+    // section then records no basis — checked by the publish's own statement (modelSetChanges.ts).
+    // A fixed need, or one worked out under the lock, has nothing to fear (NeedSource). The reads
+    // look at the project, not at the allocation, so they overlap the lock wait; the resources read
+    // starts only once the lock is held, so it sees every unit staged before.
+    const modelsMatter = typeof need === "function" && !options.needUnderLock;
+    let firstAttempt!: (state: unknown) => void;
+    const first = new Promise<SectionStart | undefined>((resolve) => {
+      firstAttempt = (state) => resolve(state as SectionStart | undefined);
     });
+    const deciding = options.needUnderLock ? undefined : first.then(() => needOf(need));
+    deciding?.catch(() => undefined); // awaited below; a failed lock wait must not leave it unobserved
+    return deps.lock.withLock(
+      id,
+      async (held) => {
+        firstAttempt(undefined); // a lock that never told (a test's stand-in): the need starts now
+        const outermost = held.scope.section === undefined;
+        const section = await sectionOf(deps, id, held, await first, modelsMatter);
+        const readAt = deps.clock.now();
+        const read = deps.upstream.readResources(target.bearer, id);
+        read.catch(() => undefined); // awaited by ensure unless the need's reads failed first
+        // Before each write: a holder that stalled past its lease must not write unserialised. A
+        // model add is announced around its call (modelSetChanges.ts); a publish is recorded with
+        // the section's basis before it is sent (guardedSection.ts).
+        const write: SectionWrite = (callSite, fn, stages = {}) => {
+          deps.lock.assertHeld(id);
+          const send =
+            callSite === MODEL_ADD_CALL_SITE
+              ? () => announcedModelAdd(deps, id, fn, () => countOwnModelChange(section))
+              : callSite === PUBLISH_CALL_SITE
+                ? () => publishInSection(deps, target, section, fn)
+                : fn;
+          return retry(current, callSite, stages, send, section);
+        };
+        try {
+          const ensured = await (deciding ?? needOf(need));
+          await ensureHeadroom(deps, target, ensured, path, { section, resources: { read, at: readAt } });
+          // What the section stages (its need, §5) goes to the record with its read, while the lock
+          // is still held: the figure a read lagging behind its publish must not lower (ADR 0020).
+          noteStaged(section, ensured);
+          return await work(write);
+        } finally {
+          if (outermost) await flushSection(deps, target, section);
+        }
+      },
+      { onFirstAttempt: firstAttempt },
+    );
   }
 
   /** §7 under the lock, best effort: a failure is logged and left for the sweep, never thrown. */

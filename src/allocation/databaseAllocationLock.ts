@@ -9,11 +9,25 @@ import { createLeaseRowLock } from "../locks/leaseRowLock.ts";
 import type { LockProvider } from "../locks/reentrantLock.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
+import { publishLagMs } from "./publishLag.ts";
+
+/** What a section asks its lease's release to do besides: restart the window of its publish. */
+export interface ReleaseNote {
+  restartPublishWindow: boolean;
+  /** The section's clock's time for the restart (a test's hand-driven time; production: undefined). */
+  now: Date | undefined;
+}
+
+function isReleaseNote(note: unknown): note is ReleaseNote {
+  return typeof note === "object" && note !== null && "restartPublishWindow" in note;
+}
 
 /**
  * The cross-process allocation lock: a lease row per sub-workspace in `allocation_locks`
  * (docs/decisions/0001-allocation-concurrency.md), on the lease-row lock of ./leaseRowLock.ts. A
- * wait that runs out is `workspaceBusy`.
+ * wait that runs out is `workspaceBusy`. Taking the lease answers the section's start (the last
+ * publish, the model sets: acquireAllocationLock.ts); giving it back restarts the window of a
+ * publish the section made (releaseAllocationLock.ts).
  */
 export interface DatabaseLockOptions {
   db: Db;
@@ -42,12 +56,25 @@ export function createDatabaseLockProvider(options: DatabaseLockOptions): LockPr
     pollMaxMs: options.pollMaxMs,
     random: options.random,
     rows: {
-      acquire: (subWorkspaceId, holder, now, ttlMs) =>
-        acquireAllocationLock(db, { subWorkspaceId, holder, now, ttlMs }),
+      acquire: async (subWorkspaceId, holder, now, ttlMs) => {
+        const start = await acquireAllocationLock(db, {
+          subWorkspaceId,
+          holder,
+          now,
+          ttlMs,
+          publishLagMs: publishLagMs(options.env),
+        });
+        return { taken: start.taken, state: start };
+      },
       renew: (subWorkspaceId, holder, now, ttlMs) =>
         renewAllocationLock(db, { subWorkspaceId, holder, now, ttlMs }),
-      release: async (subWorkspaceId, holder) => {
-        await releaseAllocationLock(db, { subWorkspaceId, holder });
+      release: async (subWorkspaceId, holder, note) => {
+        await releaseAllocationLock(db, {
+          subWorkspaceId,
+          holder,
+          restartPublishWindow: isReleaseNote(note) && note.restartPublishWindow,
+          now: isReleaseNote(note) ? note.now : undefined,
+        });
       },
     },
     names: { keyField: "subWorkspaceId", lock: "allocation lock lease" },

@@ -15,18 +15,23 @@ import {
   type Units,
   type WorkspaceResources,
 } from "../domain/allocation.ts";
-import { monotonicMsOf } from "../domain/clock.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import { flushSection, type GuardedSection, lastPublishFor, noteRead } from "./guardedSection.ts";
 import { knownNotToFit, knownPoolFree, refreshPoolInBackground } from "./poolFreeBounds.ts";
-import { notePublishBasis } from "./publishBasis.ts";
 import { ownReadWithinPublishBound } from "./publishBound.ts";
 import { rebalanceFromSiblings } from "./rebalanceFromSiblings.ts";
 import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources } from "./resourcesRecord.ts";
 import { transferAndRecord } from "./transferAndRecord.ts";
 import { toServiceError } from "./upstreamFailures.ts";
+
+export interface EnsureOptions {
+  section?: GuardedSection;
+  resources?: { read: Promise<WorkspaceResources>; at: Date };
+  afterQuotaRejection?: boolean;
+}
 
 export type EnsureResult = { toppedUp: false } | { toppedUp: true; newTotal: Units };
 
@@ -44,43 +49,47 @@ type TopUpStep = "topUp" | "exact" | "rebalance";
  * held across ensure and the metered write (docs/decisions/0001), so the next reader already sees
  * staged units.
  *
- * `resources`, when given, is the read the caller already started under the lock (a section
- * overlaps it with the reads that decide its need); otherwise ensure reads. `afterQuotaRejection`:
- * this ensure follows a metered 405 of the section's write, upstream's word that the read was low
- * (publishBound.ts).
+ * `options.section` is the guarded section it plans for (guardedSection.ts): the read goes there, to
+ * be recorded with the section's staged units, and the last publish comes from the section's lease
+ * statement; without one (a test driving ensure alone) the read is recorded and the last publish
+ * read here. `options.resources` is the read the caller already started under the lock (a section
+ * overlaps it with the reads that decide its need) and when it started; otherwise ensure reads.
+ * `afterQuotaRejection`: this ensure follows a metered 405 of the section's write, upstream's word
+ * that the read was low (publishBound.ts); the last publish is read again (the section's own).
  */
 export async function ensureHeadroom(
   deps: AllocationDeps,
   target: AllocationTarget,
   need: Need,
   path: TransferPath,
-  resources?: Promise<WorkspaceResources>,
-  options: { afterQuotaRejection?: boolean } = {},
+  options: EnsureOptions = {},
 ): Promise<EnsureResult> {
   const started = deps.clock.now().getTime();
-  const startedMonotonic = monotonicMsOf(deps.clock);
-
+  const { section } = options;
+  const id = target.subWorkspaceId;
+  const readAt = options.resources?.at ?? deps.clock.now();
   let read: WorkspaceResources;
   try {
-    read = await (resources ??
-      observeResources(deps, {
-        orgId: target.orgId,
-        bearer: target.bearer,
-        workspaceId: target.subWorkspaceId,
-      }));
+    read = await (options.resources?.read ??
+      (section
+        ? deps.upstream.readResources(target.bearer, id)
+        : observeResources(deps, { orgId: target.orgId, bearer: target.bearer, workspaceId: id })));
   } catch (error) {
     logFor(deps, target).warn({ err: error, need }, "allocation: resources read failed");
     throw toServiceError(deps.upstream, error);
   }
   // What a publish later in this section can move, from the read as upstream gave it; then, inside
   // the window of our own last publish, `used` as that publish made it (docs/decisions/0030).
-  notePublishBasis(target.subWorkspaceId, { resources: read, fallbackReadAtMs: startedMonotonic }, need);
-  read = await ownReadWithinPublishBound(deps, target.subWorkspaceId, read, options);
+  if (section) noteRead(section, read, readAt, need);
+  const lastPublish = await lastPublishFor(deps, id, section, options.afterQuotaRejection ?? false);
+  read = ownReadWithinPublishBound(read, lastPublish, options);
   const plan = planTopUp(read, need);
   if (isEmptyTargets(plan.targets)) {
     deps.events.emit("allocation.headroomCheck", { orgId: target.orgId, outcome: "hot_path" });
     return { toppedUp: false };
   }
+  // The transfer's answer is recorded on the entry: the section's read goes there first (ADR 0020).
+  if (section) await flushSection(deps, target, section);
   return topUp(deps, target, need, path, read, plan, started);
 }
 

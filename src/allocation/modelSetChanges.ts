@@ -1,6 +1,5 @@
 import { beginModelSetChange } from "../db/modelSetChanges/beginModelSetChange.ts";
 import { endModelSetChange } from "../db/modelSetChanges/endModelSetChange.ts";
-import { type ModelSetChanges, readModelSetChanges } from "../db/modelSetChanges/readModelSetChanges.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
 
 /**
@@ -9,19 +8,15 @@ import type { AllocationDeps } from "./allocationDeps.ts";
  * A model added to the project meanwhile — by a section that held the lock first — makes the
  * writes stage more than the need said, and a publish bound built from that need would count
  * less than the publish moved (docs/decisions/0030, addendum). Model adds announce themselves
- * here; a section that sees one between the start of its need and its lock records its publish
- * without a basis (the conservative rule for one window).
+ * here; the statement that takes a section's lease answers where they stand (its first attempt,
+ * before the need's reads start), and a section that sees one between then and its publish records
+ * that publish without a basis (the conservative rule for one window).
  */
 
 /** How long an announced model add whose end was never written (a process that died) counts as in flight. */
 const MODEL_CHANGE_HOLD_MS = 120_000;
 
 type Deps = Pick<AllocationDeps, "db" | "clock" | "logger">;
-
-/** Where the sub-workspace's model set changes stand now. */
-export function modelSetChangesNow(deps: Deps, subWorkspaceId: string): Promise<ModelSetChanges> {
-  return readModelSetChanges(deps.db, subWorkspaceId, deps.clock.databaseTime?.());
-}
 
 /**
  * Runs a model add announced: begun before it is sent (not best effort — unannounced, it is not

@@ -1,4 +1,3 @@
-import { findLastPublish } from "../db/allocation/findLastPublish.ts";
 import type { LastPublish, PublishWindow } from "../db/allocation/findLastPublishes.ts";
 import { type Dimension, DIMENSIONS, type WorkspaceResources } from "../domain/allocation.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
@@ -55,13 +54,11 @@ export function withinPublishBound(
  * it to the loose bound. Outside the window, or when the publish has no bound or the read cannot
  * be explained by it, the read as it is.
  */
-export async function ownReadWithinPublishBound(
-  deps: Pick<AllocationDeps, "db" | "clock" | "env">,
-  subWorkspaceId: string,
+export function ownReadWithinPublishBound(
   read: WorkspaceResources,
+  publish: LastPublish | undefined,
   options: { afterQuotaRejection?: boolean } = {},
-): Promise<WorkspaceResources> {
-  const publish = await findLastPublish(deps.db, subWorkspaceId, publishWindowOf(deps));
+): WorkspaceResources {
   if (publish?.boundLoose && !options.afterQuotaRejection) return read;
   return withinPublishBound(read, publish) ?? read;
 }

@@ -1,12 +1,9 @@
 import type { FlagSource } from "../config/flags.ts";
-import { extendPublishWindow } from "../db/allocation/extendPublishWindow.ts";
 import { loosenPublishBound } from "../db/allocation/loosenPublishBound.ts";
-import { recordPublish } from "../db/allocation/recordPublish.ts";
 import type { DbExecutor } from "../db/database.ts";
-import { type Clock, monotonicMsOf } from "../domain/clock.ts";
+import type { Clock } from "../domain/clock.ts";
 import type { GatewayClient } from "../gateway/gatewayClient.ts";
 import type { Logger } from "../observability/logger.ts";
-import { takePublishBasis } from "./publishBasis.ts";
 import { publishWindowOf } from "./publishBound.ts";
 
 export interface PublishRecorderDeps {
@@ -17,22 +14,11 @@ export interface PublishRecorderDeps {
 }
 
 /**
- * The gateway client with every project publish remembered per workspace (allocation_publishes),
- * whoever makes it: upstream's `used` catches up asynchronously after a publish, and a release
- * must not trust a read inside that lag (releaseSurplus, ADR 0001 addendum). Decorating the client
- * once at composition covers every publish call site, present and future, without a seam of its
- * own. A publish inside its sub-workspace's guarded section also records what the section's read
- * says it moved (publishBasis.ts, docs/decisions/0030), which lets rebalancing lower the
- * sub-workspace inside the window.
- *
- * The record is written **before** the call, and a publish whose record cannot be written is not
- * sent: a record lost after the call — a database blip that may also cost the section its lock —
- * would let another process, taking the lock next, release from a read that lags the publish. After
- * the call, answered or not (a timed-out publish may have committed), the window restarts from then
- * (best effort: unwritten, it started at the record, only the call's duration earlier).
- *
- * Every delete that can lower usage (a project, prompts, model assignments) marks an open window's
- * bound loose, after the call for the same reason (docs/decisions/0030, addendum); best effort.
+ * The gateway client with every delete that can lower usage (a project, prompts, model
+ * assignments) marking an open publish window's bound loose, after the call, answered or not
+ * (docs/decisions/0030, addendum); best effort. Decorating the client once at composition covers
+ * every delete call site. Publishes themselves are recorded by the metered-write guard, which every
+ * publish goes through (`PUBLISH_CALL_SITE`, guardedSection.ts).
  */
 export function withPublishRecording(gateway: GatewayClient, deps: PublishRecorderDeps): GatewayClient {
   const projects = gateway.projects;
@@ -55,26 +41,6 @@ export function withPublishRecording(gateway: GatewayClient, deps: PublishRecord
     ...gateway,
     projects: {
       ...projects,
-      publishProject: async (bearer, workspaceId, projectId) => {
-        await recordPublish(deps.db, {
-          subWorkspaceId: workspaceId,
-          now: deps.clock.databaseTime?.(),
-          basis: takePublishBasis(workspaceId),
-          publishLagMs: publishWindowOf(deps).publishLagMs,
-          monotonicMs: () => monotonicMsOf(deps.clock),
-        });
-        try {
-          return await projects.publishProject(bearer, workspaceId, projectId);
-        } finally {
-          await extendPublishWindow(deps.db, workspaceId, deps.clock.databaseTime?.()).catch(
-            (error: unknown) =>
-              deps.logger.warn(
-                { err: error, workspaceId },
-                "allocation: could not restart a publish's window",
-              ),
-          );
-        }
-      },
       deleteProject: (bearer, workspaceId, projectId, options) =>
         deleting(workspaceId, () => projects.deleteProject(bearer, workspaceId, projectId, options)),
       deletePrompts: (bearer, workspaceId, projectId, promptIds) =>

@@ -1,17 +1,8 @@
 import type { DbExecutor } from "../db/database.ts";
 import { recordResourcesRead } from "../db/resourceObservations/recordResourcesRead.ts";
-import { recordStagedUnits } from "../db/resourceObservations/recordStagedUnits.ts";
 import { recordTransferAnswer } from "../db/resourceObservations/recordTransferAnswer.ts";
-import {
-  DIMENSIONS,
-  type Need,
-  type TransferTargets,
-  type Units,
-  type WorkspaceResources,
-} from "../domain/allocation.ts";
-import { monotonicMsOf } from "../domain/clock.ts";
+import type { TransferTargets, WorkspaceResources } from "../domain/allocation.ts";
 import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
-import { noteSectionRead } from "./publishBasis.ts";
 import { publishLagMs } from "./publishLag.ts";
 import type { AllocationUpstream } from "./upstreamPort.ts";
 
@@ -34,9 +25,7 @@ export async function observeResources(
   read: { orgId: string; bearer: string; workspaceId: string; title?: string },
 ): Promise<WorkspaceResources> {
   const observedAt = deps.clock.now();
-  const startedMs = monotonicMsOf(deps.clock);
   const resources = await deps.upstream.readResources(read.bearer, read.workspaceId);
-  noteSectionRead(read.workspaceId, resources, startedMs);
   await recordRead(deps, { ...read, resources, observedAt });
   return resources;
 }
@@ -97,34 +86,9 @@ export async function recordTransfer(
   }
 }
 
-/** Records what a guarded section staged (its §5 need), right after its writes, under the lock. */
-export async function recordStaged(
-  deps: Omit<RecordDeps, "upstream">,
-  target: AllocationTarget,
-  staged: Need,
-): Promise<void> {
-  const units: Units = { projects: 0, prompts: 0 };
-  for (const dimension of DIMENSIONS) units[dimension] = Math.max(0, staged[dimension] ?? 0);
-  if (units.projects === 0 && units.prompts === 0) return;
-  try {
-    const recorded = await recordStagedUnits(deps.db, {
-      orgId: target.orgId,
-      workspaceId: target.subWorkspaceId,
-      units,
-      observedAt: deps.clock.now(),
-    });
-    deps.events.emit("allocation.recordWrite", {
-      source: "staged",
-      outcome: recorded ? "recorded" : "older",
-    });
-  } catch (error) {
-    recordFailed(deps, "staged", target.subWorkspaceId, error);
-  }
-}
-
 function recordFailed(
   deps: Pick<RecordDeps, "events" | "logger">,
-  source: "read" | "transfer" | "staged",
+  source: "read" | "transfer",
   workspaceId: string,
   error: unknown,
 ): void {

@@ -65,6 +65,12 @@ export async function needOf(source: NeedSource): Promise<Need> {
 export const MODEL_ADD_CALL_SITE = "modelAdd";
 
 /**
+ * The call site of a publish: the guard records it before it is sent — with the section's basis
+ * inside a guarded section (src/allocation/guardedSection.ts) — since upstream's `used` lags it.
+ */
+export const PUBLISH_CALL_SITE = "publish";
+
+/**
  * One metered upstream write inside a section. `callSite` names it for metrics (`projectCreate`,
  * `promptCreate`, `modelAdd`, `publish`). `stages` is what this one write stages (absent = `{}`,
  * e.g. publish): after a metered-quota 405 it is re-ensured against a fresh read before the retry

@@ -20,12 +20,19 @@ import type { AcquireOptions, LockLease, LockProvider } from "./reentrantLock.ts
  * whose renewal failed, or whose remaining time fell under `spareMs`, is no longer `held()`.
  */
 
+/** What an acquire statement answers: whether it took the lease, and what it read besides. */
+export interface AcquireAttempt {
+  taken: boolean;
+  state?: unknown;
+}
+
 /** The three guarded statements of a lease table (one src/db module each). */
 export interface LeaseRows {
   /** `now`: only a test's hand-driven time; production passes undefined (the database's clock). */
-  acquire(key: string, holder: string, now: DatabaseTime, ttlMs: number): Promise<boolean>;
+  acquire(key: string, holder: string, now: DatabaseTime, ttlMs: number): Promise<boolean | AcquireAttempt>;
   renew(key: string, holder: string, now: DatabaseTime, ttlMs: number): Promise<boolean>;
-  release(key: string, holder: string): Promise<void>;
+  /** `note`: what the section asked its release to do besides (LockLease.release). */
+  release(key: string, holder: string, note?: unknown): Promise<void>;
 }
 
 export interface LeaseRowLockOptions {
@@ -120,16 +127,20 @@ export function createLeaseRowLock(options: LeaseRowLockOptions): LockProvider {
       const deadline = started + timeoutMs;
       for (let attempt = 0; ; attempt++) {
         const acquiredAt = monotonic();
-        if (await rows.acquire(key, holder, clock.databaseTime?.(), ttlMs)) {
+        const answer = await rows.acquire(key, holder, clock.databaseTime?.(), ttlMs);
+        const answered: AcquireAttempt = typeof answer === "boolean" ? { taken: answer } : answer;
+        if (attempt === 0) acquireOptions.onFirstAttempt?.(answered.state);
+        if (answered.taken) {
           options.onWait((clock.now().getTime() - started) / 1000, true);
           const state: LeaseState = { validUntil: acquiredAt + ttlMs, lost: false, renewalFailing: false };
           const stopHeartbeat = startHeartbeat(key, holder, state);
           return {
+            state: answered.state,
             held: () => !state.lost && !state.renewalFailing && monotonic() < state.validUntil - spareMs,
-            release: async () => {
+            release: async (note) => {
               stopHeartbeat();
               try {
-                await rows.release(key, holder);
+                await rows.release(key, holder, note);
               } catch (error) {
                 // The lease expires on its own within one TTL; the work's result stands.
                 logger.warn({ [names.keyField]: key, err: error }, `${names.lock} release failed`);

@@ -9,7 +9,10 @@ import { ServiceError } from "../domain/errors.ts";
  * itself (retryOnQuota's `ensure({})` inside a section, or a fan-out inside one request).
  */
 export interface LockLease {
-  release(): Promise<void>;
+  /** `note`: what the section asks the release to do besides (the allocation lease's window restart). */
+  release(note?: unknown): Promise<void>;
+  /** What the statement that took the lease answered besides (the allocation lease: its record row). */
+  state?: unknown;
   /**
    * False once the lease may have been lost (a renewal found it taken over, or no renewal
    * succeeded within its TTL): the section must not start another upstream write under it.
@@ -24,6 +27,23 @@ export interface AcquireOptions {
    * takes its siblings' locks with a short wait and skips a busy sibling (spec/allocation.md §11).
    */
   timeoutMs?: number;
+  /**
+   * Called once with what the first attempt answered (before any wait), or with `undefined` when
+   * the provider answers nothing or the lock is already held here: a section starts the reads that
+   * decide its need only then, so that answer is older than them.
+   */
+  onFirstAttempt?(state: unknown): void;
+}
+
+/**
+ * What a section holding a lock is handed: what taking the lease answered (`undefined` for a nested
+ * section or a provider that answers nothing), the outermost section's `scope` — shared by every
+ * section nested in it — and `releaseNote`, passed to the lease's release.
+ */
+export interface HeldSection {
+  state: unknown;
+  scope: Record<string, unknown>;
+  releaseNote?: unknown;
 }
 
 export interface LockProvider {
@@ -32,7 +52,11 @@ export interface LockProvider {
 }
 
 export interface AllocationLock {
-  withLock<T>(subWorkspaceId: string, work: () => Promise<T>): Promise<T>;
+  withLock<T>(
+    subWorkspaceId: string,
+    work: (held: HeldSection) => Promise<T>,
+    options?: Pick<AcquireOptions, "onFirstAttempt">,
+  ): Promise<T>;
   /**
    * Throws `workspaceBusy` when the current section's lease on `subWorkspaceId` may have been lost;
    * a no-op outside a section. Called before each metered write: fencing a stalled holder.
@@ -48,7 +72,7 @@ export interface AllocationLock {
 }
 
 /** What the current async context holds: per sub-workspace, the queue nested sections chain on. */
-type HeldLocks = Map<string, { tail: Promise<void>; lease: LockLease }>;
+type HeldLocks = Map<string, { tail: Promise<void>; lease: LockLease; section: HeldSection }>;
 
 export interface ReentrantOptions {
   /**
@@ -61,16 +85,28 @@ export interface ReentrantOptions {
 export function reentrant(provider: LockProvider, options: ReentrantOptions = {}): AllocationLock {
   const held = new AsyncLocalStorage<HeldLocks>();
 
-  function runHolding<T>(subWorkspaceId: string, lease: LockLease, work: () => Promise<T>): Promise<T> {
+  function runHolding<T>(
+    subWorkspaceId: string,
+    lease: LockLease,
+    section: HeldSection,
+    work: () => Promise<T>,
+  ): Promise<T> {
     const next: HeldLocks = new Map(held.getStore());
-    next.set(subWorkspaceId, { tail: Promise.resolve(), lease });
+    next.set(subWorkspaceId, { tail: Promise.resolve(), lease, section });
     return held.run(next, work);
   }
 
   return {
-    async withLock(subWorkspaceId, work) {
+    async withLock(subWorkspaceId, work, withOptions = {}) {
+      let told = false;
+      const tell = (state: unknown) => {
+        if (told) return;
+        told = true;
+        withOptions.onFirstAttempt?.(state);
+      };
       const outer = held.getStore()?.get(subWorkspaceId);
       if (outer) {
+        tell(undefined);
         // Nested sections of the holder run one at a time among themselves, so two concurrent
         // nested ensures cannot send crossing absolute transfers; each gets its own queue for
         // deeper nesting, so nothing ever waits on itself.
@@ -79,18 +115,20 @@ export function reentrant(provider: LockProvider, options: ReentrantOptions = {}
         outer.tail = new Promise<void>((resolve) => (done = resolve));
         await previous;
         try {
-          return await runHolding(subWorkspaceId, outer.lease, work);
+          return await runHolding(subWorkspaceId, outer.lease, outer.section, () => work(outer.section));
         } finally {
           done();
         }
       }
-      const lease = await provider.acquire(subWorkspaceId);
+      const lease = await provider.acquire(subWorkspaceId, { onFirstAttempt: tell });
+      tell(undefined);
+      const section: HeldSection = { state: lease.state, scope: {} };
       const enter = options.enter;
-      const entered = enter ? () => enter(subWorkspaceId, lease, work) : work;
+      const entered = enter ? () => enter(subWorkspaceId, lease, () => work(section)) : () => work(section);
       try {
-        return await runHolding(subWorkspaceId, lease, entered);
+        return await runHolding(subWorkspaceId, lease, section, entered);
       } finally {
-        await lease.release();
+        await lease.release(section.releaseNote);
       }
     },
     async tryAcquire(subWorkspaceId, waitMs) {

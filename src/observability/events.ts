@@ -144,7 +144,7 @@ export interface ServiceEvents {
    * (the database write failed; the operation itself went on).
    */
   "allocation.recordWrite": {
-    source: "read" | "transfer" | "staged";
+    source: "read" | "transfer" | "section";
     outcome: "recorded" | "older" | "failed";
   };
   /**

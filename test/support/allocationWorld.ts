@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "../../src/allocation/allocationDeps.ts";
 import { createAllocationGuard } from "../../src/allocation/allocationGuard.ts";
 import { AllocationService } from "../../src/allocation/allocationService.ts";
-import { SECTION_SCOPE } from "../../src/allocation/createAllocationLock.ts";
 import { createDatabaseLockProvider } from "../../src/allocation/databaseAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
 import { DIMENSIONS, type Need, type Units } from "../../src/domain/allocation.ts";
@@ -98,7 +97,6 @@ export async function startAllocationWorld(
       logger,
       env,
     }),
-    SECTION_SCOPE,
   );
   const deps: AllocationDeps = {
     db: db.db,

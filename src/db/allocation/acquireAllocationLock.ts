@@ -1,62 +1,116 @@
-import { lt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
 import type { DatabaseTime } from "../databaseTime.ts";
-import { allocationLocks } from "../schema.ts";
+import { databaseNow, databaseNowPlus } from "../databaseTime.ts";
+import { runPrepared } from "../runPrepared.ts";
+import { type LastPublish, lastPublishOf, type PublishRow } from "./findLastPublishes.ts";
 
-function prepareAcquire(db: DbExecutor) {
-  // The database's clock unless a test passes its hand-driven time (databaseTime.ts): the same
-  // expression as databaseNow(), written with placeholders for the prepared statement.
-  const now = sql`coalesce(${sql.placeholder("now")}::timestamptz, date_trunc('milliseconds', clock_timestamp()))`;
-  return (
-    db
-      .insert(allocationLocks)
-      .values({
-        subWorkspaceId: sql.placeholder("subWorkspaceId"),
-        holder: sql.placeholder("holder"),
-        expiresAt: sql`${now} + ${sql.placeholder("ttlMs")}::double precision * interval '1 millisecond'`,
-      })
-      .onConflictDoUpdate({
-        target: allocationLocks.subWorkspaceId,
-        set: { holder: sql`excluded.holder`, expiresAt: sql`excluded.expires_at` },
-        setWhere: lt(allocationLocks.expiresAt, now),
-      })
-      // Only whether a row came back matters: no timestamp to parse on every acquire.
-      .returning({ subWorkspaceId: allocationLocks.subWorkspaceId })
-      .prepare("acquire_allocation_lock")
-  );
+/** Where a sub-workspace's model sets stand (docs/decisions/0030, addendum). */
+export interface ModelSetChanges {
+  /** How many times a model add began or ended on the sub-workspace (0: never). */
+  changes: number;
+  /** Whether a model add is in flight (its hold, on the database's clock, not yet over). */
+  inFlight: boolean;
+}
+
+/** What one attempt at a sub-workspace's lease answers: the lease, and its section's start. */
+export interface SectionStart {
+  taken: boolean;
+  /**
+   * No lease row stood when the statement began: what it read is as of the lease taken, not of a
+   * snapshot a concurrent release (and its holder's last writes) committed after. Not fresh, the
+   * section reads the last publish again once it holds the lease.
+   */
+  fresh: boolean;
+  /** The statement's time on the database's clock: the section's resources read starts after it. */
+  lockedAt: Date;
+  lastPublish?: LastPublish;
+  modelChanges: ModelSetChanges;
+}
+
+interface Row extends PublishRow {
+  taken: boolean;
+  fresh: boolean;
+  locked_at: Date | string;
+  changes: number;
+  models_in_flight: boolean;
 }
 
 /**
- * A named prepared statement per executor: every guarded request runs this statement, and building
- * it with the query builder each time cost about as much CPU as the round trip (docs/benchmarks.md,
- * "Allocation guard overhead"). The server keeps one parsed plan per connection.
- */
-const prepared = new WeakMap<DbExecutor, ReturnType<typeof prepareAcquire>>();
-
-/**
- * Takes a sub-workspace's allocation lease in one statement: insert it, or take over a row whose
- * lease has expired (its holder crashed or stalled). `false` = someone else holds a live lease, a
- * lost race the caller waits on — never an exception. Expiry is set and compared on the database's
- * clock, never the caller's (docs/decisions/0023).
+ * Takes a sub-workspace's allocation lease in one statement — insert it, or take over a row whose
+ * lease has expired (its holder crashed or stalled) — and answers, from the same statement, what
+ * the section planning under it needs: the last publish (its window decided on the database's
+ * clock, its bound, the loose flag) and where the model sets stand. `taken: false` = someone else
+ * holds a live lease, a lost race the caller waits on, never an exception; the model sets it read
+ * are still older than the need reads the caller starts after it (allocationGuard.ts). Expiry is
+ * set and compared on the database's clock, never the caller's (docs/decisions/0023).
  *
- * Committed synchronously (unlike the release): a lease acknowledged but lost in a database crash
- * would let a second holder in while the first still works under it.
+ * A named prepared statement (every guarded request runs it). Committed synchronously (unlike the
+ * release): a lease acknowledged but lost in a database crash would let a second holder in while
+ * the first still works under it.
  */
 export async function acquireAllocationLock(
   db: DbExecutor,
-  values: { subWorkspaceId: string; holder: string; now: DatabaseTime; ttlMs: number },
-): Promise<boolean> {
-  let statement = prepared.get(db);
-  if (!statement) {
-    statement = prepareAcquire(db);
-    prepared.set(db, statement);
-  }
-  const rows = await statement.execute({
-    subWorkspaceId: values.subWorkspaceId,
-    holder: values.holder,
-    ttlMs: values.ttlMs,
-    now: values.now?.toISOString() ?? null,
-  });
-  return rows.length === 1;
+  values: { subWorkspaceId: string; holder: string; now: DatabaseTime; ttlMs: number; publishLagMs: number },
+): Promise<SectionStart> {
+  const id = values.subWorkspaceId;
+  const now = databaseNow(values.now);
+  const result = await runPrepared<Row>(
+    db,
+    "acquire_allocation_lock",
+    sql`
+      with lease as (
+        insert into allocation_locks as l (sub_workspace_id, holder, expires_at)
+        values (${id}, ${values.holder}, ${databaseNowPlus(values.now, values.ttlMs)})
+        on conflict (sub_workspace_id) do update set holder = excluded.holder, expires_at = excluded.expires_at
+        where l.expires_at < ${now}
+        returning 1
+      )
+      select exists (select 1 from lease) as taken,
+        not exists (select 1 from allocation_locks where sub_workspace_id = ${id}) as fresh,
+        ${startColumns(id, values.now, values.publishLagMs)}
+    `,
+  );
+  return sectionStartOf(result.rows[0]!);
+}
+
+/**
+ * What the lease statement answers besides, read on its own under a lease already held (a lease
+ * taken racing a release, or a lock provider that answers nothing).
+ */
+export async function readSectionStart(
+  db: DbExecutor,
+  subWorkspaceId: string,
+  now: DatabaseTime,
+  publishLagMs: number,
+): Promise<SectionStart> {
+  const result = await db.execute<Row>(sql`
+    select true as taken, true as fresh, ${startColumns(subWorkspaceId, now, publishLagMs)}
+  `);
+  return sectionStartOf(result.rows[0]!);
+}
+
+/** The start's columns (and their FROM) on the same clock as the lease's. */
+function startColumns(id: string, at: DatabaseTime, publishLagMs: number) {
+  const now = databaseNow(at);
+  return sql`${now} as locked_at,
+    p.published_at, p.published_at > ${databaseNowPlus(at, -publishLagMs)} as in_window,
+    p.projects_used_bound, p.prompts_used_bound, p.projects_moved_in_window, p.prompts_moved_in_window,
+    p.bound_loose,
+    coalesce(c.changes, 0) as changes,
+    coalesce(c.in_flight > 0 and c.hold_until > ${now}, false) as models_in_flight
+    from (select 1) as one
+    left join allocation_publishes p on p.sub_workspace_id = ${id}
+    left join model_set_changes c on c.sub_workspace_id = ${id}`;
+}
+
+function sectionStartOf(row: Row): SectionStart {
+  return {
+    taken: row.taken,
+    fresh: row.fresh,
+    lockedAt: new Date(row.locked_at),
+    ...(row.published_at == null ? {} : { lastPublish: lastPublishOf(row) }),
+    modelChanges: { changes: Number(row.changes), inFlight: row.models_in_flight },
+  };
 }

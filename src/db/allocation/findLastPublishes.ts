@@ -26,8 +26,8 @@ export interface PublishWindow {
   now: DatabaseTime;
 }
 
-interface Row extends Record<string, unknown> {
-  sub_workspace_id: string;
+/** A publish's columns as a statement answers them. */
+export interface PublishRow extends Record<string, unknown> {
   published_at: Date | string;
   in_window: boolean;
   projects_used_bound: number | null;
@@ -48,7 +48,7 @@ export async function findLastPublishes(
     subWorkspaceIds.map((id) => sql`${id}`),
     sql`, `,
   );
-  const result = await db.execute<Row>(sql`
+  const result = await db.execute<PublishRow & { sub_workspace_id: string }>(sql`
     select sub_workspace_id, published_at,
       published_at > ${databaseNowPlus(window.now, -window.publishLagMs)} as in_window,
       projects_used_bound, prompts_used_bound, projects_moved_in_window, prompts_moved_in_window,
@@ -59,7 +59,7 @@ export async function findLastPublishes(
   return new Map(result.rows.map((row) => [row.sub_workspace_id, lastPublishOf(row)]));
 }
 
-function lastPublishOf(row: Row): LastPublish {
+export function lastPublishOf(row: PublishRow): LastPublish {
   const values = [
     row.projects_used_bound,
     row.prompts_used_bound,

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 
 import type { Units } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
@@ -7,11 +7,12 @@ import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 /** What the guarded section's read says a publish can have moved (docs/decisions/0030). */
 export interface PublishBasisValues {
   /**
-   * When the section's resources read started, on the publishing process's monotonic clock: its age
-   * (an interval of one process) is laid onto the database's clock inside the statement's
-   * transaction, once a connection is held — a wait for one must not make the read look younger.
+   * When the section's resources read started, on the database's clock: no later than that — the
+   * time of the statement that took the section's lease (acquireAllocationLock.ts), which the read
+   * follows. Earlier is the safe side: a publish is then chained onto its predecessor's window more
+   * often, never less.
    */
-  readAtMs: number;
+  readAt: Date;
   /** The read's `used`. */
   usedBefore: Units;
   /** The read's `drafted` plus the section's staged need: all a publish there can turn into `used`. */
@@ -24,13 +25,19 @@ export interface PublishBasisValues {
   modelChanges?: number;
 }
 
+export interface PublishRecord {
+  subWorkspaceId: string;
+  now: DatabaseTime;
+  basis?: PublishBasisValues;
+  publishLagMs: number;
+}
+
 /**
  * Remembers that a publish is about to be written into `subWorkspaceId` (an upsert that never moves
  * the time backwards, so a slow writer cannot shorten another's lag window), with its basis when it
- * has one
- * (null columns otherwise: a publish made without a guard read). The time is the database's
- * (`now`: only a test passes one), like every other stamp another process judges the age of
- * (docs/decisions/0023); the basis read's time is that minus the read's age.
+ * has one (null columns otherwise: a publish made without a guard read). The time is the
+ * database's (`now`: only a test passes one), like every other stamp another process judges the
+ * age of (docs/decisions/0023).
  *
  * - `used_bound = used_before + moved`, where the basis read may itself have been inside the
  *   previous publish's window, its `used` still missing that publish's units: when the previous
@@ -42,33 +49,16 @@ export interface PublishBasisValues {
  *   cleared when this publish starts a window of its own.
  *
  * When that previous publish had no basis, neither has this one: nothing bounds what the read
- * missed. Runs under the sub-workspace's allocation lock (inside the section), so two basis writes
- * of one sub-workspace never race.
+ * missed. A basis is written under the sub-workspace's allocation lock (inside the section), so two
+ * basis writes of one sub-workspace never race. A guarded section writes it together with its read
+ * and staged units (recordSection.ts); this statement alone serves the publishes outside one.
  */
-export async function recordPublish(
-  db: DbExecutor,
-  values: {
-    subWorkspaceId: string;
-    now: DatabaseTime;
-    basis?: PublishBasisValues;
-    publishLagMs: number;
-    /** The publishing process's monotonic clock (the basis read's age is taken on it); with a basis. */
-    monotonicMs?: () => number;
-  },
-): Promise<void> {
-  const { basis, monotonicMs } = values;
-  if (basis && !monotonicMs)
-    throw new TypeError("recordPublish: a basis needs the monotonic clock it was read on");
-  await db.transaction(async (tx) => {
-    const readAgeMs = basis && monotonicMs ? monotonicMs() - basis.readAtMs : 0;
-    await tx.execute(publishUpsert(values, readAgeMs));
-  });
+export async function recordPublish(db: DbExecutor, values: PublishRecord): Promise<void> {
+  await db.execute(publishUpsert(values));
 }
 
-function publishUpsert(
-  values: { subWorkspaceId: string; now: DatabaseTime; basis?: PublishBasisValues; publishLagMs: number },
-  readAgeMs: number,
-) {
+/** The publish's upsert, also a part of the section's one record statement (recordSection.ts). */
+export function publishUpsert(values: PublishRecord): SQL {
   const basis = values.basis;
   const lagMs = values.publishLagMs;
   const now = databaseNow(values.now);
@@ -100,7 +90,7 @@ function publishUpsert(
       : sql`coalesce((select c.changes from model_set_changes c where c.sub_workspace_id = ${values.subWorkspaceId}), 0) = ${basis.modelChanges}::integer`;
   const ifHolds = (value: number | null) => sql`case when ${holds} then ${value}::integer end`;
   const readAt = basis
-    ? sql`case when ${holds} then ${now} - ${Math.max(0, Math.round(readAgeMs))}::double precision * interval '1 millisecond' end`
+    ? sql`case when ${holds} then ${basis.readAt.toISOString()}::timestamptz end`
     : sql`null::timestamptz`;
   return sql`
     insert into allocation_publishes as p (

@@ -1,46 +1,46 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
-import { allocationLocks } from "../schema.ts";
-
-function prepareRelease(db: DbExecutor) {
-  return db
-    .delete(allocationLocks)
-    .where(
-      and(
-        eq(allocationLocks.subWorkspaceId, sql.placeholder("subWorkspaceId")),
-        eq(allocationLocks.holder, sql.placeholder("holder")),
-        // This statement's own transaction commits without waiting for the WAL flush (see below).
-        // set_config(…, true) is transaction-local, so nothing leaks into the pooled session.
-        sql`set_config('synchronous_commit', 'off', true) is not null`,
-      ),
-    )
-    .returning({ holder: allocationLocks.holder })
-    .prepare("release_allocation_lock");
-}
-
-/** A named prepared statement per executor (see acquireAllocationLock.ts). */
-const prepared = new WeakMap<DbExecutor, ReturnType<typeof prepareRelease>>();
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
+import { runPrepared } from "../runPrepared.ts";
 
 /**
  * Releases a lease by its holder token only: a stale holder whose lease expired and was taken over
- * deletes nothing. `false` = the lease was no longer ours.
+ * deletes nothing. `false` = the lease was no longer ours. With `restartPublishWindow` (the section
+ * published), the same statement restarts the sub-workspace's publish window from now on the
+ * database's clock (never backwards): upstream's `used` lags from when it took the publish, which
+ * may be later than the record written before the call — restarted whether or not the lease was
+ * still ours, since the publish was sent either way.
  *
  * Committed asynchronously (synchronous_commit off for this statement only): the delete is visible
  * to every other session at once, only its durability waits for the WAL writer. A release lost in
  * a database crash leaves a lease row that expires on its own within one TTL, the same as a holder
- * that crashed — waiters are delayed, mutual exclusion is untouched. Waiting for the flush cost
- * most of a lock section's wall time.
+ * that crashed — waiters are delayed, mutual exclusion is untouched; a restart lost with it leaves
+ * the window started at the publish's record, the call's duration earlier. Waiting for the flush
+ * cost most of a lock section's wall time. A named prepared statement (every guarded request).
  */
 export async function releaseAllocationLock(
   db: DbExecutor,
-  values: { subWorkspaceId: string; holder: string },
+  values: { subWorkspaceId: string; holder: string; restartPublishWindow?: boolean; now?: DatabaseTime },
 ): Promise<boolean> {
-  let statement = prepared.get(db);
-  if (!statement) {
-    statement = prepareRelease(db);
-    prepared.set(db, statement);
-  }
-  const rows = await statement.execute({ subWorkspaceId: values.subWorkspaceId, holder: values.holder });
-  return rows.length === 1;
+  const id = values.subWorkspaceId;
+  const result = await runPrepared<{ released: number }>(
+    db,
+    "release_allocation_lock",
+    sql`
+      with released as (
+        delete from allocation_locks
+        where sub_workspace_id = ${id} and holder = ${values.holder}
+          -- set_config(…, true) is transaction-local: nothing leaks into the pooled session.
+          and set_config('synchronous_commit', 'off', true) is not null
+        returning 1
+      ), restarted as (
+        update allocation_publishes set published_at = greatest(published_at, ${databaseNow(values.now)})
+        where ${values.restartPublishWindow ?? false}::boolean and sub_workspace_id = ${id}
+        returning 1
+      )
+      select (select count(*) from released)::int as released
+    `,
+  );
+  return result.rows[0]?.released === 1;
 }

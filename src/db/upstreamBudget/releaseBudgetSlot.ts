@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { runPrepared } from "../runPrepared.ts";
 import type { BudgetKey, DatabaseTime } from "./budgetKey.ts";
-import { runPrepared } from "./preparedStatement.ts";
 
 /**
  * Frees a slot by its holder token and stamps its end: the slot is reusable one window later. A

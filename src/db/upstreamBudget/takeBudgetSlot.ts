@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
+import { runPrepared } from "../runPrepared.ts";
 import type { BudgetKey, DatabaseTime } from "./budgetKey.ts";
-import { runPrepared } from "./preparedStatement.ts";
 
 export interface TakeSlotRequest {
   key: BudgetKey;

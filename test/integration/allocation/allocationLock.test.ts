@@ -71,9 +71,17 @@ describe("database allocation lock", () => {
       const ws = `ws-${randomUUID()}`;
       const holder = randomUUID();
       const now = new Date();
-      expect(await acquireAllocationLock(single.db, { subWorkspaceId: ws, holder, now, ttlMs: 6_000 })).toBe(
-        true,
-      );
+      expect(
+        (
+          await acquireAllocationLock(single.db, {
+            subWorkspaceId: ws,
+            holder,
+            now,
+            ttlMs: 6_000,
+            publishLagMs: 30_000,
+          })
+        ).taken,
+      ).toBe(true);
       expect(await releaseAllocationLock(single.db, { subWorkspaceId: ws, holder })).toBe(true);
       expect(await lockRow(ws)).toBeUndefined(); // visible to another session at once
       // Nothing the release set outlives its transaction: the session's value is the server's own
@@ -83,9 +91,17 @@ describe("database allocation lock", () => {
       );
       expect(setting.rows[0].source).not.toBe("session");
       // The prepared statements are reused on the same connection, and still guard by holder.
-      expect(await acquireAllocationLock(single.db, { subWorkspaceId: ws, holder, now, ttlMs: 6_000 })).toBe(
-        true,
-      );
+      expect(
+        (
+          await acquireAllocationLock(single.db, {
+            subWorkspaceId: ws,
+            holder,
+            now,
+            ttlMs: 6_000,
+            publishLagMs: 30_000,
+          })
+        ).taken,
+      ).toBe(true);
       expect(await releaseAllocationLock(single.db, { subWorkspaceId: ws, holder: randomUUID() })).toBe(
         false,
       );
@@ -105,6 +121,7 @@ describe("database allocation lock", () => {
       holder: crashed,
       now: clock.now(),
       ttlMs: 3_000,
+      publishLagMs: 30_000,
     });
 
     const waiter = track(provider.acquire(ws));
@@ -204,9 +221,27 @@ describe("database allocation lock", () => {
     const now = new Date();
     const ws = `ws-${randomUUID()}`;
     const holder = randomUUID();
-    expect(await acquireAllocationLock(db.db, { subWorkspaceId: ws, holder, now, ttlMs: 60_000 })).toBe(true);
     expect(
-      await acquireAllocationLock(db.db, { subWorkspaceId: ws, holder: randomUUID(), now, ttlMs: 60_000 }),
+      (
+        await acquireAllocationLock(db.db, {
+          subWorkspaceId: ws,
+          holder,
+          now,
+          ttlMs: 60_000,
+          publishLagMs: 30_000,
+        })
+      ).taken,
+    ).toBe(true);
+    expect(
+      (
+        await acquireAllocationLock(db.db, {
+          subWorkspaceId: ws,
+          holder: randomUUID(),
+          now,
+          ttlMs: 60_000,
+          publishLagMs: 30_000,
+        })
+      ).taken,
     ).toBe(false);
     expect(await releaseAllocationLock(db.db, { subWorkspaceId: ws, holder: randomUUID() })).toBe(false);
     expect((await lockRow(ws))?.holder).toBe(holder);

@@ -2,7 +2,7 @@ import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { QueryResult, QueryResultRow } from "pg";
 
-import type { DbExecutor } from "../database.ts";
+import type { DbExecutor } from "./database.ts";
 
 const dialect = new PgDialect();
 
