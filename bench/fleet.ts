@@ -65,6 +65,8 @@ const { values: args } = parseArgs({
     "onboard-concurrency": { type: "string" },
     "latency-ms": { type: "string", default: "50" },
     seed: { type: "string", default: "42" },
+    /** After onboarding, every activity mark and job moved back this long (0 = not aged). */
+    "aged-hours": { type: "string", default: "2" },
     json: { type: "string" },
   },
 });
@@ -81,6 +83,7 @@ const ONBOARD_CONCURRENCY = args["onboard-concurrency"]
 const POLL_MS = Math.max(2_000, ONBOARD_CONCURRENCY * 33);
 const LATENCY_MS = Number(args["latency-ms"]);
 const SEED = Number(args.seed);
+const AGED_MS = Number(args["aged-hours"]) * 3_600_000;
 const LIMIT = { perSecond: 10, concurrent: 10 };
 const OPERATOR_TOKEN = `fleet-operator-${randomBytes(8).toString("hex")}`;
 const SECRET = randomBytes(32).toString("hex");
@@ -303,6 +306,12 @@ async function main() {
     2_000,
   ).catch((error: unknown) => console.error(String(error)));
 
+  // The fleet as it stands long after its onboarding: ADR 0042 calls an org idle after an hour
+  // without a request or a job change, longer than the window, so the marks are moved back.
+  const agedRows = AGED_MS > 0 ? await database.ageFleet(AGED_MS) : 0;
+  if (AGED_MS > 0)
+    console.error(`fleet: aged ${agedRows} activity marks and jobs by ${AGED_MS / 3_600_000} h`);
+
   // 2. The window.
   const random = seededRandom(SEED + 1);
   const shuffled = [...orgs].sort(() => random() - 0.5);
@@ -493,6 +502,10 @@ async function main() {
     reconcilerLog,
     samplerLog,
     periods: PERIODS,
+    reconcileCalls: await database.reconcileCalls(),
+    idlePace: await database.hasIdlePace(),
+    idleCallsPerHour: 12,
+    agedMs: AGED_MS,
     tablesBefore,
     tablesAfter,
     bytesBefore,

@@ -26,11 +26,12 @@ const SOURCES: [string, RegExp][] = [
   ["upstream budget", /\bupstream_budget_/],
   ["resources record", /\bresource_observations\b|\bpool_free_bounds\b/],
   ["idempotency keys", /\bidempotency_keys\b/],
-  ["jobs (records, pg-boss)", /\bpgboss\b|\bjobs\b|\bworker_heartbeats\b/],
   [
     "passes (reconciler, sampler, credentials)",
-    /\bupstream_reconcile_runs\b|\bupstream_orphan_sightings\b|\bpool_samples\b|\bcredentials\b/,
+    /\bupstream_reconcile_runs\b|\bupstream_orphan_sightings\b|\bpool_samples?\b|\bpool_sample_runs\b|\bcredentials\b/,
   ],
+  ["activity marks", /\borg_activity\b/],
+  ["jobs (records, pg-boss)", /\bpgboss\b|\bjobs\b|\bworker_heartbeats\b/],
   ["transaction control", /^\s*(begin|commit|rollback|set|savepoint|release|reset|show|discard)\b/i],
   ["allocation (ledger, locks, publishes)", /\ballocation_|\bbrand_leases\b|\bmodel_set_changes\b/],
 ];
@@ -116,18 +117,72 @@ export class FleetDatabase {
   }
 
   /**
-   * When the pool sampler last visited each org: every sampler pass reads the org's parent metering
-   * again (spec/allocation.md §13), stamped on the parent's entry of the resources record
-   * (`metering_as_of`, the app clock at the read's start). Nothing else re-reads a known metering.
+   * When the pool sampler last finished each org: its per-org run row (pool_sample_runs, ADR 0042)
+   * where the schema has one; before that, the parent's metering read every sampler pass makes
+   * (`metering_as_of` on the parent's entry of the resources record).
    */
   async samplerVisits(): Promise<Map<string, number>> {
-    const rows = await this.query<{ org: string; at: Date }>(
-      `select o.id as org, r.metering_as_of as at
-         from orgs o join resource_observations r
-           on r.org_id = o.id and r.workspace_id = o.parent_workspace_id
-        where r.metering_as_of is not null`,
+    const [table] = await this.query<{ found: string | null }>(
+      "select to_regclass('pool_sample_runs')::text as found",
     );
+    const rows = table?.found
+      ? await this.query<{ org: string; at: Date }>(
+          "select org_id as org, last_finished_at as at from pool_sample_runs where last_finished_at is not null",
+        )
+      : await this.query<{ org: string; at: Date }>(
+          `select o.id as org, r.metering_as_of as at
+             from orgs o join resource_observations r
+               on r.org_id = o.id and r.workspace_id = o.parent_workspace_id
+            where r.metering_as_of is not null`,
+        );
     return new Map(rows.map((row) => [row.org, row.at.getTime()]));
+  }
+
+  /** Whether the schema has ADR 0042's idle pace (its activity marks table). */
+  async hasIdlePace(): Promise<boolean> {
+    const [table] = await this.query<{ found: string | null }>(
+      "select to_regclass('org_activity')::text as found",
+    );
+    return Boolean(table?.found);
+  }
+
+  /** Each org's last reconcile run's upstream calls (ADR 0042 sets an idle org's period from it). */
+  async reconcileCalls(): Promise<Map<string, number>> {
+    const [column] = await this.query<{ n: string }>(
+      `select count(*) as n from information_schema.columns
+        where table_name = 'upstream_reconcile_runs' and column_name = 'last_calls'`,
+    );
+    if (Number(column?.n ?? 0) === 0) return new Map();
+    const rows = await this.query<{ org: string; calls: number }>(
+      "select org_id as org, last_calls as calls from upstream_reconcile_runs where last_calls is not null",
+    );
+    return new Map(rows.map((row) => [row.org, Number(row.calls)]));
+  }
+
+  /**
+   * Ages the fleet by `ms`: every activity mark and job timestamp moved that far back, as if the
+   * onboarding had ended that long ago, so orgs nobody touches in the window are idle at once
+   * (ADR 0042's one hour is longer than a bench window). Returns the rows moved.
+   */
+  async ageFleet(ms: number): Promise<number> {
+    let moved = 0;
+    const [activity] = await this.query<{ found: string | null }>(
+      "select to_regclass('org_activity')::text as found",
+    );
+    if (activity?.found) {
+      const rows = await this.query<{ org_id: string }>(
+        "update org_activity set active_at = active_at - $1 * interval '1 millisecond' returning org_id",
+        [ms],
+      );
+      moved += rows.length;
+    }
+    const jobs = await this.query<{ id: string }>(
+      `update jobs set created_at = created_at - $1 * interval '1 millisecond',
+                       updated_at = updated_at - $1 * interval '1 millisecond'
+        where status <> 'IN_PROGRESS' returning id`,
+      [ms],
+    );
+    return moved + jobs.length;
   }
 
   /** Which org each upstream workspace id belongs to: parents, brands' and recorded sub-workspaces. */

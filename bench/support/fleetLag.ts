@@ -55,17 +55,22 @@ export interface LagSummary {
   visited: number;
   worstS: number;
   p50S: number;
-  /** Orgs whose worst gap exceeded twice the period. */
+  /** Orgs whose worst gap exceeded twice their period. */
   overBudget: number;
 }
 
-export function summariseLag(gaps: number[], visited: number, periodMs: number): LagSummary {
-  const sorted = [...gaps].sort((a, b) => a - b);
+/** `periodOf` gives each org's period (ms): the ADR's period for that org, which may differ by org. */
+export function summariseLag(
+  gaps: Map<string, number>,
+  visited: number,
+  periodOf: (org: string) => number,
+): LagSummary {
+  const sorted = [...gaps.values()].sort((a, b) => a - b);
   return {
-    orgs: gaps.length,
+    orgs: sorted.length,
     visited,
     worstS: sorted.length ? sorted[sorted.length - 1]! / 1000 : NaN,
     p50S: sorted.length ? sorted[Math.floor(sorted.length / 2)]! / 1000 : NaN,
-    overBudget: gaps.filter((gap) => gap > 2 * periodMs).length,
+    overBudget: [...gaps.entries()].filter(([org, gap]) => gap > 2 * periodOf(org)).length,
   };
 }

@@ -71,6 +71,13 @@ export interface RunFigures {
   reconcilerLog: VisitLog;
   samplerLog: VisitLog;
   periods: { reconcilerMs: number; samplerMs: number };
+  /** Each org's last reconcile run's calls (ADR 0042); empty before that schema. */
+  reconcileCalls: Map<string, number>;
+  /** Whether the tree paces idle orgs (ADR 0042), and at how many calls an hour. */
+  idlePace: boolean;
+  idleCallsPerHour: number;
+  /** How far back the fleet was aged after onboarding (ms). */
+  agedMs: number;
   tablesBefore: TableStat[];
   tablesAfter: TableStat[];
   bytesBefore: number;
@@ -109,15 +116,36 @@ function routeOf(call: SimCall): string {
   return `${call.method} ${bare}`;
 }
 
+/**
+ * Each pass's period per org, as ADR 0042 gives it: the reconciler runs an active org every period and
+ * an idle one every max(period, its last run's calls / 12 per hour); the sampler samples active orgs
+ * every period and idle ones never (undefined: no budget to judge against).
+ */
+function periodsOf(figures: RunFigures) {
+  const idle = (org: string) => !figures.activeOrgIds.has(org);
+  return {
+    reconciler: (org: string) => {
+      const calls = figures.reconcileCalls.get(org);
+      if (!figures.idlePace || !idle(org) || calls === undefined) return figures.periods.reconcilerMs;
+      return Math.max(
+        figures.periods.reconcilerMs,
+        Math.ceil((calls * 3_600_000) / figures.idleCallsPerHour),
+      );
+    },
+    sampler: (org: string) => (figures.idlePace && idle(org) ? undefined : figures.periods.samplerMs),
+  };
+}
+
 function lagRows(figures: RunFigures) {
   const windowMs = figures.window.end - figures.window.start;
   const idle = figures.orgIds.filter((id) => !figures.activeOrgIds.has(id));
   const active = figures.orgIds.filter((id) => figures.activeOrgIds.has(id));
+  const periods = periodsOf(figures);
   const rows: string[][] = [];
   const json: Record<string, unknown> = {};
-  for (const [pass, log, periodMs] of [
-    ["upstream reconciler", figures.reconcilerLog, figures.periods.reconcilerMs],
-    ["pool sampler", figures.samplerLog, figures.periods.samplerMs],
+  for (const [pass, log, periodOf] of [
+    ["upstream reconciler", figures.reconcilerLog, periods.reconciler],
+    ["pool sampler", figures.samplerLog, periods.sampler],
   ] as const) {
     for (const [kind, ids] of [
       ["idle", idle],
@@ -125,16 +153,28 @@ function lagRows(figures: RunFigures) {
     ] as const) {
       const gaps = log.worstGaps(ids, figures.window.start, figures.window.end);
       const visited = ids.filter((id) => log.visitsDuring(id) > 0).length;
-      const summary = summariseLag([...gaps.values()], visited, periodMs);
-      json[`${pass} ${kind}`] = summary;
+      const judged = new Map([...gaps].filter(([org]) => periodOf(org) !== undefined));
+      const summary = summariseLag(gaps, visited, (org) => periodOf(org) ?? Infinity);
+      const orgPeriods = ids.map((id) => periodOf(id)).filter((value) => value !== undefined);
+      const shortest = orgPeriods.length ? Math.min(...orgPeriods) : undefined;
+      const longest = orgPeriods.length ? Math.max(...orgPeriods) : undefined;
+      json[`${pass} ${kind}`] = { ...summary, periodS: [shortest, longest].map((ms) => (ms ?? NaN) / 1000) };
+      const periodText =
+        shortest === undefined
+          ? "none (not sampled)"
+          : shortest === longest
+            ? `${shortest / 1000} s`
+            : `${shortest / 1000}–${longest! / 1000} s`;
       rows.push([
         `${pass}, ${kind} orgs`,
-        `${periodMs / 1000} s`,
+        periodText,
         `${summary.visited}/${summary.orgs}`,
         n(summary.p50S, 0),
         n(summary.worstS, 0),
-        `${summary.overBudget}`,
-        `≤ ${(2 * periodMs) / 1000} s${windowMs < 2 * periodMs ? " (window shorter: a lower bound)" : ""}`,
+        judged.size === 0 ? "-" : `${summary.overBudget}`,
+        shortest === undefined
+          ? "no visit expected"
+          : `≤ 2 × period${windowMs < 2 * (longest ?? 0) ? " (window shorter than some: a lower bound)" : ""}`,
       ]);
     }
   }
@@ -398,7 +438,7 @@ export function printReport(figures: RunFigures) {
     lag.rows,
   );
   console.log(
-    "  (reconciler visits: upstream_reconcile_runs.last_finished_at; sampler visits: the parent's entry in the resources record. The paused phases count against the passes.)",
+    `  (reconciler visits: upstream_reconcile_runs.last_finished_at; sampler visits: pool_sample_runs.last_finished_at. The fleet was aged ${n(figures.agedMs / 3_600_000, 1)} h after onboarding, so untouched orgs are idle. The paused phases count against the passes.)`,
   );
 
   console.log("\n3b. Upstream calls during the window, per org-hour (the simulator's call log)");
