@@ -4,13 +4,15 @@
  * with an earlier revision, in ONE run.
  *
  *   npx tsx bench/allocation-guard-overhead.ts [--requests 60] [--bulk-requests 8]
- *     [--latencies 0,20] [--before b98aa65]
+ *     [--latencies 0,20] [--before 2e31777]
  *
- * `--before` names the revision to compare with (default: b98aa65, the code before the
- * critical-path work). It is checked out into a temporary `git worktree` (its node_modules linked to ours)
- * and its own `bench/allocation-support.ts` builds its API, in this same process: both contenders
- * run against the same simulator child process (`serenity simulator`, so its CPU is not counted),
- * each on its own scratch database, request by request in rotating order, so drift hits all alike.
+ * `--before` names the revision to compare with (default: 2e31777, the code before issue 38, the
+ * base its hot-path and guard-CPU targets are measured against; the earlier default b98aa65, the
+ * code before the critical-path work, still runs when named). It is checked out into a temporary
+ * `git worktree` (its node_modules linked to ours) and its own `bench/allocation-support.ts`
+ * builds its API, in this same process: both contenders run against the same simulator child
+ * process (`serenity simulator`, so its CPU is not counted), each on its own scratch database,
+ * request by request in rotating order, so drift hits all alike.
  *
  * The requests: a bulk prompt create of 1 new text, and one of 500 new texts, into an existing
  * one-model market of a brand whose sub-workspace has ample headroom (the guard's hot path:
@@ -57,7 +59,7 @@ const { values: args } = parseArgs({
     requests: { type: "string", default: "60" },
     "bulk-requests": { type: "string", default: "8" },
     latencies: { type: "string", default: "0,20" },
-    before: { type: "string", default: "b98aa65" },
+    before: { type: "string", default: "2e31777" },
   },
 });
 const REQUESTS = Number(args.requests);
