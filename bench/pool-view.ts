@@ -3,9 +3,11 @@
  * (ADR 0020), side by side in one run: a **cold** view (the record emptied before each: every
  * workspace read upstream, four at once), a **warm** view (every entry younger than
  * SERENITY_POOL_VIEW_MAX_AGE_MS: no upstream call), and a **stale** view (every entry past the max
- * age: served at once, refreshed in the background) with the cost of that background pass.
+ * age: served at once, refreshed in the background) with the cost of that background pass. Each
+ * round runs all three — one cold view, `--views` ÷ rounds warm ones, one stale view and its pass
+ * — in an order rotating round by round, so no kind always runs first on a machine whose load moves.
  *
- *   npx tsx bench/pool-view.ts [--brands 200] [--views 200] [--cold 5] [--latency 50]
+ *   npx tsx bench/pool-view.ts [--brands 200] [--views 200] [--rounds 5] [--latency 50]
  *
  * Our API in-process (Fastify inject), the real gateway client over real HTTP, the in-process
  * simulator with `--latency` ms added to every upstream call (spec/gateway.md §7's runs used 50).
@@ -35,13 +37,13 @@ const { values: args } = parseArgs({
   options: {
     brands: { type: "string", default: "200" },
     views: { type: "string", default: "200" },
-    cold: { type: "string", default: "5" },
+    rounds: { type: "string", default: "5" },
     latency: { type: "string", default: "50" },
   },
 });
 const BRANDS = Number(args.brands);
 const VIEWS = Number(args.views);
-const COLD = Number(args.cold);
+const ROUNDS = Math.max(1, Number(args.rounds));
 const LATENCY_MS = Number(args.latency);
 const SECRET = "bench-secret-that-is-long-enough-0123456789";
 const logger = createLogger({ level: "warn" });
@@ -123,62 +125,73 @@ async function main() {
         sql`update resource_observations set observed_at = observed_at - interval '1 hour' where org_id = ${orgId}::uuid`,
       );
 
-    // Cold: the record emptied before each view.
+    // Every kind needs the record in a known state first: cold empties it, stale ages it, warm
+    // needs it filled and fresh (a first view fills it; cold's view and stale's pass leave it so).
     const cold: number[] = [];
-    let coldCalls = 0;
+    const coldCalls: number[] = [];
+    const warm: number[] = [];
+    let warmCalls = 0;
+    const stale: number[] = [];
+    const staleCallsWhileAnswering: number[] = [];
+    const passes: { calls: number; ms: number }[] = [];
     let entries = 0;
-    for (let round = 0; round < COLD; round++) {
-      await forget();
-      const before = upstreamCalls();
-      const answer = await view();
-      cold.push(answer.ms);
-      entries = answer.entries;
-      coldCalls = upstreamCalls() - before;
+    const kinds = {
+      cold: async () => {
+        await forget();
+        const before = upstreamCalls();
+        const answer = await view();
+        cold.push(answer.ms);
+        entries = answer.entries;
+        coldCalls.push(upstreamCalls() - before);
+      },
+      warm: async () => {
+        const before = upstreamCalls();
+        for (let i = 0; i < Math.ceil(VIEWS / ROUNDS); i++) warm.push((await view()).ms);
+        warmCalls += upstreamCalls() - before;
+      },
+      // Every entry past the max age: the view is served at once, the refresh follows.
+      stale: async () => {
+        await age();
+        const before = upstreamCalls();
+        stale.push((await view()).ms);
+        staleCallsWhileAnswering.push(upstreamCalls() - before);
+        const passStarted = performance.now();
+        await services.poolView.settled();
+        passes.push({ calls: upstreamCalls() - before, ms: performance.now() - passStarted });
+      },
+    };
+    await view();
+    const order = ["cold", "warm", "stale"] as const;
+    for (let round = 0; round < ROUNDS; round++) {
+      const shift = round % order.length;
+      for (const kind of [...order.slice(shift), ...order.slice(0, shift)]) await kinds[kind]();
     }
 
-    // Warm: every entry fresh (the cold rounds left them so).
-    await view();
-    const warm: number[] = [];
-    const warmBefore = upstreamCalls();
-    for (let round = 0; round < VIEWS; round++) warm.push((await view()).ms);
-    const warmCalls = upstreamCalls() - warmBefore;
-
-    // Stale: every entry past the max age; the view is served at once, the refresh follows.
-    await age();
-    const staleBefore = upstreamCalls();
-    const stale = await view();
-    const callsWhileAnswering = upstreamCalls() - staleBefore;
-    const passStarted = performance.now();
-    await services.poolView.settled();
-    const passMs = performance.now() - passStarted;
-    const passCalls = upstreamCalls() - staleBefore;
-    const after = upstreamCalls();
-    for (let round = 0; round < 20; round++) await view();
-    // At 200 brands a paced pass outlasts the max age: views after it may start the next one.
-    const callsAfterPass = upstreamCalls() - after;
-
-    const rows = [
-      ["cold (record empty)", COLD, cold, coldCalls],
-      ["warm (every entry fresh)", VIEWS, warm, warmCalls / VIEWS],
-    ] as const;
     console.log(
-      `pool view, ${BRANDS} brands (${entries} entries), ${LATENCY_MS} ms upstream latency, ${simulator.url}`,
+      `pool view, ${BRANDS} brands (${entries} entries), ${LATENCY_MS} ms upstream latency, ${ROUNDS} rounds in rotating order, ${simulator.url}`,
     );
     console.log("| view | views | p50 ms | p99 ms | upstream calls per view |");
     console.log("| --- | ---: | ---: | ---: | ---: |");
-    for (const [name, count, samples, calls] of rows) {
-      console.log(
-        `| ${name} | ${count} | ${percentile(samples, 50).toFixed(1)} | ${percentile(samples, 99).toFixed(1)} | ${calls} |`,
-      );
-    }
     console.log(
-      `| stale (every entry past the max age) | 1 | ${stale.ms.toFixed(1)} | — | ${callsWhileAnswering} before it answered |`,
+      `| cold (record empty) | ${cold.length} | ${percentile(cold, 50).toFixed(1)} | ${percentile(cold, 99).toFixed(1)} | ${coldCalls.join(", ")} |`,
+    );
+    console.log(
+      `| warm (every entry fresh) | ${warm.length} | ${percentile(warm, 50).toFixed(1)} | ${percentile(warm, 99).toFixed(1)} | ${warmCalls / warm.length} |`,
+    );
+    console.log(
+      `| stale (every entry past the max age) | ${stale.length} | ${percentile(stale, 50).toFixed(1)} | ${percentile(stale, 99).toFixed(1)} | ${staleCallsWhileAnswering.join(", ")} before it answered |`,
     );
     const ratio = percentile(cold, 50) / percentile(warm, 50);
-    console.log(`\ncold p50 / warm p50: ${ratio.toFixed(0)}×`);
     console.log(
-      `background refresh of the stale view: ${passCalls} upstream calls in ${(passMs / 1000).toFixed(1)} s (` +
-        `${(passCalls / (passMs / 1000)).toFixed(1)} calls/s); views after it: ${callsAfterPass} calls`,
+      `\ncold p50 / warm p50: ${ratio.toFixed(0)}×; stale p50 / warm p50: ${(percentile(stale, 50) / percentile(warm, 50)).toFixed(2)}`,
+    );
+    console.log(
+      `background refresh of each stale view: ${passes
+        .map(
+          (pass) =>
+            `${pass.calls} calls in ${(pass.ms / 1000).toFixed(1)} s (${(pass.calls / (pass.ms / 1000)).toFixed(1)} / s)`,
+        )
+        .join("; ")}`,
     );
   } finally {
     await app.close();
