@@ -14,8 +14,8 @@ import { publishLagMs } from "./publishLag.ts";
 /** What a section asks its lease's release to do besides: restart the window of its publish. */
 export interface ReleaseNote {
   restartPublishWindow: boolean;
-  /** The section's clock's time for the restart (a test's hand-driven time; production: undefined). */
-  now: Date | undefined;
+  /** The section's clock's time at the release (a test's hand-driven time; production: undefined). */
+  now: () => Date | undefined;
 }
 
 function isReleaseNote(note: unknown): note is ReleaseNote {
@@ -73,7 +73,7 @@ export function createDatabaseLockProvider(options: DatabaseLockOptions): LockPr
           subWorkspaceId,
           holder,
           restartPublishWindow: isReleaseNote(note) && note.restartPublishWindow,
-          now: isReleaseNote(note) ? note.now : undefined,
+          now: isReleaseNote(note) ? note.now() : undefined,
         });
       },
     },

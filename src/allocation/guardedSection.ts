@@ -200,7 +200,7 @@ export async function publishInSection<T>(
   publish: () => Promise<T>,
 ): Promise<T> {
   await writeSection(deps, target, section, true);
-  const note: ReleaseNote = { restartPublishWindow: true, now: deps.clock.databaseTime?.() };
+  const note: ReleaseNote = { restartPublishWindow: true, now: () => deps.clock.databaseTime?.() };
   section.held.releaseNote = note;
   return publish();
 }

@@ -77,6 +77,25 @@ describe("a delete inside the publish window loosens the bound", () => {
     });
   });
 
+  it("a section's publish window runs from after its call: the lease's release restarts it", async () => {
+    const clock = new ManualClock(new Date("2026-06-01T09:00:00.000Z"));
+    const t = await worlds.start({ clock });
+    const ws = await t.newSubWorkspace({ projects: 1, prompts: 100 });
+    const recordedAt = clock.now().getTime();
+    await t.guardFor(ws).section({ projects: 1 }, async (write) => {
+      const projectId = await write("projectCreate", () => t.createProject(ws), { projects: 1 });
+      await t.client.projects.patchProject(TOKEN, ws, projectId, { primaryUrl: "https://brand.example/" });
+      await write("publish", async () => {
+        const answer = await t.client.projects.publishProject(TOKEN, ws, projectId);
+        clock.advance(5_000); // the call took five seconds: upstream's lag may start at its end
+        return answer;
+      });
+    });
+    const publish = await findLastPublish(worlds.db.db, ws, publishWindowOf(t.deps));
+    expect(publish?.publishedAt.getTime()).toBe(recordedAt + 5_000);
+    expect(publish?.bound).toBeDefined();
+  });
+
   it("a model added while a section worked out its need leaves that section's publish without a basis", async () => {
     const clock = new ManualClock(new Date("2026-06-01T09:00:00.000Z"));
     const t = await worlds.start({ clock, settings: { usedLagReads: 1_000 } });
