@@ -103,3 +103,22 @@ export function orgBackgroundPace(
     ),
   };
 }
+
+/**
+ * The order a reconcile pass visits its orgs: active ones first (in the order given), then idle
+ * ones, the longest unreconciled first (never reconciled before all). With one operator token for
+ * every idle org the account's background share can be saturated by idle runs; visiting active
+ * orgs first, and leaving the idle ones a tick did not reach to the next tick, keeps the active
+ * orgs' full pace and shares the rest fairly among the idle ones.
+ */
+export function reconcileOrder<T extends { pace: OrgBackgroundPace; lastReconciledAt: Date | null }>(
+  orgs: readonly T[],
+): T[] {
+  const active = orgs.filter((org) => org.pace.reason !== "idle");
+  const idle = orgs
+    .filter((org) => org.pace.reason === "idle")
+    .sort(
+      (a, b) => (a.lastReconciledAt?.getTime() ?? -Infinity) - (b.lastReconciledAt?.getTime() ?? -Infinity),
+    );
+  return [...active, ...idle];
+}

@@ -10,7 +10,7 @@ import { listOrgs } from "../db/orgs/listOrgs.ts";
 import { claimReconcileRun } from "../db/upstreamReconcile/claimReconcileRun.ts";
 import { finishReconcileRun } from "../db/upstreamReconcile/finishReconcileRun.ts";
 import type { Clock } from "../domain/clock.ts";
-import { type IdleOrgSettings, orgBackgroundPace } from "../domain/orgBackgroundPace.ts";
+import { type IdleOrgSettings, orgBackgroundPace, reconcileOrder } from "../domain/orgBackgroundPace.ts";
 import { awaitTurn, PASS_SPREAD_SHARE, type PassPace } from "../domain/passPacing.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
 import { tallyUpstreamCalls } from "../gateway/upstreamCallTally.ts";
@@ -55,6 +55,8 @@ export interface ReconcilePassReport {
   ran: OrgReconcileReport[];
   /** Orgs at the idle pace this pass (run or not). */
   idle: number;
+  /** Idle orgs left to the next tick, this one having run out of time. */
+  deferred: number;
   skipped: number;
   noCredential: number;
   failed: number;
@@ -66,7 +68,9 @@ export interface ReconcilePassReport {
  * last run finished a period ago — so N workers reconcile each org once a period, not N times.
  * The period is the org's own (docs/decisions/0042): the full one while the org is active (a
  * request, a job or a failure within SERENITY_IDLE_ORG_AFTER_MS, or an orphan pending), else as
- * long as its last run's calls need to fit SERENITY_IDLE_ORG_CALLS_PER_HOUR.
+ * long as its last run's calls need to fit SERENITY_IDLE_ORG_CALLS_PER_HOUR. A tick visits the
+ * active orgs first and gives the idle ones what is left of it (reconcileOrder), so idle runs that
+ * saturate the operator's account never hold up an active org for more than one run.
  * Reading upstream needs a bearer and a worker has no user: like the pool sampler, it uses the
  * most recent live credential attached to a job of the org; an org without one is skipped.
  */
@@ -83,30 +87,57 @@ export class UpstreamReconcileSchedule {
    * One pass over every org with a parent workspace; never throws for one org's failure. With
    * `pace`, the orgs' turns are spread over `pace.spreadMs` (domain/passPacing.ts).
    */
-  runDue(options: { graceMs?: number; pace?: PassPace } = {}): Promise<ReconcilePassReport> {
+  runDue(
+    options: { graceMs?: number; pace?: PassPace; idleUntilMs?: number } = {},
+  ): Promise<ReconcilePassReport> {
     // A reconcile pass is background work: it yields the account's budget to requests and jobs.
     return asBackgroundWork(() => this.#runDue(options));
   }
 
-  async #runDue(options: { graceMs?: number; pace?: PassPace }): Promise<ReconcilePassReport> {
+  async #runDue(options: {
+    graceMs?: number;
+    pace?: PassPace;
+    idleUntilMs?: number;
+  }): Promise<ReconcilePassReport> {
     const { db, clock, logger, events, credentials, reconciler, settings } = this.#deps;
-    const report: ReconcilePassReport = { ran: [], idle: 0, skipped: 0, noCredential: 0, failed: 0 };
+    const report: ReconcilePassReport = {
+      ran: [],
+      idle: 0,
+      deferred: 0,
+      skipped: 0,
+      noCredential: 0,
+      failed: 0,
+    };
     const startedAt = clock.now().getTime();
     const orgs = (await listOrgs(db, undefined)).filter((org) => org.parentWorkspaceId);
     const background = await listOrgBackgroundState(db, {
       now: clock.databaseTime?.(),
       lookBackMs: this.#deps.idle.afterMs,
     });
-    for (const [index, org] of orgs.entries()) {
-      if (!(await awaitTurn(clock, options.pace, startedAt, index, orgs.length))) break;
+    const visits = reconcileOrder(
+      orgs.map((org) => {
+        const state = background.states.get(org.id) ?? NOTHING_RECORDED;
+        const pace = orgBackgroundPace(state.activity, background.now, {
+          idle: this.#deps.idle,
+          reconcileEveryMs: settings.intervalMs,
+          lastReconcileCalls: state.lastReconcileCalls,
+        });
+        return { org, state, pace, lastReconciledAt: state.lastReconciledAt };
+      }),
+    );
+    for (const [index, { org, state, pace }] of visits.entries()) {
+      if (!(await awaitTurn(clock, options.pace, startedAt, index, visits.length))) break;
       if (!org.parentWorkspaceId) continue;
+      // An idle org this tick did not reach in time waits for the next, where active orgs go first.
+      if (
+        pace.reason === "idle" &&
+        options.idleUntilMs !== undefined &&
+        clock.now().getTime() - startedAt >= options.idleUntilMs
+      ) {
+        report.deferred += 1;
+        continue;
+      }
       const target = { id: org.id, parentWorkspaceId: org.parentWorkspaceId };
-      const state = background.states.get(org.id) ?? NOTHING_RECORDED;
-      const pace = orgBackgroundPace(state.activity, background.now, {
-        idle: this.#deps.idle,
-        reconcileEveryMs: settings.intervalMs,
-        lastReconcileCalls: state.lastReconcileCalls,
-      });
       if (pace.reason === "idle") report.idle += 1;
       // Not due by what the tick read: no claim statement (the claim below stays the guard).
       const notDue =
@@ -186,7 +217,11 @@ export class UpstreamReconcileSchedule {
       everyMs,
       // A tick's orgs are spread over most of the tick, not read all at its start.
       pass: async (signal) => {
-        const report = await this.runDue({ pace: { spreadMs: PASS_SPREAD_SHARE * everyMs, signal } });
+        const report = await this.runDue({
+          pace: { spreadMs: PASS_SPREAD_SHARE * everyMs, signal },
+          // Idle orgs get what is left of the tick; active ones are visited first (reconcileOrder).
+          idleUntilMs: everyMs,
+        });
         logger.debug({ ...report, ran: report.ran.length }, "upstream reconciler pass");
       },
       onError: (error) => logger.warn({ err: error }, "upstream reconciler pass failed"),

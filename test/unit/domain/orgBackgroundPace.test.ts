@@ -5,6 +5,7 @@ import {
   idleReconcilePeriodMs,
   type OrgActivity,
   orgBackgroundPace,
+  reconcileOrder,
 } from "../../../src/domain/orgBackgroundPace.ts";
 
 const HOUR = 3_600_000;
@@ -94,5 +95,26 @@ describe("orgBackgroundPace with no idle budget", () => {
       sample: true,
       reconcileEveryMs: 5 * MINUTE,
     });
+  });
+});
+
+describe("reconcileOrder", () => {
+  it("visits active orgs first, then idle ones longest unreconciled first", () => {
+    const idle = { reason: "idle" as const, sample: false, reconcileEveryMs: HOUR };
+    const full = { reason: "request" as const, sample: true, reconcileEveryMs: 5 * MINUTE };
+    const orgs = [
+      { id: "idle-recent", pace: idle, lastReconciledAt: ago(MINUTE) },
+      { id: "active-a", pace: full, lastReconciledAt: ago(2 * HOUR) },
+      { id: "idle-never", pace: idle, lastReconciledAt: null },
+      { id: "idle-old", pace: idle, lastReconciledAt: ago(3 * HOUR) },
+      { id: "active-b", pace: { ...full, reason: "failure" as const }, lastReconciledAt: null },
+    ];
+    expect(reconcileOrder(orgs).map((org) => org.id)).toEqual([
+      "active-a",
+      "active-b",
+      "idle-never",
+      "idle-old",
+      "idle-recent",
+    ]);
   });
 });
