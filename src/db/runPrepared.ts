@@ -22,3 +22,20 @@ export async function runPrepared<R extends QueryResultRow>(
   if (!client) return (await db.execute(query)) as unknown as QueryResult<R>;
   return client.query({ name, text: built.sql, values: built.params });
 }
+
+/**
+ * A named prepared statement written once as text with `$n` placeholders: nothing is built per
+ * call, only `values` vary (the allocation lease's statements, on every guarded section).
+ */
+export async function runPreparedText<R extends QueryResultRow>(
+  db: DbExecutor,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<QueryResult<R>> {
+  type Client = { query: (config: object) => Promise<QueryResult<R>> };
+  const handle = db as { $client?: Client; session?: { client?: Client } };
+  const client = handle.$client ?? handle.session?.client;
+  if (!client) throw new TypeError(`runPreparedText: no client to run ${name} on`);
+  return client.query({ name, text, values });
+}

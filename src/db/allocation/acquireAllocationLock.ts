@@ -1,9 +1,6 @@
-import { sql } from "drizzle-orm";
-
 import type { DbExecutor } from "../database.ts";
 import type { DatabaseTime } from "../databaseTime.ts";
-import { databaseNow, databaseNowPlus } from "../databaseTime.ts";
-import { runPrepared } from "../runPrepared.ts";
+import { runPreparedText } from "../runPrepared.ts";
 import { type LastPublish, lastPublishOf, type PublishRow } from "./findLastPublishes.ts";
 
 /** Where a sub-workspace's model sets stand (docs/decisions/0030, addendum). */
@@ -54,24 +51,13 @@ export async function acquireAllocationLock(
   db: DbExecutor,
   values: { subWorkspaceId: string; holder: string; now: DatabaseTime; ttlMs: number; publishLagMs: number },
 ): Promise<SectionStart> {
-  const id = values.subWorkspaceId;
-  const now = databaseNow(values.now);
-  const result = await runPrepared<Row>(
-    db,
-    "acquire_allocation_lock",
-    sql`
-      with lease as (
-        insert into allocation_locks as l (sub_workspace_id, holder, expires_at)
-        values (${id}, ${values.holder}, ${databaseNowPlus(values.now, values.ttlMs)})
-        on conflict (sub_workspace_id) do update set holder = excluded.holder, expires_at = excluded.expires_at
-        where l.expires_at < ${now}
-        returning 1
-      )
-      select exists (select 1 from lease) as taken,
-        not exists (select 1 from allocation_locks where sub_workspace_id = ${id}) as fresh,
-        ${startColumns(id, values.now, values.publishLagMs)}
-    `,
-  );
+  const result = await runPreparedText<Row>(db, "acquire_allocation_lock", ACQUIRE, [
+    values.subWorkspaceId,
+    values.holder,
+    values.now?.toISOString() ?? null,
+    values.ttlMs,
+    values.publishLagMs,
+  ]);
   return sectionStartOf(result.rows[0]!);
 }
 
@@ -85,25 +71,43 @@ export async function readSectionStart(
   now: DatabaseTime,
   publishLagMs: number,
 ): Promise<SectionStart> {
-  const result = await db.execute<Row>(sql`
-    select true as taken, true as fresh, ${startColumns(subWorkspaceId, now, publishLagMs)}
-  `);
+  const result = await runPreparedText<Row>(db, "read_section_start", READ_START, [
+    subWorkspaceId,
+    now?.toISOString() ?? null,
+    publishLagMs,
+  ]);
   return sectionStartOf(result.rows[0]!);
 }
 
-/** The start's columns (and their FROM) on the same clock as the lease's. */
-function startColumns(id: string, at: DatabaseTime, publishLagMs: number) {
-  const now = databaseNow(at);
-  return sql`${now} as locked_at,
-    p.published_at, p.published_at > ${databaseNowPlus(at, -publishLagMs)} as in_window,
-    p.projects_used_bound, p.prompts_used_bound, p.projects_moved_in_window, p.prompts_moved_in_window,
-    p.bound_loose,
-    coalesce(c.changes, 0) as changes,
-    coalesce(c.in_flight > 0 and c.hold_until > ${now}, false) as models_in_flight
-    from (select 1) as one
-    left join allocation_publishes p on p.sub_workspace_id = ${id}
-    left join model_set_changes c on c.sub_workspace_id = ${id}`;
-}
+/** `now` (the given time, else the database's clock, as databaseNow) from placeholder `$n`. */
+const nowOf = (n: number) => `coalesce($${n}::timestamptz, date_trunc('milliseconds', clock_timestamp()))`;
+
+/** The start's columns (and their FROM) for sub-workspace `$id`, at `$now`, with window `$lag` ms. */
+const startColumns = (id: number, now: number, lag: number) => `${nowOf(now)} as locked_at,
+  p.published_at, p.published_at > ${nowOf(now)} - $${lag}::double precision * interval '1 millisecond' as in_window,
+  p.projects_used_bound, p.prompts_used_bound, p.projects_moved_in_window, p.prompts_moved_in_window,
+  p.bound_loose,
+  coalesce(c.changes, 0) as changes,
+  coalesce(c.in_flight > 0 and c.hold_until > ${nowOf(now)}, false) as models_in_flight
+  from (select 1) as one
+  left join allocation_publishes p on p.sub_workspace_id = $${id}
+  left join model_set_changes c on c.sub_workspace_id = $${id}`;
+
+/** $1 sub-workspace, $2 holder, $3 now, $4 TTL (ms), $5 publish lag (ms). */
+const ACQUIRE = `
+  with lease as (
+    insert into allocation_locks as l (sub_workspace_id, holder, expires_at)
+    values ($1, $2, ${nowOf(3)} + $4::double precision * interval '1 millisecond')
+    on conflict (sub_workspace_id) do update set holder = excluded.holder, expires_at = excluded.expires_at
+    where l.expires_at < ${nowOf(3)}
+    returning 1
+  )
+  select exists (select 1 from lease) as taken,
+    not exists (select 1 from allocation_locks where sub_workspace_id = $1) as fresh,
+    ${startColumns(1, 3, 5)}`;
+
+/** $1 sub-workspace, $2 now, $3 publish lag (ms). */
+const READ_START = `select true as taken, true as fresh, ${startColumns(1, 2, 3)}`;
 
 function sectionStartOf(row: Row): SectionStart {
   return {

@@ -1,8 +1,6 @@
-import { sql } from "drizzle-orm";
-
 import type { DbExecutor } from "../database.ts";
-import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
-import { runPrepared } from "../runPrepared.ts";
+import type { DatabaseTime } from "../databaseTime.ts";
+import { runPreparedText } from "../runPrepared.ts";
 
 /**
  * Releases a lease by its holder token only: a stale holder whose lease expired and was taken over
@@ -23,24 +21,27 @@ export async function releaseAllocationLock(
   db: DbExecutor,
   values: { subWorkspaceId: string; holder: string; restartPublishWindow?: boolean; now?: DatabaseTime },
 ): Promise<boolean> {
-  const id = values.subWorkspaceId;
-  const result = await runPrepared<{ released: number }>(
-    db,
-    "release_allocation_lock",
-    sql`
-      with released as (
-        delete from allocation_locks
-        where sub_workspace_id = ${id} and holder = ${values.holder}
-          -- set_config(…, true) is transaction-local: nothing leaks into the pooled session.
-          and set_config('synchronous_commit', 'off', true) is not null
-        returning 1
-      ), restarted as (
-        update allocation_publishes set published_at = greatest(published_at, ${databaseNow(values.now)})
-        where ${values.restartPublishWindow ?? false}::boolean and sub_workspace_id = ${id}
-        returning 1
-      )
-      select (select count(*) from released)::int as released
-    `,
-  );
+  const result = await runPreparedText<{ released: number }>(db, "release_allocation_lock", RELEASE, [
+    values.subWorkspaceId,
+    values.holder,
+    values.restartPublishWindow ?? false,
+    values.now?.toISOString() ?? null,
+  ]);
   return result.rows[0]?.released === 1;
 }
+
+/** $1 sub-workspace, $2 holder, $3 restart the window, $4 now (else the database's clock). */
+const RELEASE = `
+  with released as (
+    delete from allocation_locks
+    where sub_workspace_id = $1 and holder = $2
+      -- set_config(…, true) is transaction-local: nothing leaks into the pooled session.
+      and set_config('synchronous_commit', 'off', true) is not null
+    returning 1
+  ), restarted as (
+    update allocation_publishes
+    set published_at = greatest(published_at, coalesce($4::timestamptz, date_trunc('milliseconds', clock_timestamp())))
+    where $3::boolean and sub_workspace_id = $1
+    returning 1
+  )
+  select (select count(*) from released)::int as released`;
