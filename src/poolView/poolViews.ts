@@ -67,6 +67,13 @@ interface Fill {
  */
 export class PoolViews {
   readonly #fills = new Map<string, Fill>();
+  /**
+   * How many fills of each org have ended in this process. A view that loaded the record before a
+   * fill ended may have read it without that fill's entries: it loads again rather than start a
+   * fill of its own for what was just read (views that waited on a failed fill re-read once,
+   * together, however slowly each one's load answers).
+   */
+  readonly #fillsEnded = new Map<string, number>();
   readonly #refreshes = new Map<string, Promise<void>>();
   readonly #pacing: PoolRefreshPacing;
   /** When each org's pass may start its next read (the pacing). */
@@ -85,6 +92,7 @@ export class PoolViews {
     const attempted = new Set<string>();
     let upstreamReads = 0;
     for (;;) {
+      const endedBefore = this.#fillsEnded.get(org.id) ?? 0;
       const state = await this.#load(org);
       const missing = this.#missing(org, state).filter((id) => !attempted.has(id));
       if (missing.length === 0) {
@@ -93,6 +101,7 @@ export class PoolViews {
         return view;
       }
       const inFlight = this.#fills.get(org.id);
+      if (!inFlight && (this.#fillsEnded.get(org.id) ?? 0) !== endedBefore) continue;
       if (inFlight) {
         let result: Map<string, PoolReadFailure>;
         try {
@@ -208,6 +217,7 @@ export class PoolViews {
     this.#fills.set(org.id, fill);
     return done.finally(() => {
       if (this.#fills.get(org.id) === fill) this.#fills.delete(org.id);
+      this.#fillsEnded.set(org.id, (this.#fillsEnded.get(org.id) ?? 0) + 1);
     });
   }
 
