@@ -37,11 +37,13 @@ import { parseArgs } from "node:util";
 
 import { signDevToken } from "../src/auth/tokenVerifier.ts";
 import { freePort } from "../src/config/freePort.ts";
+import type { Call } from "../src/simulator/http/callLog.ts";
+import { seededRandom } from "../src/simulator/http/faults.ts";
 import { bearerHash } from "../src/simulator/http/requestLimiter.ts";
 import { FleetDatabase } from "./support/fleetDatabase.ts";
 import { VisitLog } from "./support/fleetLag.ts";
 import { inParallel, type OnboardedOrg, onboardOrg } from "./support/fleetOnboarding.ts";
-import { describeFleet, planFleet, seededRandom } from "./support/fleetPlan.ts";
+import { describeFleet, planFleet } from "./support/fleetPlan.ts";
 import {
   cpuSecondsOf,
   cpuSecondsOfTree,
@@ -52,8 +54,9 @@ import {
   stopAll,
   until,
 } from "./support/fleetProcesses.ts";
-import { printReport, type RunFigures, type SimCall } from "./support/fleetReport.ts";
-import { type ApiCall, Traffic } from "./support/fleetTraffic.ts";
+import { printReport, type RunFigures } from "./support/fleetReport.ts";
+import { Traffic } from "./support/fleetTraffic.ts";
+import { roundRobinApi } from "./support/roundRobinApi.ts";
 import { scratchDatabase } from "./support/scratchDatabase.ts";
 
 const { values: args } = parseArgs({
@@ -211,25 +214,7 @@ async function main() {
     );
   const setupS = (performance.now() - benchStarted) / 1000;
 
-  let turn = 0;
-  const call: ApiCall = async (method, url, token, body) => {
-    const api = apis[turn++ % apis.length]!;
-    const started = performance.now();
-    try {
-      const response = await fetch(`${api}${url}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, text, ms: performance.now() - started };
-    } catch (error) {
-      return { status: 0, text: String(error), ms: performance.now() - started };
-    }
-  };
+  const call = roundRobinApi(apis);
 
   // 1. Onboarding.
   const plans = planFleet(ORGS, SEED);
@@ -433,7 +418,7 @@ async function main() {
       async () => (await fetch(`http://127.0.0.1:${worker.port}/readyz`)).ok,
       60_000,
     ).catch((error: unknown) => console.error(String(error)));
-  const calls = await control<SimCall[]>("/calls");
+  const calls = await control<Call[]>("/calls");
   const rate = await control<{
     keys: {
       bearer: string;

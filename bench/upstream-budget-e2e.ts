@@ -49,7 +49,9 @@ import { parseArgs } from "node:util";
 
 import { signDevToken } from "../src/auth/tokenVerifier.ts";
 import { freePort } from "../src/config/freePort.ts";
+import type { Call } from "../src/simulator/http/callLog.ts";
 import { printTable } from "./allocation-support.ts";
+import { roundRobinApi } from "./support/roundRobinApi.ts";
 import { scratchDatabase } from "./support/scratchDatabase.ts";
 import {
   type ObservedKey,
@@ -169,20 +171,11 @@ interface RateKey {
   inFlight: number;
 }
 
-interface SimCall {
-  method: string;
-  path: string;
-  status: number;
-  at: string;
-  group: string | null;
-  throttled: boolean;
-}
-
 /**
  * Admitted calls per endpoint group in each whole second since `since` (by the simulator's answer
  * time), so a run shows where a group sat idle: the rate floor assumes it is busy every second.
  */
-function timeline(calls: SimCall[], since: number): Record<string, number[]> {
+function timeline(calls: Call[], since: number): Record<string, number[]> {
   const perGroup: Record<string, number[]> = {};
   for (const call of calls) {
     if (call.throttled || call.group === null) continue;
@@ -195,7 +188,7 @@ function timeline(calls: SimCall[], since: number): Record<string, number[]> {
 }
 
 /** The simulator's own count since the last clear: per group and in all. */
-function summarise(keys: RateKey[], calls: SimCall[], observed: ObservedKey[]) {
+function summarise(keys: RateKey[], calls: Call[], observed: ObservedKey[]) {
   const started = keys.reduce((sum, key) => sum + key.started, 0);
   const throttled = keys.reduce((sum, key) => sum + key.throttled, 0);
   const busiest = keys.reduce<RateKey | undefined>(
@@ -266,7 +259,7 @@ async function runMode(mode: Mode, round: number, sim: string, observer: Upstrea
   const counts = async () =>
     summarise(
       (await control<{ keys: RateKey[] }>("/rate")).keys,
-      await control<SimCall[]>("/calls"),
+      await control<Call[]>("/calls"),
       observer.report(),
     );
   try {
@@ -327,25 +320,8 @@ async function runMode(mode: Mode, round: number, sim: string, observer: Upstrea
     if (!orgAnswer.ok) throw new Error(`${run}: create org answered ${orgAnswer.status}`);
     const token = await signDevToken(secret, { sub: "bench-user", orgs: [org.id], ttlSeconds: 7200 });
 
-    let turn = 0;
-    const call = async (method: string, url: string, body?: unknown) => {
-      const api = apis[turn++ % apis.length]!;
-      const started = performance.now();
-      try {
-        const response = await fetch(`${api}${url}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${token}`,
-            ...(body === undefined ? {} : { "content-type": "application/json" }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const text = await response.text();
-        return { status: response.status, text, ms: performance.now() - started };
-      } catch (error) {
-        return { status: 0, text: String(error), ms: performance.now() - started };
-      }
-    };
+    const send = roundRobinApi(apis);
+    const call = (method: string, url: string, body?: unknown) => send(method, url, token, body);
     const base = `/v2/orgs/${org.id}/brands`;
     const tally = (values: (string | number)[]) => {
       const counted = new Map<string, number>();
@@ -399,7 +375,7 @@ async function runMode(mode: Mode, round: number, sim: string, observer: Upstrea
     );
     const onboardS = (performance.now() - onboardStart) / 1000;
     const onboardCounts = await counts();
-    const onboardCalls = await control<SimCall[]>("/calls");
+    const onboardCalls = await control<Call[]>("/calls");
     const onboardTimeline = timeline(onboardCalls, onboardStartEpoch);
     const ready = accepted.filter((job) => job.status === "COMPLETED");
     const failedBrands = accepted

@@ -3,6 +3,7 @@
  * the same fleet: most orgs have 1–3 brands of 1–2 markets and 20–100 prompts; about one in a
  * hundred is large (8 brands, 2–3 markets each, 400 prompts); every fourth parent meters AI.
  */
+import { seededRandom } from "../../src/simulator/http/faults.ts";
 
 export interface MarketPlan {
   market: string;
@@ -28,18 +29,6 @@ const OTHERS: MarketPlan[] = [
   { market: "FR", languageCode: "fr", geoTargetId: 2250 },
   { market: "DE", languageCode: "de", geoTargetId: 2276 },
 ];
-
-/** mulberry32: small, fast, and the same sequence for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function split(total: number, parts: number): number[] {
   return Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0));

@@ -2,21 +2,12 @@
  * The fleet benchmark's report: every figure next to the budget issue 42 names for it. Pure
  * arithmetic over what bench/fleet.ts collected; prints tables and returns a JSON summary.
  */
+import type { Call } from "../../src/simulator/http/callLog.ts";
 import { printTable } from "../allocation-support.ts";
 import type { TableStat } from "./fleetDatabase.ts";
 import { sourceOf } from "./fleetDatabase.ts";
 import { summariseLag, type VisitLog } from "./fleetLag.ts";
 import { percentile, type Sample } from "./fleetTraffic.ts";
-
-export interface SimCall {
-  method: string;
-  path: string;
-  status: number;
-  at: string;
-  group: string | null;
-  throttled: boolean;
-  account?: string;
-}
 
 interface CpuSnapshot {
   bench: number;
@@ -59,7 +50,7 @@ export interface RunFigures {
   operatorAccount: string;
   /** Upstream workspace id → org. */
   owners: Map<string, string>;
-  calls: SimCall[];
+  calls: Call[];
   rateKeys: {
     bearer: string;
     group: string;
@@ -109,7 +100,7 @@ const BOUNDED: [string, string, number | undefined][] = [
   ["allocation_ledger", "none (an audit trail: grows with metered writes)", undefined],
 ];
 
-function routeOf(call: SimCall): string {
+function routeOf(call: Call): string {
   const bare = call.path
     .replace(/^\/enterprise\/(projects|users)\/api/, "")
     .replace(/\/(workspaces|projects|prompts)\/[^/]+/g, "/$1/:id");

@@ -3,6 +3,7 @@
  * small prompt writes, at a fixed arrival rate (open loop: a slow answer does not slow the arrivals,
  * so both phases get the same load). Each answer is kept with the phase it started in.
  */
+import type { RoundRobinCall } from "./roundRobinApi.ts";
 
 export interface ActiveOrg {
   id: string;
@@ -18,12 +19,7 @@ export interface Sample {
   ms: number;
 }
 
-export type ApiCall = (
-  method: string,
-  url: string,
-  token: string,
-  body?: unknown,
-) => Promise<{ status: number; text: string; ms: number }>;
+export type ApiCall = RoundRobinCall;
 
 const OPS: [string, number][] = [
   ["pool view", 4],
