@@ -127,6 +127,9 @@ async function topUp(
 
   // What the pool is known not to have (docs/decisions/0033): an attempt it rules out is not sent.
   const known = await knownPoolFree(deps, target.orgId);
+  // One top-up asks for at most one read of the parent, however many of its steps the bound rules
+  // out: a read that ended between two steps must not start another (its answer is already known).
+  let refreshAsked = false;
 
   /** One transfer attempt, its ledger row, and whether the pool refused it (other failures throw). */
   const attempt = async (step: TopUpStep, targets: TransferTargets): Promise<"applied" | ServiceError> => {
@@ -146,7 +149,8 @@ async function topUp(
         errorCode: "orgPoolExhausted",
       });
       deps.events.emit("allocation.topUpNotSent", { orgId: target.orgId, step });
-      if (ruledOut.some((dimension) => known?.aging.includes(dimension))) {
+      if (!refreshAsked && ruledOut.some((dimension) => known?.aging.includes(dimension))) {
+        refreshAsked = true;
         refreshPoolInBackground(deps, target);
       }
       return new ServiceError("orgPoolExhausted", { details: { knownNotToFit: ruledOut } });
