@@ -1,7 +1,8 @@
 import { collectDefaultMetrics, Registry } from "prom-client";
 
+import { DEFAULT_IDLE_ORG_AFTER_MS } from "../config/env.ts";
 import type { EventBus } from "./events.ts";
-import { registerAllocationMetrics } from "./metrics/allocationMetrics.ts";
+import { registerAllocationMetrics, type SeriesFreshness } from "./metrics/allocationMetrics.ts";
 import { registerBackgroundPassMetrics } from "./metrics/backgroundPassMetrics.ts";
 import { type PoolStatsSource, registerDatabaseMetrics } from "./metrics/databaseMetrics.ts";
 import { registerGatewayMetrics } from "./metrics/gatewayMetrics.ts";
@@ -21,16 +22,22 @@ export interface Metrics {
   registry: Registry;
 }
 
+/** Without a runtime's settings: the default idle period, on the process's steady clock. */
+const FRESH_FOR_AN_HOUR: SeriesFreshness = {
+  freshForMs: DEFAULT_IDLE_ORG_AFTER_MS,
+  now: () => performance.now(),
+};
+
 export function createMetrics(
   events: EventBus,
-  options: { defaultMetrics?: boolean; pool?: PoolStatsSource } = {},
+  options: { defaultMetrics?: boolean; pool?: PoolStatsSource; orgSeries?: SeriesFreshness } = {},
 ): Metrics {
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: "serenity_process_" });
   registerUpstreamBudgetMetrics(registry, events);
   registerHttpMetrics(registry, events);
   registerGatewayMetrics(registry, events);
-  registerAllocationMetrics(registry, events);
+  registerAllocationMetrics(registry, events, options.orgSeries ?? FRESH_FOR_AN_HOUR);
   registerJobMetrics(registry, events);
   registerProvisioningMetrics(registry, events);
   registerGenerationMetrics(registry, events);

@@ -39,8 +39,15 @@ export interface PoolSamplerDeps {
   idle: IdleOrgSettings;
 }
 
-/** A sample's lease: a process that dies mid-sample holds the org at most this long. */
-const MIN_SAMPLE_LEASE_MS = 60_000;
+/**
+ * A sample's lease: a process that dies mid-sample holds the org this long, so the org's next
+ * sample comes at most period + lease + a tick after its last (60 + 30 + 15 s at the defaults,
+ * within twice the period; the fleet bench saw 133 s with a lease of two periods). A sample that
+ * outlasts its lease (a large org on a busy budget) may be taken by another worker too: a read
+ * twice, never a wrong one.
+ */
+const sampleLeaseMs = (periodMs: number) => Math.max(MIN_SAMPLE_LEASE_MS, Math.floor(periodMs / 2));
+const MIN_SAMPLE_LEASE_MS = 15_000;
 
 export interface PoolSampleReport {
   sampled: number;
@@ -118,7 +125,7 @@ export class PoolSampler {
         orgId: org.id,
         holder: this.#holder,
         now: clock.databaseTime?.(),
-        leaseMs: Math.max(MIN_SAMPLE_LEASE_MS, 2 * periodMs),
+        leaseMs: sampleLeaseMs(periodMs),
         periodMs,
       });
       if (!claimed) {

@@ -126,7 +126,15 @@ export async function openRuntime(
     });
     await refuseIncompatibleSchema(database, logger, options.migrate ? "server" : "operator");
     const clock = options.clock ?? systemClock;
-    const metrics = createMetrics(events, { defaultMetrics: true, pool: database.stats });
+    const metrics = createMetrics(events, {
+      defaultMetrics: true,
+      pool: database.stats,
+      // An org's pool series lasts as long as the org is not idle (docs/decisions/0042).
+      orgSeries: {
+        freshForMs: config.worker.idleOrgs.afterMs,
+        now: () => clock.monotonicMs?.() ?? clock.now().getTime(),
+      },
+    });
     const origins = options.gateway ?? config.gateway;
     const credentialKey = resolveCredentialKeyring(config);
     credentialKey.catch(() => {}); // surfaces on first use (seal/exchange), not as an unhandled rejection

@@ -2,8 +2,18 @@ import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 import type { EventBus } from "../events.ts";
 
+/** How long an org's pool reading stays exported: the idle period, on a steady clock. */
+export interface SeriesFreshness {
+  freshForMs: number;
+  now(): number;
+}
+
 /** Allocation metrics of spec/operations.md §3, fed only by allocation events. */
-export function registerAllocationMetrics(registry: Registry, events: EventBus): void {
+export function registerAllocationMetrics(
+  registry: Registry,
+  events: EventBus,
+  freshness: SeriesFreshness,
+): void {
   const headroomChecks = new Counter({
     name: "serenity_allocation_headroom_checks_total",
     help: "Guard headroom checks by outcome: hot_path (no transfer) or topped_up.",
@@ -23,15 +33,28 @@ export function registerAllocationMetrics(registry: Registry, events: EventBus):
     topUpDuration.observe({ path }, durationSeconds),
   );
 
-  const poolFreeRatio = new Gauge({
+  // A reading lives as long as the org is watched: a series not set for `freshForMs` (an org gone
+  // idle, which the sampler no longer reads, or one viewed once by this process) is dropped at the
+  // next scrape, so the series follow the active orgs, not every org ever sampled (issue 42).
+  const lastSetAt = new Map<string, { org: string; dimension: string; at: number }>();
+  const poolFreeRatio: Gauge<"org" | "dimension"> = new Gauge({
     name: "serenity_allocation_pool_free_ratio",
-    help: "Free share of an org's pool per dimension (free / total), from the pool sampler.",
+    help: "Free share of an org's pool per dimension (free / total), from the pool sampler; an org not read for the idle period has no series.",
     labelNames: ["org", "dimension"],
     registers: [registry],
+    collect: () => {
+      const now = freshness.now();
+      for (const [key, { org, dimension, at }] of lastSetAt) {
+        if (now - at < freshness.freshForMs) continue;
+        poolFreeRatio.remove({ org, dimension });
+        lastSetAt.delete(key);
+      }
+    },
   });
-  events.on("allocation.poolSampled", ({ orgId, dimension, freeRatio }) =>
-    poolFreeRatio.set({ org: orgId, dimension }, freeRatio),
-  );
+  events.on("allocation.poolSampled", ({ orgId, dimension, freeRatio }) => {
+    poolFreeRatio.set({ org: orgId, dimension }, freeRatio);
+    lastSetAt.set(`${orgId}\u0000${dimension}`, { org: orgId, dimension, at: freshness.now() });
+  });
 
   const rejections = new Counter({
     name: "serenity_allocation_rejections_total",

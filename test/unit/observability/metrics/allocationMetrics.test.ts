@@ -47,4 +47,35 @@ describe("allocation metrics", () => {
     expect(text).toContain('serenity_allocation_reclaimed_units_total{dimension="prompts"} 40');
     expect(text).toContain('serenity_allocation_reclaimed_units_total{dimension="projects"} 1');
   });
+
+  it("keep an org's pool series only while it is read: one not set for the idle period is dropped at the next scrape", async () => {
+    const events = new EventBus();
+    let now = 0;
+    const { registry } = createMetrics(events, { orgSeries: { freshForMs: 60_000, now: () => now } });
+    const series = async () =>
+      (await registry.metrics())
+        .split("\n")
+        .filter((line) => line.startsWith("serenity_allocation_pool_free_ratio{"));
+    events.emit("allocation.poolSampled", { orgId: "quiet", dimension: "prompts", freeRatio: 0.5 });
+    events.emit("allocation.poolSampled", { orgId: "quiet", dimension: "projects", freeRatio: 0.2 });
+    now = 30_000;
+    events.emit("allocation.poolSampled", { orgId: "busy", dimension: "prompts", freeRatio: 0.1 });
+    expect(await series()).toHaveLength(3);
+    now = 59_999;
+    expect(await series()).toHaveLength(3);
+    // A minute after its last read the quiet org's series go; the busy org read since keeps its own.
+    now = 60_000;
+    expect(await series()).toEqual([
+      'serenity_allocation_pool_free_ratio{org="busy",dimension="prompts"} 0.1',
+    ]);
+    // Read again, it is back.
+    events.emit("allocation.poolSampled", { orgId: "quiet", dimension: "prompts", freeRatio: 0.4 });
+    expect(await series()).toContain(
+      'serenity_allocation_pool_free_ratio{org="quiet",dimension="prompts"} 0.4',
+    );
+    now = 90_000;
+    expect(await series()).toEqual([
+      'serenity_allocation_pool_free_ratio{org="quiet",dimension="prompts"} 0.4',
+    ]);
+  });
 });
