@@ -3,12 +3,14 @@
  *
  *   npx tsx bench/fleet.ts [--orgs 2000] [--minutes 20] [--rps N] [--active-share 0.05]
  *                          [--onboard-concurrency N] [--latency-ms 50] [--seed 42] [--json out.json]
+ *                          [--operator-tokens N]
  *
  * One `serenity simulator` at Semrush's limits (10 / s and 10 in flight per account and endpoint
  * group) with `--latency-ms` per call; one PostgreSQL (DATABASE_URL's server when set, else an
  * embedded one, started with pg_stat_statements); 2 `serenity serve` + 2 `serenity worker` with the
  * default settings (every background period at its production default), dynamic allocation on, and
- * an operator token (SERENITY_UPSTREAM_TOKEN, its own upstream account).
+ * operator tokens (SERENITY_UPSTREAM_TOKEN, one per 1,000 orgs unless `--operator-tokens`, each its
+ * own upstream account; ADR 0044).
  *
  * 1. Onboarding: `--orgs` orgs (bench/support/fleetPlan.ts: most with 1–3 brands of 1–2 markets and
  *    20–100 prompts, one in a hundred large, every fourth parent metered), each its own parent and its
@@ -71,6 +73,8 @@ const { values: args } = parseArgs({
     /** After onboarding, every activity mark and job moved back this long (0 = not aged). */
     "aged-hours": { type: "string", default: "2" },
     json: { type: "string" },
+    /** Operator tokens (accounts) the processes share the orgs over (default: one per 1,000 orgs). */
+    "operator-tokens": { type: "string" },
   },
 });
 const ORGS = Number(args.orgs);
@@ -88,7 +92,11 @@ const LATENCY_MS = Number(args["latency-ms"]);
 const SEED = Number(args.seed);
 const AGED_MS = Number(args["aged-hours"]) * 3_600_000;
 const LIMIT = { perSecond: 10, concurrent: 10 };
-const OPERATOR_TOKEN = `fleet-operator-${randomBytes(8).toString("hex")}`;
+/** One operator account per 1,000 orgs (ADR 0044: one carries about 1,400 idle orgs of this mix). */
+const OPERATOR_TOKENS = Array.from(
+  { length: args["operator-tokens"] ? Number(args["operator-tokens"]) : Math.max(1, Math.ceil(ORGS / 1000)) },
+  (_, index) => `fleet-operator-${index}-${randomBytes(8).toString("hex")}`,
+);
 const SECRET = randomBytes(32).toString("hex");
 const LOG_DIR = mkdtempSync(path.join(os.tmpdir(), "serenity-fleet-"));
 /** The production defaults the lag is judged against (docs/configuration.md). */
@@ -176,7 +184,7 @@ async function main() {
     SERENITY_CREDENTIAL_KEY: randomBytes(32).toString("base64"),
     SERENITY_DYNAMIC_ALLOCATION: "true",
     SERENITY_ASYNC_PROVISIONING: "true",
-    SERENITY_UPSTREAM_TOKEN: OPERATOR_TOKEN,
+    SERENITY_UPSTREAM_TOKEN: OPERATOR_TOKENS.join(","),
     SERENITY_MIGRATE_ON_START: "true",
   };
   const apis: string[] = [];
@@ -480,7 +488,7 @@ async function main() {
     activeOrgIds: new Set([...active.map((org) => org.id), ...jobOrgs]),
     trafficOrgIds: new Set(active.map((org) => org.id)),
     accountOf: new Map(orgs.map((org) => [bearerHash(org.token), org.id])),
-    operatorAccount: bearerHash(OPERATOR_TOKEN),
+    operatorAccounts: new Set(OPERATOR_TOKENS.map(bearerHash)),
     owners,
     calls,
     rateKeys: rate.keys,

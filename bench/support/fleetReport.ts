@@ -47,7 +47,8 @@ export interface RunFigures {
   trafficOrgIds: Set<string>;
   /** Bearer hash → org, for every org's user. */
   accountOf: Map<string, string>;
-  operatorAccount: string;
+  /** The operator's accounts (one per token SERENITY_UPSTREAM_TOKEN lists: ADR 0044). */
+  operatorAccounts: Set<string>;
   /** Upstream workspace id → org. */
   owners: Map<string, string>;
   calls: Call[];
@@ -192,7 +193,7 @@ function callFigures(figures: RunFigures) {
       continue;
     }
     const tally = perOrg.get(org) ?? { operator: 0, own: 0, other: 0, byGroup: {} };
-    if (call.account === figures.operatorAccount) tally.operator += 1;
+    if (call.account && figures.operatorAccounts.has(call.account)) tally.operator += 1;
     else if (call.account && figures.accountOf.get(call.account) === org) tally.own += 1;
     else tally.other += 1;
     const group = call.group ?? "none";
@@ -209,7 +210,7 @@ function callFigures(figures: RunFigures) {
     ids.length === 0 ? NaN : sum(ids, pick) / (ids.length * hours);
   const all = (tally: Tally) => tally.operator + tally.own + tally.other;
   const idleWorst = Math.max(0, ...idleIds.map((id) => (perOrg.get(id) ? all(perOrg.get(id)!) : 0) / hours));
-  const operatorKeys = figures.rateKeys.filter((key) => key.bearer === figures.operatorAccount);
+  const operatorKeys = figures.rateKeys.filter((key) => figures.operatorAccounts.has(key.bearer));
   const windowS = (figures.window.end - figures.window.start) / 1000;
   return {
     hours,
@@ -240,6 +241,7 @@ function callFigures(figures: RunFigures) {
     total: figures.calls.length,
     throttled: figures.calls.filter((call) => call.throttled).length,
     operator: operatorKeys.map((key) => ({
+      account: key.bearer,
       group: key.group,
       perSecond: Number((key.started / windowS).toFixed(2)),
       throttled: key.throttled,
@@ -435,7 +437,7 @@ export function printReport(figures: RunFigures) {
   console.log("\n3b. Upstream calls during the window, per org-hour (the simulator's call log)");
   const calls = callFigures(figures);
   printTable(
-    ["orgs", "n", "all accounts", "operator's account", "the org's own account", "budget"],
+    ["orgs", "n", "all accounts", "operator's accounts", "the org's own account", "budget"],
     [
       [
         "idle",
@@ -460,7 +462,7 @@ export function printReport(figures: RunFigures) {
   console.log(
     `  ${calls.total} calls in all (${calls.throttled} answered 429), ${calls.unattributed} with no org (${JSON.stringify(calls.unattributedRoutes)})`,
   );
-  console.log(`  the operator's account per group: ${JSON.stringify(calls.operator)}`);
+  console.log(`  the operator's accounts per group: ${JSON.stringify(calls.operator)}`);
 
   console.log("\n3c. Database: size and growth by table during the window (growth extrapolated to a day)");
   const growth = tableGrowth(figures);

@@ -2,6 +2,7 @@ import type { FlagSource } from "../config/flags.ts";
 import type { Db } from "../db/database.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { MeteredWriteContext } from "../domain/meteredWrites.ts";
+import type { OperatorBearer } from "../domain/operatorTokens.ts";
 import type { AllocationLock } from "../locks/reentrantLock.ts";
 import type { EventBus } from "../observability/events.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -26,7 +27,7 @@ export interface AllocationDeps {
    * The operator's upstream bearer (SERENITY_UPSTREAM_TOKEN), preferred for reads of a parent's
    * metering: it sees every parent (spec/allocation.md §13; without it the caller's bearer reads).
    */
-  operatorBearer?: string;
+  operatorBearer?: OperatorBearer;
 }
 
 /** A brand sub-workspace of an org, as rebalancing sees it. */

@@ -100,7 +100,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
       readMeteringInBackground(
         deps,
         { id: context.orgId, parentWorkspaceId: context.parentWorkspaceId },
-        meteringBearer(deps, context.bearer),
+        meteringBearer(deps, context.orgId, context.bearer),
       );
     }
     return { kind: "on", target };
@@ -139,7 +139,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
     const read = await readParentMetering(
       deps,
       { id: target.orgId, parentWorkspaceId: target.parentWorkspaceId ?? null },
-      meteringBearer(deps, target.bearer),
+      meteringBearer(deps, target.orgId, target.bearer),
       "quotaRejection",
       // A deadline on the read, not a wait: it ends the call once the request's budget is spent.
       { signal: AbortSignal.timeout(budget.remainingMs) },

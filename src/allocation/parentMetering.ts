@@ -2,6 +2,7 @@ import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { recordParentMetering } from "../db/resourceObservations/recordParentMetering.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
 import { flipOf, meteringOf, type MeteringState } from "../domain/metering.ts";
+import { operatorBearerFor } from "../domain/operatorTokens.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { ServiceEvents } from "../observability/events.ts";
 import type { ParentMeteringPort } from "../orgs/orgService.ts";
@@ -29,8 +30,12 @@ export type MeteredOrg = Pick<OrgRow, "id" | "parentWorkspaceId">;
  * The bearer a metering read uses: the operator's (SERENITY_UPSTREAM_TOKEN), which sees every
  * parent, else the one in hand — the caller's, or the member's credential the pool sampler chose.
  */
-export function meteringBearer(deps: Pick<AllocationDeps, "operatorBearer">, inHand: string): string {
-  return deps.operatorBearer ?? inHand;
+export function meteringBearer(
+  deps: Pick<AllocationDeps, "operatorBearer">,
+  orgId: string,
+  inHand: string,
+): string {
+  return operatorBearerFor(deps.operatorBearer, orgId) ?? inHand;
 }
 
 /**
@@ -123,7 +128,7 @@ export function parentMeteringPort(
 ): ParentMeteringPort {
   return {
     learn: async (org, bearer, reason) => {
-      await readParentMetering(deps, org, meteringBearer(deps, bearer), reason);
+      await readParentMetering(deps, org, meteringBearer(deps, org.id, bearer), reason);
     },
   };
 }

@@ -11,6 +11,7 @@ import {
 } from "./databaseDefaults.ts";
 import { durationMs, type FlagSource, InvalidDuration } from "./flags.ts";
 import { GENERATOR_ENV_SHAPE } from "./generatorEnv.ts";
+import { parseOperatorTokens } from "./operatorTokens.ts";
 import { isProductionMode, productionRefusalLine, productionRefusals } from "./productionMode.ts";
 
 /**
@@ -140,6 +141,12 @@ export interface Config {
    * logger redacts `upstreamToken` wherever the config lands in a line.
    */
   upstreamToken: string | undefined;
+  /**
+   * Every token SERENITY_UPSTREAM_TOKEN lists (commas between): each org's background reads and
+   * metering reads use the one its id picks (docs/decisions/0044); `upstreamToken` is the first.
+   * Never logged (`upstreamTokens` is redacted too).
+   */
+  upstreamTokens: string[];
   upstreamBudget: UpstreamBudgetSettings;
   worker: WorkerSettings;
   database: DatabaseSettings;
@@ -464,7 +471,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncSettleBudgetMs: raw.SERENITY_SYNC_SETTLE_BUDGET_MS,
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
-    upstreamToken: raw.SERENITY_UPSTREAM_TOKEN?.trim() || undefined,
+    upstreamToken: parseOperatorTokens(raw.SERENITY_UPSTREAM_TOKEN)[0],
+    upstreamTokens: parseOperatorTokens(raw.SERENITY_UPSTREAM_TOKEN),
     corsOrigins: cors.origins,
     apiRateLimits: {
       perOrg: raw.SERENITY_API_RATE_LIMIT_PER_ORG,

@@ -319,7 +319,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     unit: "",
     read: "boot",
     meaning:
-      "the operator's upstream bearer for `serenity sweep` / `audit` (or `--token-file`); workers' upstream reconciler reads with it when an org has no live stored credential (ADR 0016); the pool sampler and every read of a parent's AI metering prefer it (ADR 0034); API processes send it with the upstream-health probe (`serenity_gateway_reachable`; unset: not probed, health unknown)",
+      "the operator's upstream bearer for `serenity sweep` / `audit` (or `--token-file`); workers' upstream reconciler reads with it when an org has no live stored credential (ADR 0016); the pool sampler and every read of a parent's AI metering prefer it (ADR 0034); API processes send it with the upstream-health probe (`serenity_gateway_reachable`; unset: not probed, health unknown). Several tokens separated by commas (one per operator account) share the orgs: each org's background and metering reads use the one its id picks, the probe and the operator tools the first (ADR 0044)",
   },
   {
     names: ["SERENITY_UPSTREAM_RATE_PER_SECOND"],

@@ -37,6 +37,8 @@ export const REDACTED_PATHS = [
   "*.secret",
   "upstreamToken",
   "*.upstreamToken",
+  "upstreamTokens",
+  "*.upstreamTokens",
 ];
 
 /**

@@ -10,6 +10,7 @@ import { listOrgs } from "../db/orgs/listOrgs.ts";
 import { claimReconcileRun } from "../db/upstreamReconcile/claimReconcileRun.ts";
 import { finishReconcileRun } from "../db/upstreamReconcile/finishReconcileRun.ts";
 import type { Clock } from "../domain/clock.ts";
+import { type OperatorBearer, operatorBearerFor } from "../domain/operatorTokens.ts";
 import { type IdleOrgSettings, orgBackgroundPace, reconcileOrder } from "../domain/orgBackgroundPace.ts";
 import { awaitTurn, PASS_SPREAD_SHARE, type PassPace } from "../domain/passPacing.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
@@ -48,7 +49,7 @@ export interface UpstreamReconcileScheduleDeps {
    * credential: stored ones end with their job's lineage, so without it an org is reconciled only
    * while someone's job runs there.
    */
-  fallbackBearer?: string;
+  fallbackBearer?: OperatorBearer;
 }
 
 export interface ReconcilePassReport {
@@ -166,7 +167,8 @@ export class UpstreamReconcileSchedule {
           now: clock.now(),
         });
         const exchanged = credentialId ? await credentials.exchange(credentialId) : undefined;
-        const bearer = exchanged?.status === "ok" ? exchanged.token : this.#deps.fallbackBearer;
+        const bearer =
+          exchanged?.status === "ok" ? exchanged.token : operatorBearerFor(this.#deps.fallbackBearer, org.id);
         if (!bearer) {
           log.debug(
             { reason: exchanged?.status === "NEEDS_REAUTH" ? exchanged.reason : "missing" },

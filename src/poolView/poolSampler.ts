@@ -10,6 +10,7 @@ import { listOrgsWithBrands } from "../db/orgs/listOrgsWithBrands.ts";
 import { claimPoolSampleRun } from "../db/poolSampleRuns/claimPoolSampleRun.ts";
 import { finishPoolSampleRun } from "../db/poolSampleRuns/finishPoolSampleRun.ts";
 import type { Clock } from "../domain/clock.ts";
+import { type OperatorBearer, operatorBearerFor } from "../domain/operatorTokens.ts";
 import { type IdleOrgSettings, orgBackgroundPace } from "../domain/orgBackgroundPace.ts";
 import { awaitTurn, PASS_SPREAD_SHARE, type PassPace } from "../domain/passPacing.ts";
 import { type PeriodicLoop, startPeriodic } from "../domain/periodic.ts";
@@ -31,7 +32,7 @@ export interface PoolSamplerDeps {
    * The operator's upstream bearer (SERENITY_UPSTREAM_TOKEN): read with first when set — it sees
    * every parent, where a member's credential ends with their jobs (spec/allocation.md §13).
    */
-  operatorBearer?: string;
+  operatorBearer?: OperatorBearer;
   /**
    * When an org is idle (SERENITY_IDLE_ORG_AFTER_MS): an idle org is not sampled at all, unless
    * the idle pace is off (SERENITY_IDLE_ORG_CALLS_PER_HOUR=0; docs/decisions/0042).
@@ -161,7 +162,8 @@ export class PoolSampler {
   /** The operator's token, else the org's latest live member credential (or why there is none). */
   async #bearerFor(orgId: string): Promise<string | { reason: string }> {
     const { db, clock, credentials, operatorBearer } = this.#deps;
-    if (operatorBearer) return operatorBearer;
+    const operator = operatorBearerFor(operatorBearer, orgId);
+    if (operator) return operator;
     const credentialId = await findLatestOrgCredential(db, {
       orgId,
       audience: UPSTREAM_AUDIENCE,

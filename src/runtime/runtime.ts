@@ -166,7 +166,7 @@ export async function openRuntime(
       credentialKey,
       gateway,
       syncSettleBudgetMs: config.syncSettleBudgetMs,
-      upstreamToken: config.upstreamToken,
+      upstreamToken: config.upstreamTokens,
       allocationLockProvider: options.allocationLockProvider,
       poolRefreshPacing: options.poolRefreshPacing,
     });

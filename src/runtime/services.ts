@@ -21,6 +21,7 @@ import type { CredentialKeyring } from "../credentials/keyring.ts";
 import type { Db } from "../db/database.ts";
 import { type Clock, systemClock } from "../domain/clock.ts";
 import type { MeteredWriteGuardFactory } from "../domain/meteredWrites.ts";
+import type { OperatorBearer } from "../domain/operatorTokens.ts";
 import { createUnconfiguredGatewayClient, type GatewayClient } from "../gateway/gatewayClient.ts";
 import { lazyLanguageValidator } from "../generation/createPromptGenerator.ts";
 import { GenerationJobs } from "../generation/generationJobs.ts";
@@ -96,7 +97,7 @@ export interface ServiceDeps {
    * The operator's upstream bearer (SERENITY_UPSTREAM_TOKEN, config.upstreamToken): reads of a
    * parent's metering prefer it (spec/allocation.md §13); unset, they use the caller's bearer.
    */
-  upstreamToken?: string;
+  upstreamToken?: OperatorBearer;
 }
 
 /**

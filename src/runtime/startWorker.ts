@@ -85,7 +85,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       credentials: jobs.credentials,
       poolView: runtime.services.poolView,
       events: runtime.events,
-      operatorBearer: runtime.config.upstreamToken,
+      operatorBearer: runtime.config.upstreamTokens,
       idle: settings.idleOrgs,
     });
     sampler.start(sampleEveryMs);
@@ -109,7 +109,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
       settings: reconcile,
       idle: settings.idleOrgs,
       reconciler: upstreamReconcilerOf(runtime),
-      fallbackBearer: runtime.config.upstreamToken,
+      fallbackBearer: runtime.config.upstreamTokens,
     });
     schedule.start();
     const stopRest = worker.stop.bind(worker);

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { InvalidArgumentError } from "commander";
 
 import type { Config } from "../../config/env.ts";
+import { parseOperatorTokens } from "../../config/operatorTokens.ts";
 import type { Units } from "../../domain/allocation.ts";
 import { createLogger, type Logger } from "../../observability/logger.ts";
 
@@ -51,7 +52,8 @@ export async function upstreamToken(tokenFile: string | undefined): Promise<stri
           throw new Error(`cannot read the token file ${tokenFile}`);
         })
       ).trim()
-    : (process.env.SERENITY_UPSTREAM_TOKEN ?? "").trim();
+    : // Several tokens (docs/decisions/0044): an operator tool runs on one account, the first.
+      (parseOperatorTokens(process.env.SERENITY_UPSTREAM_TOKEN)[0] ?? "");
   if (token === "") {
     throw new Error("no upstream token: set SERENITY_UPSTREAM_TOKEN or pass --token-file");
   }

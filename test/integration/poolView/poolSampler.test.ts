@@ -1,17 +1,19 @@
 import { randomUUID } from "node:crypto";
 
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { loadConfig } from "../../../src/config/env.ts";
 import { markOrgActive } from "../../../src/db/orgs/markOrgActive.ts";
 import { brands, jobs, orgs } from "../../../src/db/schema.ts";
+import { type OperatorBearer, operatorBearerFor } from "../../../src/domain/operatorTokens.ts";
 import { createGatewayClient, type GatewayClient } from "../../../src/gateway/index.ts";
 import { EventBus } from "../../../src/observability/events.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { PoolSampler } from "../../../src/poolView/poolSampler.ts";
 import { openRuntime, type Runtime } from "../../../src/runtime/runtime.ts";
 import { startWorker } from "../../../src/runtime/startWorker.ts";
+import { bearerHash } from "../../../src/simulator/http/requestLimiter.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../../src/simulator/seeds.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { LogCapture } from "../../support/logCapture.ts";
@@ -64,8 +66,7 @@ afterAll(async () => {
 });
 
 /** An org with one carved brand, on the gold pool or (an org is one pool) a pool of its own. */
-async function orgWithBrand(name: string, parentWorkspaceId?: string): Promise<string> {
-  const orgId = randomUUID();
+async function orgWithBrand(name: string, parentWorkspaceId?: string, orgId = randomUUID()): Promise<string> {
   const now = new Date();
   const parent = parentWorkspaceId ?? (await sim.addParent({ title: `${name} parent` }));
   await runtime.database.db
@@ -112,7 +113,7 @@ async function gauge(orgId: string): Promise<Record<string, number>> {
   );
 }
 
-function sampler(operatorBearer?: string) {
+function sampler(operatorBearer?: OperatorBearer) {
   return new PoolSampler({
     db: runtime.database.db,
     clock: runtime.clock,
@@ -252,6 +253,34 @@ describe("pool sampler", () => {
     await ageRecord();
     expect(await sampler(operatorToken).sampleAll()).toEqual({ sampled: 0, skipped: 0, failed: 3 });
     expect(logs.lines.some((line) => line.includes(operatorToken))).toBe(false);
+  });
+
+  it("with several operator tokens, each org is read with the one its id picks (docs/decisions/0044)", async () => {
+    const tokens = [`operator-a-${randomUUID()}`, `operator-b-${randomUUID()}`];
+    // One org on each token, whatever the random ids of the others pick.
+    const idOn = (token: string) => {
+      for (;;) {
+        const id = randomUUID();
+        if (operatorBearerFor(tokens, id) === token) return id;
+      }
+    };
+    const onA = await orgWithBrand("on-a", undefined, idOn(tokens[0]!));
+    const onB = await orgWithBrand("on-b", undefined, idOn(tokens[1]!));
+    for (const orgId of [onA, onB]) await markOrgActive(runtime.database.db, { orgId, now: undefined });
+    await ageRecord();
+    await sim.clearCalls();
+    expect(await sampler(tokens).sampleAll()).toEqual({ sampled: 5, skipped: 0, failed: 0 });
+    const calls = await sim.calls();
+    for (const orgId of [sampled, withoutCredential, withInvalidated, onA, onB]) {
+      const [brand] = await runtime.database.db
+        .select({ workspace: brands.subWorkspaceId })
+        .from(brands)
+        .where(eq(brands.orgId, orgId));
+      const accounts = new Set(
+        calls.filter((call) => call.path.includes(brand!.workspace!)).map((call) => call.account),
+      );
+      expect(accounts).toEqual(new Set([bearerHash(operatorBearerFor(tokens, orgId)!)]));
+    }
   });
 
   it("startWorker runs it on a timer; stopping the worker waits for the pass in flight, then no pass runs", async () => {

@@ -139,6 +139,15 @@ describe("the worker's settings (read once at boot, src/runtime/startWorker.ts r
       expect(line).toContain("[redacted]");
     }
   });
+
+  it("reads several operator tokens separated by commas: the first is the probe's and the tools' (ADR 0044), none reaches a log line", () => {
+    const config = loadConfig({ SERENITY_UPSTREAM_TOKEN: " first-operator-token , second-operator-token " });
+    expect(config.upstreamToken).toBe("first-operator-token");
+    expect(config.upstreamTokens).toEqual(["first-operator-token", "second-operator-token"]);
+    const capture = new LogCapture();
+    createLogger({ level: "info", destination: capture }).info({ config }, "config in a field");
+    expect(capture.lines[0]).not.toContain("operator-token");
+  });
 });
 
 describe("the database pool's settings and the worker's pool rule", () => {
