@@ -280,7 +280,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: "7 days",
     unit: "ms",
     read: "per use",
-    meaning: "how long pool samples (the console's pool-over-time chart) are kept",
+    meaning:
+      "how long pool samples (the console's pool-over-time chart) are kept: an org's older samples are deleted as its new ones arrive, and every org's by the job reconciler (`poolHistory.expiredSamples`, a batch per run), so an org no longer sampled keeps none past it",
   },
   {
     names: ["SERENITY_ASYNC_PROMPT_GEN"],

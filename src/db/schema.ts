@@ -398,7 +398,11 @@ export const poolSamples = pgTable(
     prompts: jsonb("prompts").$type<PoolSampleDimension>().notNull(),
     sampledAt: tz("sampled_at").notNull(),
   },
-  (table) => [index("pool_samples_org_sampled_idx").on(table.orgId, table.sampledAt)],
+  (table) => [
+    index("pool_samples_org_sampled_idx").on(table.orgId, table.sampledAt),
+    // The job reconciler's purge of every org's expired samples, idle orgs' included (issue 42).
+    index("pool_samples_sampled_idx").on(table.sampledAt),
+  ],
 );
 
 export interface PoolSampleDimension {

@@ -1,9 +1,10 @@
 /**
  * The operator's upstream accounts (SERENITY_UPSTREAM_TOKEN, one token or several separated by
  * commas; docs/decisions/0044). Background passes read an org with no live member credential, and
- * every parent's metering, with the operator's token; one account's budget carries about 1,400 idle
- * orgs (docs/capacity.md), so a fleet past that lists several tokens — one per operator account —
- * and each org is served by one of them, always the same, picked from its id.
+ * every parent's metering, with the operator's token; one account's background share carries
+ * about 700 orgs when 5 % of them are active (measured: docs/capacity.md), so a larger fleet lists
+ * several tokens — one per operator account — and each org is served by one of them, always the
+ * same, picked from its id.
  */
 export type OperatorBearer = string | readonly string[];
 

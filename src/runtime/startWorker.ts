@@ -6,6 +6,7 @@ import { createPgBossQueue } from "../jobs/queue.ts";
 import { JobRegistry } from "../jobs/registry.ts";
 import { JobWorker, type JobWorkerOptions } from "../jobs/worker.ts";
 import { UpstreamReconcileSchedule } from "../operations/upstreamReconcileSchedule.ts";
+import { expiredPoolSamplesStep } from "../poolView/expiredSamplesStep.ts";
 import { PoolSampler } from "../poolView/poolSampler.ts";
 import { staleAttemptsStep } from "../subWorkspaces/staleAttemptsStep.ts";
 import type { Runtime } from "./runtime.ts";
@@ -69,6 +70,7 @@ export async function startWorker(runtime: Runtime, options: StartWorkerOptions 
         staleAttemptsStep({ events: runtime.events }),
         expiredKeysStep(),
         idleBudgetAccountsStep(),
+        expiredPoolSamplesStep(() => runtime.services.poolHistory.retentionMs()),
         ...(options.reconcileSteps ?? []),
       ],
     },

@@ -1,0 +1,1 @@
+CREATE INDEX "pool_samples_sampled_idx" ON "pool_samples" USING btree ("sampled_at");

@@ -1,0 +1,24 @@
+import type { DbExecutor } from "../db/database.ts";
+import { purgeExpiredPoolSamples } from "../db/poolSamples/purgeExpiredPoolSamples.ts";
+
+export const EXPIRED_POOL_SAMPLES_STEP = "poolHistory.expiredSamples";
+
+/**
+ * The job reconciler's housekeeping of the pool history: samples past the retention
+ * (`SERENITY_POOL_HISTORY_RETENTION_MS`, read per run) are deleted for every org, a bounded batch
+ * per run, judged on the reconciler's database time. An active org's samples are also purged as its
+ * new ones arrive; this step is what bounds the orgs that stopped being sampled (ADR 0042).
+ */
+export function expiredPoolSamplesStep(retentionMs: () => number): {
+  name: string;
+  step: (context: { db: DbExecutor; now: Date }) => Promise<Record<string, number>>;
+} {
+  return {
+    name: EXPIRED_POOL_SAMPLES_STEP,
+    async step({ db, now }) {
+      return {
+        purged: await purgeExpiredPoolSamples(db, { before: new Date(now.getTime() - retentionMs()) }),
+      };
+    },
+  };
+}
