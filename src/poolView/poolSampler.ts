@@ -7,6 +7,7 @@ import { findLatestOrgCredential } from "../db/credentials/findLatestOrgCredenti
 import type { Db } from "../db/database.ts";
 import { listOrgBackgroundState, NOTHING_RECORDED } from "../db/orgs/listOrgBackgroundState.ts";
 import { listOrgsWithBrands } from "../db/orgs/listOrgsWithBrands.ts";
+import type { OrgRow } from "../db/orgs/orgRow.ts";
 import { claimPoolSampleRun } from "../db/poolSampleRuns/claimPoolSampleRun.ts";
 import { finishPoolSampleRun } from "../db/poolSampleRuns/finishPoolSampleRun.ts";
 import type { Clock } from "../domain/clock.ts";
@@ -49,6 +50,8 @@ export interface PoolSamplerDeps {
  */
 const sampleLeaseMs = (periodMs: number) => Math.max(MIN_SAMPLE_LEASE_MS, Math.floor(periodMs / 2));
 const MIN_SAMPLE_LEASE_MS = 15_000;
+/** Orgs one pass samples at once (each waits on its own account's budget). */
+const SAMPLES_AT_ONCE = 4;
 
 export interface PoolSampleReport {
   sampled: number;
@@ -73,9 +76,10 @@ export interface PoolSampleReport {
  * (SERENITY_UPSTREAM_TOKEN) when one is configured, else the most recent live sealed credential
  * attached to a job of that org (a user who acted there lately). An org with neither is skipped
  * and logged at debug — the gauge then simply keeps its last value. The token is only held in
- * memory for the read. Orgs are sampled one at a time: a pass is a handful of GETs per org, and
- * one slow org must not stampede the upstream. The periodic pass spreads its orgs over most of its
- * tick (domain/passPacing.ts) instead of reading them all at its start.
+ * memory for the read. A pass samples at most SAMPLES_AT_ONCE orgs at once: a handful of GETs per
+ * org, each paced by its account's budget, so one org waiting on a busy account does not hold the
+ * others, and the pass never stampedes the upstream. The periodic pass spreads its orgs over most
+ * of its tick (domain/passPacing.ts) instead of reading them all at its start.
  *
  * Proportional to change (docs/decisions/0042): an idle org (no request, job or failure within
  * SERENITY_IDLE_ORG_AFTER_MS) is not sampled — nothing moves its pool but a hand in Semrush, and a
@@ -102,7 +106,7 @@ export class PoolSampler {
   }
 
   async #sampleAll(pace: PassPace | undefined, periodMs: number): Promise<PoolSampleReport> {
-    const { db, clock, logger, poolView, idle } = this.#deps;
+    const { db, clock, idle } = this.#deps;
     const report: PoolSampleReport = { sampled: 0, skipped: 0, failed: 0 };
     const startedAt = clock.now().getTime();
     const orgs = await listOrgsWithBrands(db);
@@ -110,6 +114,7 @@ export class PoolSampler {
       now: clock.databaseTime?.(),
       lookBackMs: idle.afterMs,
     });
+    const inFlight = new Set<Promise<void>>();
     for (const [index, org] of orgs.entries()) {
       if (!(await awaitTurn(clock, pace, startedAt, index, orgs.length))) break;
       const state = background.states.get(org.id) ?? NOTHING_RECORDED;
@@ -122,6 +127,9 @@ export class PoolSampler {
         report.idle = (report.idle ?? 0) + 1;
         continue;
       }
+      // A few orgs at once: one org's reads waiting on its account's budget must not hold the
+      // others' (one at a time, a quarter of the fleet bench's active orgs went past twice their period).
+      while (inFlight.size >= SAMPLES_AT_ONCE) await Promise.race(inFlight);
       const claimed = await claimPoolSampleRun(db, {
         orgId: org.id,
         holder: this.#holder,
@@ -133,30 +141,38 @@ export class PoolSampler {
         report.taken = (report.taken ?? 0) + 1;
         continue;
       }
-      const log = logger.child({ orgId: org.id });
-      try {
-        const bearer = await this.#bearerFor(org.id);
-        if (typeof bearer !== "string") {
-          log.debug({ reason: bearer.reason }, "pool sampler: no live credential for this org; skipped");
-          report.skipped += 1;
-          continue;
-        }
-        await poolView.sample(org, bearer);
-        report.sampled += 1;
-      } catch (error) {
-        log.warn({ err: error }, "pool sampler: could not sample this org's pool");
-        report.failed += 1;
-      } finally {
-        await finishPoolSampleRun(db, {
-          orgId: org.id,
-          holder: this.#holder,
-          now: clock.databaseTime?.(),
-        }).catch((error: unknown) =>
-          log.warn({ err: error }, "pool sampler: could not end the org's sample (its lease will expire)"),
-        );
-      }
+      const task: Promise<void> = this.#sampleOne(org, report).finally(() => inFlight.delete(task));
+      inFlight.add(task);
     }
+    await Promise.all(inFlight);
     return report;
+  }
+
+  /** Samples one org this process holds the lease of, counts the outcome and ends its run. Never throws. */
+  async #sampleOne(org: OrgRow, report: PoolSampleReport): Promise<void> {
+    const { db, clock, logger, poolView } = this.#deps;
+    const log = logger.child({ orgId: org.id });
+    try {
+      const bearer = await this.#bearerFor(org.id);
+      if (typeof bearer !== "string") {
+        log.debug({ reason: bearer.reason }, "pool sampler: no live credential for this org; skipped");
+        report.skipped += 1;
+        return;
+      }
+      await poolView.sample(org, bearer);
+      report.sampled += 1;
+    } catch (error) {
+      log.warn({ err: error }, "pool sampler: could not sample this org's pool");
+      report.failed += 1;
+    } finally {
+      await finishPoolSampleRun(db, {
+        orgId: org.id,
+        holder: this.#holder,
+        now: clock.databaseTime?.(),
+      }).catch((error: unknown) =>
+        log.warn({ err: error }, "pool sampler: could not end the org's sample (its lease will expire)"),
+      );
+    }
   }
 
   /** The operator's token, else the org's latest live member credential (or why there is none). */

@@ -25,7 +25,7 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-function samplerOf(clock: ManualClock, sample: () => Promise<void>): PoolSampler {
+function samplerOf(clock: ManualClock, sample: (org: { id: string }) => Promise<void>): PoolSampler {
   const deps: PoolSamplerDeps = {
     db: db.db,
     clock,
@@ -38,26 +38,32 @@ function samplerOf(clock: ManualClock, sample: () => Promise<void>): PoolSampler
   return new PoolSampler(deps);
 }
 
+/** An org with one brand, used just now (active: the sampler samples it). */
+async function activeOrg(clock: ManualClock, name: string): Promise<string> {
+  const orgId = randomUUID();
+  await db.db.insert(orgs).values({
+    id: orgId,
+    name,
+    parentWorkspaceId: `parent-${name}`,
+    createdAt: clock.now(),
+    updatedAt: clock.now(),
+  });
+  await db.db.insert(brands).values({
+    orgId,
+    name: `${name} brand`,
+    status: "active",
+    provisioningStatus: "ready",
+    createdAt: clock.now(),
+    updatedAt: clock.now(),
+  });
+  await markOrgActive(db.db, { orgId, now: clock.databaseTime() });
+  return orgId;
+}
+
 describe("the pool sample's lease", () => {
   it("a worker killed mid-sample holds its org half a period, not more", async () => {
     const clock = new ManualClock(new Date("2026-06-01T09:00:00.000Z"));
-    const orgId = randomUUID();
-    await db.db.insert(orgs).values({
-      id: orgId,
-      name: "lease",
-      parentWorkspaceId: "parent-lease",
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-    });
-    await db.db.insert(brands).values({
-      orgId,
-      name: "lease brand",
-      status: "active",
-      provisioningStatus: "ready",
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-    });
-    await markOrgActive(db.db, { orgId, now: clock.databaseTime() });
+    await activeOrg(clock, "lease");
 
     // The killed worker: its read never answers, so it never ends its run.
     const killed = samplerOf(clock, () => new Promise<void>(() => {}));
@@ -79,5 +85,24 @@ describe("the pool sample's lease", () => {
     expect(await pass()).toMatchObject({ sampled: 0, taken: 1 });
     clock.advance(1);
     expect(await pass()).toMatchObject({ sampled: 1 });
+  });
+
+  it("one org's sample waiting on its account does not hold the others' in the same pass", async () => {
+    const clock = new ManualClock(new Date("2026-06-02T09:00:00.000Z"));
+    const slow = await activeOrg(clock, "slow");
+    const quick = await activeOrg(clock, "quick");
+    let release: () => void = () => {};
+    const sampled: string[] = [];
+    const sampler = samplerOf(clock, async (org) => {
+      if (org.id === slow) await new Promise<void>((resolve) => (release = resolve));
+      sampled.push(org.id);
+    });
+    const pass = sampler.sampleAll(undefined, { periodMs: PERIOD_MS });
+    // The quick org is sampled while the slow one still waits (one at a time, it would wait too).
+    await expect.poll(() => sampled.includes(quick)).toBe(true);
+    expect(sampled).not.toContain(slow);
+    release();
+    expect(await pass).toMatchObject({ sampled: 2 });
+    expect(sampled).toContain(slow);
   });
 });
