@@ -348,7 +348,8 @@ async function main() {
   // in the window spans the bench's own restart (its last sample was before it): the sampler is
   // judged from the window's start, which comes once both workers are ready again. (Run D of
   // 5 December 2026 showed every one of its 19 sampler gaps over 120 s spanning that restart.)
-  samplerLog.start(AGED_MS > 0 ? new Map() : await database.samplerVisits());
+  if (AGED_MS > 0) samplerLog.startFromWindow(await database.samplerVisits());
+  else samplerLog.start(await database.samplerVisits());
   const windowCpu0 = cpuOf();
   let polling = true;
   const poller = (async () => {

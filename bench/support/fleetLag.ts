@@ -18,6 +18,14 @@ export class VisitLog {
     }
   }
 
+  /**
+   * Counts every org from the window's start: the visits already made are known (so a poll does
+   * not take them for new ones) but no stretch before the window is counted.
+   */
+  startFromWindow(visits: Map<string, number>): void {
+    for (const [org, at] of visits) this.#last.set(org, at);
+  }
+
   observe(visits: Map<string, number>): void {
     for (const [org, at] of visits) {
       if (this.#last.get(org) === at) continue;
