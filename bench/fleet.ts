@@ -386,7 +386,11 @@ async function main() {
   };
 
   let paused = false;
+  /** The wall-time intervals the workers spent SIGSTOPped by the bench (not counted as lag). */
+  const pausedIntervals: [number, number][] = [];
   const setPaused = (pause: boolean) => {
+    if (pause && !paused) pausedIntervals.push([Date.now(), Infinity]);
+    if (!pause && paused) pausedIntervals[pausedIntervals.length - 1]![1] = Date.now();
     paused = pause;
     for (const worker of workers)
       if (running(worker.proc)) worker.proc.child.kill(pause ? "SIGSTOP" : "SIGCONT");
@@ -507,6 +511,7 @@ async function main() {
       start: windowStart,
       end: windowEnd,
       phaseSeconds: Object.fromEntries(phaseSeconds),
+      paused: pausedIntervals,
       faults,
       cpu: { before: windowCpu0, after: windowCpu1 },
     },

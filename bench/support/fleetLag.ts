@@ -2,7 +2,22 @@
  * Per-pass lag of the fleet benchmark: from the visits polled during the window (and each org's last
  * visit before it), the longest stretch each org went without a visit. The stretch after the last
  * visit is counted up to the window's end, so an org the pass never reached shows its whole wait.
+ *
+ * A stretch is measured twice: in wall time, and in the passes' running time — wall time less the
+ * bench's own paused phases (every worker SIGSTOPped to measure the API without the passes), when no
+ * pass can visit anything. The budget (twice the period) is judged on running time; the wall-time
+ * figure is reported beside it.
  */
+
+/** [start, end) in epoch ms. */
+export type Interval = readonly [number, number];
+
+/** How much of [from, to) falls outside every interval of `paused`. */
+export function runningMs(from: number, to: number, paused: readonly Interval[]): number {
+  let stopped = 0;
+  for (const [start, end] of paused) stopped += Math.max(0, Math.min(to, end) - Math.max(from, start));
+  return to - from - stopped;
+}
 
 export class VisitLog {
   /** The last visit before the window, per org. */
@@ -36,17 +51,24 @@ export class VisitLog {
     }
   }
 
-  /** Longest gap per org over [windowStart, windowEnd], ms. */
-  worstGaps(orgs: string[], windowStart: number, windowEnd: number): Map<string, number> {
+  /**
+   * Longest gap per org over [windowStart, windowEnd], ms, less the time inside `paused` (none: wall
+   * time). Paused intervals must not overlap one another.
+   */
+  worstGaps(
+    orgs: string[],
+    windowStart: number,
+    windowEnd: number,
+    paused: readonly Interval[] = [],
+  ): Map<string, number> {
     const gaps = new Map<string, number>();
     for (const org of orgs) {
       let previous = this.before.get(org) ?? windowStart;
       let worst = 0;
-      for (const at of this.during.get(org) ?? []) {
-        worst = Math.max(worst, at - previous);
+      for (const at of [...(this.during.get(org) ?? []), windowEnd]) {
+        worst = Math.max(worst, runningMs(previous, at, paused));
         previous = at;
       }
-      worst = Math.max(worst, windowEnd - previous);
       gaps.set(org, worst);
     }
     return gaps;
