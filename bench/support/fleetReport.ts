@@ -219,6 +219,13 @@ function callFigures(figures: RunFigures) {
     ids.length === 0 ? NaN : sum(ids, pick) / (ids.length * hours);
   const all = (tally: Tally) => tally.operator + tally.own + tally.other;
   const idleWorst = Math.max(0, ...idleIds.map((id) => (perOrg.get(id) ? all(perOrg.get(id)!) : 0) / hours));
+  // A window shorter than an idle org's period sees one of its runs at most, which scaled to an
+  // hour over-counts it; its pace is its last run's calls over its period (ADR 0042).
+  const reconcilerPeriod = periodsOf(figures).reconciler;
+  const idlePaced = Math.max(
+    0,
+    ...idleIds.map((id) => ((figures.reconcileCalls.get(id) ?? 0) * 3_600_000) / reconcilerPeriod(id)),
+  );
   const operatorKeys = figures.rateKeys.filter((key) => figures.operatorAccounts.has(key.bearer));
   const windowS = (figures.window.end - figures.window.start) / 1000;
   return {
@@ -229,6 +236,7 @@ function callFigures(figures: RunFigures) {
       operatorPerOrgHour: perOrgHour(idleIds, (tally) => tally.operator),
       ownPerOrgHour: perOrgHour(idleIds, (tally) => tally.own),
       worstOrgPerHour: idleWorst,
+      worstOrgPacedPerHour: idlePaced,
       routesPerOrgHour: Object.fromEntries(
         [...idleRoutes.entries()]
           .sort((a, b) => b[1] - a[1])
@@ -451,7 +459,7 @@ export function printReport(figures: RunFigures) {
     lag.rows,
   );
   console.log(
-    `  (reconciler visits: upstream_reconcile_runs.last_finished_at; sampler visits: pool_sample_runs.last_finished_at. The fleet was aged ${n(figures.agedMs / 3_600_000, 1)} h after onboarding, so untouched orgs are idle. The paused phases count against the passes.)`,
+    `  (reconciler visits: upstream_reconcile_runs.last_finished_at; sampler visits: pool_sample_runs.last_finished_at. The fleet was aged ${n(figures.agedMs / 3_600_000, 1)} h after onboarding, so untouched orgs are idle. Gaps are in the passes' running time: the paused phases left out, their wall-time worst beside.)`,
   );
 
   console.log("\n3b. Upstream calls during the window, per org-hour (the simulator's call log)");
@@ -477,7 +485,9 @@ export function printReport(figures: RunFigures) {
       ],
     ],
   );
-  console.log(`  worst idle org: ${n(calls.idle.worstOrgPerHour, 1)} calls per hour`);
+  console.log(
+    `  worst idle org: ${n(calls.idle.worstOrgPerHour, 1)} calls per hour of the window (a window shorter than its period sees one run, scaled up); by its pace (its last run's calls ÷ its period): ${n(calls.idle.worstOrgPacedPerHour, 1)}`,
+  );
   console.log(`  idle orgs' calls per org-hour by route: ${JSON.stringify(calls.idle.routesPerOrgHour)}`);
   console.log(
     `  ${calls.total} calls in all (${calls.throttled} answered 429), ${calls.unattributed} with no org (${JSON.stringify(calls.unattributedRoutes)})`,
