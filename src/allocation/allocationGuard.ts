@@ -17,9 +17,9 @@ import {
 import { allocates, type MeteringState } from "../domain/metering.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import { announced } from "./announced.ts";
 import { ensureHeadroom } from "./ensureHeadroom.ts";
 import {
-  countOwnModelChange,
   flushSection,
   type GuardedSection,
   noteStaged,
@@ -27,7 +27,7 @@ import {
   publishUnguarded,
   sectionOf,
 } from "./guardedSection.ts";
-import { announcedModelAdd } from "./modelSetChanges.ts";
+import { modelAdd } from "./modelSetChanges.ts";
 import { meteringBearer, readMeteringInBackground, readParentMetering } from "./parentMetering.ts";
 import { createQuotaRetryBudget } from "./quotaRetryBudget.ts";
 import { releaseSurplusLocked } from "./releaseSurplus.ts";
@@ -235,13 +235,13 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
         const read = deps.upstream.readResources(target.bearer, id);
         read.catch(() => undefined); // awaited by ensure unless the need's reads failed first
         // Before each write: a holder that stalled past its lease must not write unserialised. A
-        // model add is announced around its call (modelSetChanges.ts); a publish is recorded with
+        // model add is announced around its call (announced.ts); a publish is recorded with
         // the section's basis before it is sent (guardedSection.ts).
         const write: SectionWrite = (callSite, fn, stages = {}) => {
           deps.lock.assertHeld(id);
           const send =
             callSite === MODEL_ADD_CALL_SITE
-              ? () => announcedModelAdd(deps, id, fn, () => countOwnModelChange(section))
+              ? () => announced(deps, modelAdd(deps, id, section), fn)
               : callSite === PUBLISH_CALL_SITE
                 ? () => publishInSection(deps, target, section, fn)
                 : fn;

@@ -15,6 +15,7 @@ import {
 import { monotonicMsOf } from "../domain/clock.ts";
 import { asBackgroundWork } from "../gateway/upstreamScope.ts";
 import type { AllocationDeps, AllocationTarget } from "./allocationDeps.ts";
+import type { Announcement } from "./announced.ts";
 
 /**
  * What Serenity knows its org's pool cannot give (docs/decisions/0033). The upstream's 422
@@ -49,7 +50,7 @@ export function poolFreeBoundWindowOf(deps: Pick<AllocationDeps, "clock" | "env"
 export const POOL_BOUND_FRESH_MS = 5_000;
 
 /**
- * What is known of `orgId`'s pool, read before a call is sent (its generations go with what the
+ * What is known of `orgId`'s pool, read before a call is sent (its versions go with what the
  * call teaches); nothing known when it cannot be read — then every attempt is sent and nothing is
  * learned.
  */
@@ -83,12 +84,6 @@ export function knownNotToFit(
 
 type LearnDeps = Pick<AllocationDeps, "db" | "clock" | "env" | "logger">;
 
-/**
- * How long an unanswered lowering holds records back when its end is never written (a process
- * that died): longer than any transfer's attempts, retries and waits.
- */
-export const LOWERING_HOLD_MS = 120_000;
-
 /** The units moving `before` to `targets` gives back to the pool, per dimension (none when it takes). */
 export function returnedUnits(before: Units, targets: TransferTargets): Partial<Record<Dimension, number>> {
   const returned: Partial<Record<Dimension, number>> = {};
@@ -100,26 +95,22 @@ export function returnedUnits(before: Units, targets: TransferTargets): Partial<
 }
 
 /**
- * Before a lowering is sent: the bound is raised by what it returns, and the lowering is in flight
- * (`beginPoolLowering`). Not best effort: when it cannot be written the lowering must not be sent,
- * or a bound learned meanwhile would miss its units — the caller's transfer fails instead (a release
- * is left for the sweep, a sibling is skipped).
+ * A lowering, announced (announced.ts): before it is sent the bound is raised by what it returns
+ * and the lowering is in flight (`beginPoolLowering`); when that cannot be written the lowering is
+ * not sent, or a bound learned meanwhile would miss its units — the caller's transfer fails instead
+ * (a release is left for the sweep, a sibling is skipped).
  */
-export async function beginLowering(
-  deps: LearnDeps,
+export function poolLowering(
+  deps: Pick<AllocationDeps, "db">,
   orgId: string,
   returning: Partial<Record<Dimension, number>>,
-): Promise<void> {
-  await beginPoolLowering(
-    deps.db,
-    { orgId, returning },
-    { now: deps.clock.databaseTime?.(), holdMs: LOWERING_HOLD_MS },
-  );
-}
-
-/** After a lowering was answered, whatever the answer (best effort: unwritten, it times out). */
-export async function endLowering(deps: LearnDeps, orgId: string, dimensions: Dimension[]): Promise<void> {
-  await bestEffort(deps, orgId, () => endPoolLowering(deps.db, { orgId, dimensions }));
+): Announcement {
+  const dimensions = Object.keys(returning) as Dimension[];
+  return {
+    what: `a lowering of ${dimensions.join(" and ")} for org ${orgId}`,
+    begin: (hold) => beginPoolLowering(deps.db, { orgId, returning }, hold),
+    end: () => endPoolLowering(deps.db, { orgId, dimensions }),
+  };
 }
 
 /**
@@ -149,7 +140,7 @@ export async function learnFromRefusal(
         freeBelow: transfer.targets[dimension]! - transfer.before[dimension],
         sentAgoMs: monotonicMsOf(deps.clock) - transfer.sentAtMs,
         source: "refused",
-        generation: known.generations[dimension],
+        version: known.versions[dimension],
       },
       poolFreeBoundWindowOf(deps),
     ).then(() => undefined),
@@ -179,7 +170,7 @@ export async function learnFromParentRead(
           freeBelow: free + 1,
           sentAgoMs: monotonicMsOf(deps.clock) - read.sentAtMs,
           source: "read",
-          generation: known.generations[dimension],
+          version: known.versions[dimension],
         },
         poolFreeBoundWindowOf(deps),
       );

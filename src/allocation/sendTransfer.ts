@@ -1,13 +1,8 @@
-import { type Dimension, DIMENSIONS, type TransferTargets, type Units } from "../domain/allocation.ts";
+import { DIMENSIONS, type TransferTargets, type Units } from "../domain/allocation.ts";
 import { monotonicMsOf } from "../domain/clock.ts";
 import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
-import {
-  beginLowering,
-  endLowering,
-  type KnownPoolFree,
-  learnFromRefusal,
-  returnedUnits,
-} from "./poolFreeBounds.ts";
+import { announced } from "./announced.ts";
+import { type KnownPoolFree, learnFromRefusal, poolLowering, returnedUnits } from "./poolFreeBounds.ts";
 
 /** The settle path's waits after successive "workspace not ready" answers (spec/operations.md §1). */
 export const NOT_READY_BACKOFF_MS = [1_000, 2_000, 3_000] as const;
@@ -35,20 +30,20 @@ export async function sendTransfer(
       throw new RangeError(`refusing to transfer ${dimension}=${value}: totals must be positive integers`);
     }
   }
-  const returning = returnedUnits(before, targets);
-  const lowered = Object.keys(returning) as Dimension[];
-  if (lowered.length > 0) await beginLowering(deps, target.orgId, returning);
-  const sentAtMs = monotonicMsOf(deps.clock);
-  try {
-    await sendWithRetries(deps, target, targets, path);
-  } catch (error) {
-    if (deps.upstream.failureKind(error) === "poolExhausted") {
-      await learnFromRefusal(deps, target, { before, targets, sentAtMs, known });
+  const send = async () => {
+    const sentAtMs = monotonicMsOf(deps.clock);
+    try {
+      await sendWithRetries(deps, target, targets, path);
+    } catch (error) {
+      if (deps.upstream.failureKind(error) === "poolExhausted") {
+        await learnFromRefusal(deps, target, { before, targets, sentAtMs, known });
+      }
+      throw error;
     }
-    throw error;
-  } finally {
-    if (lowered.length > 0) await endLowering(deps, target.orgId, lowered);
-  }
+  };
+  const returning = returnedUnits(before, targets);
+  if (Object.keys(returning).length === 0) return send();
+  return announced(deps, poolLowering(deps, target.orgId, returning), send);
 }
 
 async function sendWithRetries(

@@ -350,9 +350,10 @@ export const resourceObservations = pgTable(
  * the pool sampler's interval from `learned_at` (when the call that taught it was sent, on the
  * database's clock), within which the sampler's next read of the parent shows units somebody else
  * added. Every lowering Serenity sends raises the bound by what it returns before it is sent, and
- * moves `generation` on when it starts and when it is answered: what a call taught is recorded only
- * if the generation is still the one the caller read before sending it and no lowering is in
- * flight (a compare-and-set, no clock involved), since the call may not have seen those units.
+ * moves its version (the `generation` column) on when it starts and when it is answered: what a
+ * call taught is recorded only if the version is still the one the caller read before sending it
+ * and no lowering is in flight (a compare-and-set, no clock involved), since the call may not have
+ * seen those units.
  */
 export const poolFreeBounds = pgTable(
   "pool_free_bounds",
@@ -361,7 +362,12 @@ export const poolFreeBounds = pgTable(
     dimension: text("dimension").notNull(),
     freeBelow: integer("free_below"),
     learnedAt: tz("learned_at"),
-    generation: integer("generation").notNull().default(0),
+    /**
+     * The dimension's version (a compare-and-set counter, not the prompt-generation feature). The
+     * column keeps its first name until the fold into the resources record drops the table (issue
+     * 38; a rename is three releases under ADR 0032 and would outlive the table).
+     */
+    version: integer("generation").notNull().default(0),
     /** Lowerings sent and not yet answered; while any is, nothing a call taught is recorded. */
     loweringsInFlight: integer("lowerings_in_flight").notNull().default(0),
     /** When an unanswered lowering stops holding records back (one whose end was never written). */

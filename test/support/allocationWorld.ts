@@ -236,7 +236,7 @@ export function allocationWorldPerTest(): {
 /**
  * Forgets what Serenity knows of `orgId`'s pool (docs/decisions/0033): for a suite that resets the
  * simulator under a running Serenity — a new upstream, as if units had been added outside it,
- * that no pool sampler has read. The generation moves on, as a release's would: a call still in
+ * that no pool sampler has read. The version (column `generation`) moves on, as a release's would: a call still in
  * flight cannot record what it learned of the old upstream.
  */
 export async function forgetPoolFreeBounds(db: TestDatabase["db"], orgId: string): Promise<void> {

@@ -8,7 +8,7 @@ import { databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
  * Serenity is about to give units back to `orgId`'s pool (a release, a sibling lowered): before the
  * transfer is sent, a bound still known is raised by what it returns — as if it will apply; if it
  * does not, the bound only says more than is free, the safe direction — the dimension's
- * `generation` moves on, and the lowering counts as in flight until `endPoolLowering`, or for
+ * version (column `generation`) moves on, and the lowering counts as in flight until `endPoolLowering`, or for
  * `holdMs` on the database's clock when that is never written (docs/decisions/0033). While it is
  * in flight nothing a call taught is recorded: the call may have been answered before the units
  * arrived. One statement for every dimension given.

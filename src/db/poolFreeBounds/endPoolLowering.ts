@@ -5,7 +5,7 @@ import type { DbExecutor } from "../database.ts";
 
 /**
  * A lowering `beginPoolLowering` announced was answered (applied, refused or lost): it is no longer
- * in flight, and the `generation` moves on again, so what a call sent before this answer taught is
+ * in flight, and the version moves on again, so what a call sent before this answer taught is
  * not recorded (docs/decisions/0033). Its units were counted when it began.
  */
 export async function endPoolLowering(

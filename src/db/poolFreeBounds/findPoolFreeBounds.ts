@@ -11,13 +11,16 @@ export interface KnownPoolFree {
    * younger than the window's TTL, on the database's clock. A dimension absent is not known.
    */
   bounds: Partial<Record<Dimension, number>>;
-  /** How many times Serenity gave units back in each dimension so far (0 for no row). */
-  generations: Record<Dimension, number>;
+  /**
+   * Each dimension's version: moved on by every lowering's start and end (0 for no row); a call
+   * quotes the one read before it was sent (recordPoolFreeBound).
+   */
+  versions: Record<Dimension, number>;
   /** Dimensions whose bound is older than `freshMs`: worth reading the parent again. */
   aging: Dimension[];
 }
 
-/** What is known of `orgId`'s pool, and the generations a call about to be sent must quote. */
+/** What is known of `orgId`'s pool, and the versions a call about to be sent must quote. */
 export async function findPoolFreeBounds(
   db: DbExecutor,
   orgId: string,
@@ -26,20 +29,20 @@ export async function findPoolFreeBounds(
   const result = await db.execute<{
     dimension: Dimension;
     free_below: number | null;
-    generation: number;
+    version: number;
     aging: boolean;
   }>(sql`
     select dimension,
       case when learned_at > ${databaseNowPlus(window.now, -window.ttlMs)} then free_below end as free_below,
-      generation,
+      generation as version,
       coalesce(learned_at <= ${databaseNowPlus(window.now, -window.freshMs)}, false) as aging
     from pool_free_bounds
     where org_id = ${orgId}::uuid
   `);
-  const known: KnownPoolFree = { bounds: {}, generations: { projects: 0, prompts: 0 }, aging: [] };
+  const known: KnownPoolFree = { bounds: {}, versions: { projects: 0, prompts: 0 }, aging: [] };
   for (const row of result.rows) {
     if (!DIMENSIONS.includes(row.dimension)) continue;
-    known.generations[row.dimension] = Number(row.generation);
+    known.versions[row.dimension] = Number(row.version);
     if (row.free_below === null) continue;
     known.bounds[row.dimension] = Number(row.free_below);
     if (row.aging) known.aging.push(row.dimension);

@@ -11,7 +11,7 @@ import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
  *   units are below it; a bound still trusted that says less is kept;
  * - `read`: a read of the parent showed `freeBelow − 1` free units (`total − used`), which replaces
  *   what was known.
- * One guarded upsert: it changes nothing unless the dimension's `generation` is still the one the
+ * One guarded upsert: it changes nothing unless the dimension's version is still the one the
  * caller read before sending the call and no lowering is in flight (no unit came back since, or is
  * on its way, which the call may not have seen; rows are never deleted, so a caller that saw no row
  * quotes 0 and a lowering since made it 1), or when what is known was taught by a call sent later.
@@ -25,8 +25,8 @@ export async function recordPoolFreeBound(
     freeBelow: number;
     sentAgoMs: number;
     source: "refused" | "read";
-    /** The dimension's generation, read before the call was sent. */
-    generation: number;
+    /** The dimension's version, read before the call was sent. */
+    version: number;
   },
   window: PoolFreeBoundWindow,
 ): Promise<boolean> {
@@ -45,7 +45,7 @@ export async function recordPoolFreeBound(
     on conflict (org_id, dimension) do update set
       free_below = excluded.free_below,
       learned_at = excluded.learned_at
-    where r.generation = ${bound.generation}::integer
+    where r.generation = ${bound.version}::integer
       and (r.lowerings_in_flight = 0 or r.lowering_until < ${databaseNowPlus(window.now, 0)})
       and (r.free_below is null or r.learned_at is null or excluded.learned_at >= r.learned_at)
       ${tighterKept}

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import {
-  LOWERING_HOLD_MS,
-  POOL_BOUND_FRESH_MS,
-  poolFreeBoundWindowOf,
-} from "../../../src/allocation/poolFreeBounds.ts";
+import { ANNOUNCEMENT_HOLD_MS } from "../../../src/allocation/announced.ts";
+import { POOL_BOUND_FRESH_MS, poolFreeBoundWindowOf } from "../../../src/allocation/poolFreeBounds.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
 import { beginPoolLowering } from "../../../src/db/poolFreeBounds/beginPoolLowering.ts";
 import { endPoolLowering } from "../../../src/db/poolFreeBounds/endPoolLowering.ts";
@@ -189,42 +186,42 @@ describe("the pool's known free units", () => {
     const { t, clock } = await world();
     // The window carries the clock's time: taken anew for every statement, as the code does.
     const window = () => poolFreeBoundWindowOf(t.deps);
-    const hold = () => ({ now: clock.databaseTime(), holdMs: LOWERING_HOLD_MS });
-    const refusal = (generation: number, sentAgoMs = 5) =>
+    const hold = () => ({ now: clock.databaseTime(), holdMs: ANNOUNCEMENT_HOLD_MS });
+    const refusal = (version: number, sentAgoMs = 5) =>
       recordPoolFreeBound(
         worlds.db.db,
-        { orgId: t.orgId, dimension: "prompts", freeBelow: 40, sentAgoMs, source: "refused", generation },
+        { orgId: t.orgId, dimension: "prompts", freeBelow: 40, sentAgoMs, source: "refused", version },
         window(),
       );
     const known = async () => findPoolFreeBounds(worlds.db.db, t.orgId, windowOf(t));
     const seen = await known();
-    expect(seen.generations).toEqual({ projects: 0, prompts: 0 });
+    expect(seen.versions).toEqual({ projects: 0, prompts: 0 });
 
     // A release answered while a refusal was on its way back: the refusal may predate its units.
     await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 100 } }, hold());
     await endPoolLowering(worlds.db.db, { orgId: t.orgId, dimensions: ["prompts"] });
-    expect(await refusal(seen.generations.prompts)).toBe(false);
+    expect(await refusal(seen.versions.prompts)).toBe(false);
     expect((await known()).bounds).toEqual({});
 
     // Sent after it: recorded. A lowering sent next raises the bound before it goes out...
-    expect(await refusal((await known()).generations.prompts)).toBe(true);
+    expect(await refusal((await known()).versions.prompts)).toBe(true);
     await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 25 } }, hold());
     expect((await known()).bounds).toEqual({ prompts: 65 });
-    // ...and while it is in flight nothing is recorded, even quoting the current generation (the
+    // ...and while it is in flight nothing is recorded, even quoting the current version (the
     // call may have been answered before its units arrived)...
-    expect(await refusal((await known()).generations.prompts)).toBe(false);
+    expect(await refusal((await known()).versions.prompts)).toBe(false);
     await endPoolLowering(worlds.db.db, { orgId: t.orgId, dimensions: ["prompts"] });
     expect((await known()).bounds).toEqual({ prompts: 65 });
     // ...until it is answered; a call sent before a bound already known is not recorded over it.
-    const current = (await known()).generations.prompts;
+    const current = (await known()).versions.prompts;
     expect(await refusal(current, 5)).toBe(true);
     expect(await refusal(current, 60_000)).toBe(false);
 
     // A lowering whose end is never written (its process died) holds records back only so long.
     await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 10 } }, hold());
-    const afterDeath = (await known()).generations.prompts;
+    const afterDeath = (await known()).versions.prompts;
     expect(await refusal(afterDeath)).toBe(false);
-    clock.advance(LOWERING_HOLD_MS + 1);
+    clock.advance(ANNOUNCEMENT_HOLD_MS + 1);
     expect(await refusal(afterDeath)).toBe(true);
   });
 });
