@@ -25,8 +25,9 @@ export interface AnnouncementHold {
 }
 
 export interface Announcement {
-  /** What is announced, for the log line of an end that could not be written. */
+  /** What is announced, and the fields to find it by: the log line of an end that could not be written. */
   what: string;
+  fields: Record<string, unknown>;
   begin(hold: AnnouncementHold): Promise<void>;
   end(): Promise<void>;
 }
@@ -45,7 +46,7 @@ export async function announced<T>(
       .end()
       .catch((error: unknown) =>
         deps.logger.warn(
-          { err: error },
+          { err: error, ...announcement.fields },
           `allocation: could not end the announcement of ${announcement.what}`,
         ),
       );

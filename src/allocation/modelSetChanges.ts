@@ -21,7 +21,8 @@ export function modelAdd(
   section: GuardedSection,
 ): Announcement {
   return {
-    what: `a model add to ${subWorkspaceId}`,
+    what: "a model add",
+    fields: { subWorkspaceId },
     begin: async (hold) => {
       await beginModelSetChange(deps.db, subWorkspaceId, hold);
       countOwnModelChange(section);

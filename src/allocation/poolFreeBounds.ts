@@ -107,7 +107,8 @@ export function poolLowering(
 ): Announcement {
   const dimensions = Object.keys(returning) as Dimension[];
   return {
-    what: `a lowering of ${dimensions.join(" and ")} for org ${orgId}`,
+    what: "a lowering",
+    fields: { orgId, dimensions },
     begin: (hold) => beginPoolLowering(deps.db, { orgId, returning }, hold),
     end: () => endPoolLowering(deps.db, { orgId, dimensions }),
   };

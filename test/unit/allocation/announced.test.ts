@@ -13,7 +13,8 @@ function recorder(fail: { begin?: boolean; end?: boolean } = {}) {
     steps,
     holds,
     announcement: {
-      what: "a model add to sw-1",
+      what: "a model add",
+      fields: { subWorkspaceId: "sw-1" },
       begin: async (hold: AnnouncementHold) => {
         holds.push(hold);
         steps.push("begin");
@@ -76,7 +77,8 @@ describe("announced: one announce-and-hold rule for model adds and lowerings", (
     expect(d.logs.lines).toHaveLength(1);
     expect(JSON.parse(d.logs.lines[0]!)).toMatchObject({
       level: 40,
-      msg: "allocation: could not end the announcement of a model add to sw-1",
+      msg: "allocation: could not end the announcement of a model add",
+      subWorkspaceId: "sw-1",
     });
   });
 });
