@@ -3,10 +3,12 @@
  * visit before it), the longest stretch each org went without a visit. The stretch after the last
  * visit is counted up to the window's end, so an org the pass never reached shows its whole wait.
  *
- * A stretch is measured twice: in wall time, and in the passes' running time — wall time less the
- * bench's own paused phases (every worker SIGSTOPped to measure the API without the passes), when no
- * pass can visit anything. The budget (twice the period) is judged on running time; the wall-time
- * figure is reported beside it.
+ * A stretch is measured twice: in wall time, and with the time the org was overdue (past its
+ * previous visit plus its period) while the bench held the passes stopped left out — the paused
+ * phases, every worker SIGSTOPped to measure the API without the passes, when no pass can visit
+ * anything. Before an org falls due a pause delays nothing (the period's, a lease's and a tick's
+ * timers run on through it), so that time stays counted. The budget (twice the period) is judged
+ * on the second; the wall-time figure is reported beside it.
  */
 
 /** [start, end) in epoch ms. */
@@ -17,6 +19,18 @@ export function runningMs(from: number, to: number, paused: readonly Interval[])
   let stopped = 0;
   for (const [start, end] of paused) stopped += Math.max(0, Math.min(to, end) - Math.max(from, start));
   return to - from - stopped;
+}
+
+/** A gap from `from` to `to` less the paused time after it fell due at `from + periodMs`. */
+export function overdueAwareMs(
+  from: number,
+  to: number,
+  periodMs: number | undefined,
+  paused: readonly Interval[],
+): number {
+  if (periodMs === undefined) return to - from;
+  const due = Math.min(to, from + periodMs);
+  return due - from + runningMs(due, to, paused);
 }
 
 export class VisitLog {
@@ -52,21 +66,22 @@ export class VisitLog {
   }
 
   /**
-   * Longest gap per org over [windowStart, windowEnd], ms, less the time inside `paused` (none: wall
-   * time). Paused intervals must not overlap one another.
+   * Longest gap per org over [windowStart, windowEnd], ms; visits polled after the window are not
+   * counted. With `overdue`: the paused time after the org fell due is left out (above).
    */
   worstGaps(
     orgs: string[],
     windowStart: number,
     windowEnd: number,
-    paused: readonly Interval[] = [],
+    overdue?: { paused: readonly Interval[]; periodOf: (org: string) => number | undefined },
   ): Map<string, number> {
     const gaps = new Map<string, number>();
     for (const org of orgs) {
+      const periodMs = overdue?.periodOf(org);
       let previous = this.before.get(org) ?? windowStart;
       let worst = 0;
-      for (const at of [...(this.during.get(org) ?? []), windowEnd]) {
-        worst = Math.max(worst, runningMs(previous, at, paused));
+      for (const at of [...this.#inWindow(org, windowEnd), windowEnd]) {
+        worst = Math.max(worst, overdueAwareMs(previous, at, periodMs, overdue?.paused ?? []));
         previous = at;
       }
       gaps.set(org, worst);
@@ -74,8 +89,13 @@ export class VisitLog {
     return gaps;
   }
 
-  visitsDuring(org: string): number {
-    return this.during.get(org)?.length ?? 0;
+  #inWindow(org: string, windowEnd: number): number[] {
+    return (this.during.get(org) ?? []).filter((at) => at <= windowEnd);
+  }
+
+  /** Visits during the window, by `windowEnd` when given. */
+  visitsDuring(org: string, windowEnd = Infinity): number {
+    return this.#inWindow(org, windowEnd).length;
   }
 }
 

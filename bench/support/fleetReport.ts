@@ -145,18 +145,20 @@ function lagRows(figures: RunFigures) {
       ["idle", idle],
       ["active", active],
     ] as const) {
-      const gaps = log.worstGaps(ids, figures.window.start, figures.window.end, figures.window.paused);
-      const wallGaps = log.worstGaps(ids, figures.window.start, figures.window.end);
-      const worstWallS = Math.max(0, ...wallGaps.values()) / 1000;
-      const visited = ids.filter((id) => log.visitsDuring(id) > 0).length;
+      const { start, end, paused } = figures.window;
+      const gaps = log.worstGaps(ids, start, end, { paused, periodOf });
+      const visited = ids.filter((id) => log.visitsDuring(id, end) > 0).length;
       const judged = new Map([...gaps].filter(([org]) => periodOf(org) !== undefined));
       const summary = summariseLag(gaps, visited, (org) => periodOf(org) ?? Infinity);
+      const wall = summariseLag(log.worstGaps(ids, start, end), visited, (org) => periodOf(org) ?? Infinity);
+      const worstWallS = wall.worstS;
       const orgPeriods = ids.map((id) => periodOf(id)).filter((value) => value !== undefined);
       const shortest = orgPeriods.length ? Math.min(...orgPeriods) : undefined;
       const longest = orgPeriods.length ? Math.max(...orgPeriods) : undefined;
       json[`${pass} ${kind}`] = {
         ...summary,
         worstWallS,
+        overBudgetWall: wall.overBudget,
         periodS: [shortest, longest].map((ms) => (ms ?? NaN) / 1000),
       };
       const periodText =
@@ -172,7 +174,7 @@ function lagRows(figures: RunFigures) {
         n(summary.p50S, 0),
         n(summary.worstS, 0),
         n(worstWallS, 0),
-        judged.size === 0 ? "-" : `${summary.overBudget}`,
+        judged.size === 0 ? "-" : `${summary.overBudget} (${wall.overBudget})`,
         shortest === undefined
           ? "no visit expected"
           : `≤ 2 × period${windowMs < 2 * (longest ?? 0) ? " (window shorter than some: a lower bound)" : ""}`,
@@ -219,13 +221,6 @@ function callFigures(figures: RunFigures) {
     ids.length === 0 ? NaN : sum(ids, pick) / (ids.length * hours);
   const all = (tally: Tally) => tally.operator + tally.own + tally.other;
   const idleWorst = Math.max(0, ...idleIds.map((id) => (perOrg.get(id) ? all(perOrg.get(id)!) : 0) / hours));
-  // A window shorter than an idle org's period sees one of its runs at most, which scaled to an
-  // hour over-counts it; its pace is its last run's calls over its period (ADR 0042).
-  const reconcilerPeriod = periodsOf(figures).reconciler;
-  const idlePaced = Math.max(
-    0,
-    ...idleIds.map((id) => ((figures.reconcileCalls.get(id) ?? 0) * 3_600_000) / reconcilerPeriod(id)),
-  );
   const operatorKeys = figures.rateKeys.filter((key) => figures.operatorAccounts.has(key.bearer));
   const windowS = (figures.window.end - figures.window.start) / 1000;
   return {
@@ -236,7 +231,6 @@ function callFigures(figures: RunFigures) {
       operatorPerOrgHour: perOrgHour(idleIds, (tally) => tally.operator),
       ownPerOrgHour: perOrgHour(idleIds, (tally) => tally.own),
       worstOrgPerHour: idleWorst,
-      worstOrgPacedPerHour: idlePaced,
       routesPerOrgHour: Object.fromEntries(
         [...idleRoutes.entries()]
           .sort((a, b) => b[1] - a[1])
@@ -442,7 +436,7 @@ export function printReport(figures: RunFigures) {
   );
 
   console.log(
-    "\n3a. Per-pass lag: the longest an org went without a visit, in the passes' running time (the bench's paused phases left out; budget: 2 × its period)",
+    "\n3a. Per-pass lag: the longest an org went without a visit, less the time it was overdue while the bench held the passes paused (budget: 2 × its period); wall time beside",
   );
   const lag = lagRows(figures);
   printTable(
@@ -452,14 +446,14 @@ export function printReport(figures: RunFigures) {
       "visited in window",
       "p50 worst gap s",
       "worst gap s",
-      "worst incl. pauses s",
-      "orgs over",
+      "worst wall s",
+      "orgs over (wall)",
       "budget",
     ],
     lag.rows,
   );
   console.log(
-    `  (reconciler visits: upstream_reconcile_runs.last_finished_at; sampler visits: pool_sample_runs.last_finished_at. The fleet was aged ${n(figures.agedMs / 3_600_000, 1)} h after onboarding, so untouched orgs are idle. Gaps are in the passes' running time: the paused phases left out, their wall-time worst beside.)`,
+    `  (reconciler visits: upstream_reconcile_runs.last_finished_at; sampler visits: pool_sample_runs.last_finished_at. The fleet was aged ${n(figures.agedMs / 3_600_000, 1)} h after onboarding, so untouched orgs are idle. The sampler is counted from the window's start, the reconciler from each org's last run before it.)`,
   );
 
   console.log("\n3b. Upstream calls during the window, per org-hour (the simulator's call log)");
@@ -486,7 +480,7 @@ export function printReport(figures: RunFigures) {
     ],
   );
   console.log(
-    `  worst idle org: ${n(calls.idle.worstOrgPerHour, 1)} calls per hour of the window (a window shorter than its period sees one run, scaled up); by its pace (its last run's calls ÷ its period): ${n(calls.idle.worstOrgPacedPerHour, 1)}`,
+    `  worst idle org: ${n(calls.idle.worstOrgPerHour, 1)} calls per hour of the window (a window shorter than an org's period sees one of its runs at most, and scaled to an hour over-counts it: the mean is the figure to judge)`,
   );
   console.log(`  idle orgs' calls per org-hour by route: ${JSON.stringify(calls.idle.routesPerOrgHour)}`);
   console.log(
