@@ -273,6 +273,50 @@ describe("an unmetered parent with the switch on (the issue's run)", () => {
     ]);
     expect(hotPath.length).toBeLessThanOrEqual(4);
   });
+
+  it("adds a model to an unmetered org's market at the switch off's cost: no announcement, no lock, no read", async () => {
+    const org = await newOrg({ metered: false, projects: 13, prompts: 800 });
+    const metered = await newOrg({ metered: true, projects: 13, prompts: 800 });
+    /** A new brand's US market with two prompts, then one model added to it, counted. */
+    const modelAdded = async (owner: Org, on: boolean) => {
+      allocationSwitch(on);
+      const brand = await newBrand(owner, `Models ${randomUUID().slice(0, 8)}`);
+      expect(brand.status).toBe(201);
+      expect(written(await writePrompts(owner, brand.body.id, 2))).toBe(2);
+      const markets = `/v2/orgs/${owner.id}/brands/${brand.body.id}/serenity/markets`;
+      const us = (await http("GET", markets, owner.token)).body.items.find(
+        (market: { geoTargetId: number }) => market.geoTargetId === 2840,
+      );
+      const keys = us.models.map((model: { key: string }) => model.key);
+      expect(keys).not.toContain("gpt-5");
+      await sim.clearCalls();
+      const { result, statements } = await countStatements(() =>
+        callRoute(t.app, {
+          method: "PUT",
+          url: `${markets}/2840/en/models`,
+          token: owner.token,
+          body: { modelIds: [...keys, "gpt-5"] },
+        }),
+      );
+      expect(result.status).toBe(200);
+      return { kinds: statements.map(statementKind).sort(), texts: statements, calls: await callShapes() };
+    };
+    await modelAdded(org, false); // what a model add learns once (the catalogue), it has learned
+    const off = await modelAdded(org, false);
+    const on = await modelAdded(org, true);
+    expect(on.calls).toEqual(off.calls);
+    expect(on.calls.filter((call) => call.endsWith("/resources"))).toEqual([]);
+    expect(on.kinds).toEqual(off.kinds);
+    expect(on.texts.some((text) => /model_set_changes|allocation_locks/.test(text))).toBe(false);
+
+    // The instrument sees the guard: a metered org's model add is announced and locked.
+    const guarded = await modelAdded(metered, true);
+    // Its announcement's begin and end (the lease statement reads the table too).
+    expect(guarded.texts.filter((text) => /(insert into|update) model_set_changes/.test(text))).toHaveLength(
+      2,
+    );
+    expect(guarded.texts.some((text) => /allocation_locks/.test(text))).toBe(true);
+  });
 });
 
 /** The tables of allocation's write side: a statement whose kind names one is allocation's. */
