@@ -281,7 +281,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     unit: "ms",
     read: "per use",
     meaning:
-      "how long pool samples (the console's pool-over-time chart) are kept: an org's older samples are deleted as its new ones arrive, and every org's by the job reconciler (`poolHistory.expiredSamples`, a batch per run), so an org no longer sampled keeps none past it",
+      "how long pool samples (the console's pool-over-time chart) are kept: older samples are never listed, and the job reconciler deletes every org's (`poolHistory.expiredSamples`, a batch per run)",
   },
   {
     names: ["SERENITY_ASYNC_PROMPT_GEN"],

@@ -6,8 +6,8 @@ export const EXPIRED_POOL_SAMPLES_STEP = "poolHistory.expiredSamples";
 /**
  * The job reconciler's housekeeping of the pool history: samples past the retention
  * (`SERENITY_POOL_HISTORY_RETENTION_MS`, read per run) are deleted for every org, a bounded batch
- * per run, judged on the reconciler's database time. An active org's samples are also purged as its
- * new ones arrive; this step is what bounds the orgs that stopped being sampled (ADR 0042).
+ * per run, judged on the reconciler's database time: the one place the history is bounded, for the
+ * orgs still sampled and those that stopped being sampled alike (ADR 0042).
  */
 export function expiredPoolSamplesStep(retentionMs: () => number): {
   name: string;

@@ -5,7 +5,6 @@ import { insertPoolSample } from "../db/poolSamples/insertPoolSample.ts";
 import { latestPoolSamples } from "../db/poolSamples/latestPoolSamples.ts";
 import { listPoolSamples } from "../db/poolSamples/listPoolSamples.ts";
 import type { PoolSampleRow } from "../db/poolSamples/poolSampleRow.ts";
-import { purgePoolSamples } from "../db/poolSamples/purgePoolSamples.ts";
 import type { Clock } from "../domain/clock.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { OrgService } from "../orgs/orgService.ts";
@@ -78,8 +77,8 @@ function sampleOf(row: PoolSampleRow): PoolSample {
 /**
  * The pool over time (the console's "pool free" line chart). Every fresh read of an org's pool —
  * the periodic sampler's and the pool views the API builds on a cache miss — offers a sample; a
- * sample is written when the pool changed or a minute passed, and samples older than the retention
- * are purged as new ones arrive. Recording is best effort: a failed write is logged and never fails
+ * sample is written when the pool changed or a minute passed. Samples older than the retention are
+ * never listed, and the job reconciler deletes them for every org (expiredSamplesStep.ts). Recording is best effort: a failed write is logged and never fails
  * the read that offered it.
  */
 export class PoolHistory implements PoolHistoryRecorder {
@@ -107,7 +106,6 @@ export class PoolHistory implements PoolHistoryRecorder {
     const { db, logger } = this.#deps;
     try {
       await insertPoolSample(db, { orgId, projects: pool.projects, prompts: pool.prompts, sampledAt });
-      await purgePoolSamples(db, { orgId, before: new Date(next.at - this.retentionMs()) });
     } catch (error) {
       this.#lastRecorded.delete(orgId);
       logger.warn({ err: error, orgId }, "pool history: could not record a sample");

@@ -4,8 +4,7 @@ import type { DbExecutor } from "../database.ts";
 
 /**
  * Deletes every org's samples taken before `before`, a bounded batch at a time (by the
- * `sampled_at` index); returns how many went. What an org's own next sample does not purge: an
- * org gone idle is not sampled, so its last week of samples would otherwise stay for ever.
+ * `sampled_at` index); returns how many went.
  */
 export async function purgeExpiredPoolSamples(
   db: DbExecutor,

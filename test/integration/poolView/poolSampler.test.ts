@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { loadConfig } from "../../../src/config/env.ts";
 import { markOrgActive } from "../../../src/db/orgs/markOrgActive.ts";
-import { brands, jobs, orgs } from "../../../src/db/schema.ts";
+import { insertPoolSample } from "../../../src/db/poolSamples/insertPoolSample.ts";
+import { brands, jobs, orgs, poolSamples } from "../../../src/db/schema.ts";
 import { type OperatorBearer, operatorBearerFor } from "../../../src/domain/operatorTokens.ts";
 import { createGatewayClient, type GatewayClient } from "../../../src/gateway/index.ts";
 import { EventBus } from "../../../src/observability/events.ts";
@@ -333,5 +334,39 @@ describe("pool sampler", () => {
     await sim.clearCalls();
     await timerTicks(50, 3);
     expect(await sim.calls()).toEqual([]);
+  });
+
+  it("startWorker's job reconciler bounds the pool history: every org's samples past the retention go, newer ones stay", async () => {
+    const orgId = await orgWithBrand("history");
+    const dimension = { used: 1, drafted: 0, total: 10, free: 9 };
+    const day = 24 * 3_600_000;
+    // Taken by the database's clock, as the step judges (the runtime's clock is the system's here).
+    const [{ now }] = (await runtime.database.db.execute<{ now: Date }>(sql`select now() as now`)).rows as [
+      { now: Date },
+    ];
+    for (const daysAgo of [8, 1])
+      await insertPoolSample(runtime.database.db, {
+        orgId,
+        projects: dimension,
+        prompts: dimension,
+        sampledAt: new Date(new Date(now).getTime() - daysAgo * day),
+      });
+    const kept = async () =>
+      (await runtime.database.db.select().from(poolSamples).where(eq(poolSamples.orgId, orgId))).length;
+    expect(await kept()).toBe(2);
+    const worker = await startWorker(runtime, {
+      poolSampleIntervalMs: 0,
+      reconcileIntervalMs: 50,
+      upstreamReconcileIntervalMs: 0,
+      listen: false,
+    });
+    try {
+      // Polling the reconciler's effect (its cadence is real time by design); the deadline guards a hang.
+      await waitFor(async () => (await kept()) === 1, { what: "the 8-day-old sample purged" });
+    } finally {
+      await worker.stop();
+    }
+    const [left] = await runtime.database.db.select().from(poolSamples).where(eq(poolSamples.orgId, orgId));
+    expect(new Date(now).getTime() - left!.sampledAt.getTime()).toBe(day);
   });
 });
