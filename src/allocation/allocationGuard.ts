@@ -205,7 +205,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
           callSite,
           stages,
           callSite === PUBLISH_CALL_SITE
-            ? () => publishUnguarded(deps, context.subWorkspaceId ?? context.parentWorkspaceId, fn)
+            ? () => publishUnguarded(deps, context.orgId, context.subWorkspaceId ?? context.parentWorkspaceId, fn)
             : fn,
         ),
       );
@@ -241,7 +241,7 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
           deps.lock.assertHeld(id);
           const send =
             callSite === MODEL_ADD_CALL_SITE
-              ? () => announced(deps, modelAdd(deps, id, section), fn)
+              ? () => announced(deps, modelAdd(deps, target.orgId, id, section), fn)
               : callSite === PUBLISH_CALL_SITE
                 ? () => publishInSection(deps, target, section, fn)
                 : fn;

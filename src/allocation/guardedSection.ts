@@ -168,7 +168,13 @@ async function writeSection(
   const id = target.subWorkspaceId;
   const lagMs = publishLagMs(deps.env);
   const publishRecord = publish
-    ? { subWorkspaceId: id, now: deps.clock.databaseTime?.(), basis: takeBasis(section), publishLagMs: lagMs }
+    ? {
+        orgId: target.orgId,
+        subWorkspaceId: id,
+        now: deps.clock.databaseTime?.(),
+        basis: takeBasis(section),
+        publishLagMs: lagMs,
+      }
     : undefined;
   const staged = section.staged;
   const anyStaged = staged.projects > 0 || staged.prompts > 0;
@@ -229,11 +235,13 @@ export async function flushSection(
  */
 export async function publishUnguarded<T>(
   deps: Deps,
+  orgId: string,
   workspaceId: string | null,
   publish: () => Promise<T>,
 ): Promise<T> {
   if (!workspaceId) return publish();
   await recordPublish(deps.db, {
+    orgId,
     subWorkspaceId: workspaceId,
     now: deps.clock.databaseTime?.(),
     publishLagMs: publishLagMs(deps.env),

@@ -17,6 +17,7 @@ import { countOwnModelChange, type GuardedSection } from "./guardedSection.ts";
  */
 export function modelAdd(
   deps: Pick<AllocationDeps, "db">,
+  orgId: string,
   subWorkspaceId: string,
   section: GuardedSection,
 ): Announcement {
@@ -24,7 +25,7 @@ export function modelAdd(
     what: "a model add",
     fields: { subWorkspaceId },
     begin: async (hold) => {
-      await beginModelSetChange(deps.db, subWorkspaceId, hold);
+      await beginModelSetChange(deps.db, { orgId, subWorkspaceId }, hold);
       countOwnModelChange(section);
     },
     end: async () => {

@@ -335,10 +335,39 @@ export const resourceObservations = pgTable(
      */
     metering: text("metering", { enum: ["metered", "unmetered"] }),
     meteringAsOf: tz("metering_as_of"),
+    /*
+     * The fold (issue 38, docs/decisions/0046): what `allocation_publishes`, `model_set_changes`
+     * and `pool_free_bounds` hold moves onto the workspace's entry. This release writes the
+     * columns below beside those tables and reads the tables; the next reads the columns.
+     */
+    /**
+     * Moved on by every announcement's begin and end (a model add on a sub-workspace's entry, a
+     * lowering on the parent's): what a call taught is recorded only if the version is the one
+     * read before it was sent and no announcement is in flight.
+     */
+    version: integer("version").notNull().default(0),
+    /** Announcements begun and not yet ended; they stop holding at `announced_until`. */
+    announced: integer("announced").notNull().default(0),
+    announcedUntil: tz("announced_until"),
+    /** A sub-workspace's last publish, on the database's clock, and its bound (ADR 0030). */
+    publishedAt: tz("published_at"),
+    basisReadAt: tz("basis_read_at"),
+    projectsUsedBound: integer("projects_used_bound"),
+    promptsUsedBound: integer("prompts_used_bound"),
+    projectsMovedInWindow: integer("projects_moved_in_window"),
+    promptsMovedInWindow: integer("prompts_moved_in_window"),
+    boundLoose: boolean("bound_loose").notNull().default(false),
+    /** The parent's entry: its free units are below these, learned then (ADR 0033). */
+    projectsFreeBelow: integer("projects_free_below"),
+    projectsFreeLearnedAt: tz("projects_free_learned_at"),
+    promptsFreeBelow: integer("prompts_free_below"),
+    promptsFreeLearnedAt: tz("prompts_free_learned_at"),
   },
   (table) => [
     primaryKey({ columns: [table.orgId, table.workspaceId] }),
     index("resource_observations_org_observed_idx").on(table.orgId, table.observedAt),
+    // The sub-workspace's writes that know no org (a delete's loosening, a publish's end).
+    index("resource_observations_workspace_idx").on(table.workspaceId),
   ],
 );
 

@@ -9,19 +9,30 @@ import type { PublishWindow } from "./findLastPublishes.ts";
  * the database's clock), that publish's bound may now be far above the real `used` — still an
  * upper bound, since a delete only lowers usage, but no longer a figure to plan a top-up from
  * (docs/decisions/0030, addendum). One guarded update; `false` when nothing changed: no open window
- * (the next publish starts from a read that no longer lags), or already loose.
+ * (the next publish starts from a read that no longer lags), or already loose. The sub-workspace's
+ * entry of the resources record is loosened alike (the fold, docs/decisions/0046).
  */
 export async function loosenPublishBound(
   db: DbExecutor,
   subWorkspaceId: string,
   window: PublishWindow,
 ): Promise<boolean> {
-  const result = await db.execute(sql`
-    update allocation_publishes set bound_loose = true
-    where sub_workspace_id = ${subWorkspaceId}
-      and published_at > ${databaseNowPlus(window.now, -window.publishLagMs)}
-      and not bound_loose
-    returning sub_workspace_id
+  const result = await db.execute<{ loosened: boolean }>(sql`
+    with clock as (select ${databaseNowPlus(window.now, -window.publishLagMs)} as opened),
+    publish as (
+      update allocation_publishes set bound_loose = true
+      where sub_workspace_id = ${subWorkspaceId}
+        and published_at > (select opened from clock)
+        and not bound_loose
+      returning 1
+    ), entry as (
+      update resource_observations set bound_loose = true
+      where workspace_id = ${subWorkspaceId}
+        and published_at > (select opened from clock)
+        and not bound_loose
+        and exists (select 1 from publish)
+    )
+    select exists (select 1 from publish) as loosened
   `);
-  return result.rows.length > 0;
+  return result.rows[0]?.loosened === true;
 }

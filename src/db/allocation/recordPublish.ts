@@ -3,6 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Units } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
 import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
+import { type EntryColumn, upsertEntry, workspaceEntry } from "../resourceObservations/foldedEntry.ts";
 
 /** What the guarded section's read says a publish can have moved (docs/decisions/0030). */
 export interface PublishBasisValues {
@@ -26,6 +27,8 @@ export interface PublishBasisValues {
 }
 
 export interface PublishRecord {
+  orgId: string;
+  /** The workspace published into: a sub-workspace, or the parent of a flat brand. */
   subWorkspaceId: string;
   now: DatabaseTime;
   basis?: PublishBasisValues;
@@ -51,35 +54,70 @@ export interface PublishRecord {
  * When that previous publish had no basis, neither has this one: nothing bounds what the read
  * missed. A basis is written under the sub-workspace's allocation lock (inside the section), so two
  * basis writes of one sub-workspace never race. A guarded section writes it together with its read
- * and staged units (recordSection.ts); this statement alone serves the publishes outside one.
+ * and staged units (recordSection.ts); this statement alone serves the publishes outside one. Both
+ * write the same publish onto the sub-workspace's entry of the resources record (the fold,
+ * docs/decisions/0046).
  */
 export async function recordPublish(db: DbExecutor, values: PublishRecord): Promise<void> {
-  await db.execute(publishUpsert(values));
+  const now = sql`(select at from clock)`;
+  await db.execute(sql`
+    with clock as (select ${databaseNow(values.now)} as at),
+    publish as (${publishUpsert(values, now)} returning 1)
+    ${upsertEntry(
+      workspaceEntry(values.orgId, values.subWorkspaceId),
+      publishColumns(values, "r", now),
+      sql`exists (select 1 from publish)`,
+    )}
+  `);
 }
 
-/** The publish's upsert, also a part of the section's one record statement (recordSection.ts). */
-export function publishUpsert(values: PublishRecord): SQL {
+/**
+ * The publish's upsert into `allocation_publishes` at `now` (a SQL time: the statement's one
+ * reading of the clock, shared with the entry's columns), also a part of the section's one record
+ * statement (recordSection.ts).
+ */
+export function publishUpsert(values: PublishRecord, now: SQL): SQL {
+  const columns = publishColumns(values, "p", now);
+  const names = sql.raw(columns.map((column) => column.name).join(", "));
+  return sql`
+    insert into allocation_publishes as p (sub_workspace_id, ${names})
+    values (${values.subWorkspaceId}, ${sql.join(
+      columns.map((column) => column.value),
+      sql`, `,
+    )})
+    on conflict (sub_workspace_id) do update set ${sql.join(
+      columns.map((column) => sql`${sql.raw(column.name)} = ${column.set}`),
+      sql`, `,
+    )}`;
+}
+
+/**
+ * The publish's columns: their values on a new row, and how they move an existing one (alias
+ * `row`) with `excluded` holding the values — the same rule on `allocation_publishes` and on the
+ * sub-workspace's entry of the resources record.
+ */
+export function publishColumns(values: PublishRecord, row: "p" | "r", now: SQL): EntryColumn[] {
   const basis = values.basis;
   const lagMs = values.publishLagMs;
-  const now = databaseNow(values.now);
+  const at = (column: string) => sql.raw(`${row}.${column}`);
 
-  const chained = sql`p.published_at > excluded.basis_read_at - ${lagMs}::double precision * interval '1 millisecond'`;
+  const chained = sql`${at("published_at")} > excluded.basis_read_at - ${lagMs}::double precision * interval '1 millisecond'`;
   const bound = (dimension: "projects" | "prompts") => {
-    const column = sql.raw(`${dimension}_used_bound`);
+    const column = `${dimension}_used_bound`;
     const moved = basis?.moved[dimension] ?? null;
     return sql`case
-      when excluded.${column} is null then null
-      when ${chained} then case when p.${column} is null then null
-        else greatest(excluded.${column}, p.${column} + ${moved}::integer) end
-      else excluded.${column} end`;
+      when excluded.${sql.raw(column)} is null then null
+      when ${chained} then case when ${at(column)} is null then null
+        else greatest(excluded.${sql.raw(column)}, ${at(column)} + ${moved}::integer) end
+      else excluded.${sql.raw(column)} end`;
   };
   const inWindow = (dimension: "projects" | "prompts") => {
-    const column = sql.raw(`${dimension}_moved_in_window`);
-    const bounded = sql.raw(`${dimension}_used_bound`);
+    const column = `${dimension}_moved_in_window`;
     return sql`case
-      when excluded.${column} is null then null
-      when ${chained} then case when p.${bounded} is null then null else excluded.${column} + p.${column} end
-      else excluded.${column} end`;
+      when excluded.${sql.raw(column)} is null then null
+      when ${chained} then case when ${at(`${dimension}_used_bound`)} is null then null
+        else excluded.${sql.raw(column)} + ${at(column)} end
+      else excluded.${sql.raw(column)} end`;
   };
   const sum = (dimension: "projects" | "prompts") =>
     basis ? basis.usedBefore[dimension] + basis.moved[dimension] : null;
@@ -92,24 +130,25 @@ export function publishUpsert(values: PublishRecord): SQL {
   const readAt = basis
     ? sql`case when ${holds} then ${basis.readAt.toISOString()}::timestamptz end`
     : sql`null::timestamptz`;
-  return sql`
-    insert into allocation_publishes as p (
-      sub_workspace_id, published_at, basis_read_at,
-      projects_used_bound, prompts_used_bound, projects_moved_in_window, prompts_moved_in_window,
-      bound_loose
-    ) values (
-      ${values.subWorkspaceId}, ${now}, ${readAt},
-      ${ifHolds(sum("projects"))}, ${ifHolds(sum("prompts"))},
-      ${ifHolds(basis?.moved.projects ?? null)}, ${ifHolds(basis?.moved.prompts ?? null)},
-      false
-    )
-    on conflict (sub_workspace_id) do update set
-      published_at = greatest(p.published_at, excluded.published_at),
-      basis_read_at = excluded.basis_read_at,
-      projects_used_bound = ${bound("projects")},
-      prompts_used_bound = ${bound("prompts")},
-      projects_moved_in_window = ${inWindow("projects")},
-      prompts_moved_in_window = ${inWindow("prompts")},
-      bound_loose = coalesce(${chained} and p.bound_loose, false)
-  `;
+  return [
+    { name: "published_at", value: now, set: sql`greatest(${at("published_at")}, excluded.published_at)` },
+    { name: "basis_read_at", value: readAt, set: sql`excluded.basis_read_at` },
+    { name: "projects_used_bound", value: ifHolds(sum("projects")), set: bound("projects") },
+    { name: "prompts_used_bound", value: ifHolds(sum("prompts")), set: bound("prompts") },
+    {
+      name: "projects_moved_in_window",
+      value: ifHolds(basis?.moved.projects ?? null),
+      set: inWindow("projects"),
+    },
+    {
+      name: "prompts_moved_in_window",
+      value: ifHolds(basis?.moved.prompts ?? null),
+      set: inWindow("prompts"),
+    },
+    {
+      name: "bound_loose",
+      value: sql`false`,
+      set: sql`coalesce(${chained} and ${at("bound_loose")}, false)`,
+    },
+  ];
 }

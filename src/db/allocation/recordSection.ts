@@ -2,7 +2,10 @@ import { sql } from "drizzle-orm";
 
 import type { Units, WorkspaceResources } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { type PublishRecord, publishUpsert } from "./recordPublish.ts";
+import { databaseNow } from "../databaseTime.ts";
+import type { EntryColumn } from "../resourceObservations/foldedEntry.ts";
+import { NOT_READ_OBSERVED_AT } from "../resourceObservations/observationRow.ts";
+import { publishColumns, type PublishRecord, publishUpsert } from "./recordPublish.ts";
 
 /**
  * What a guarded section learned and did, written in one statement under its lease (ADR 0020, ADR
@@ -21,7 +24,12 @@ import { type PublishRecord, publishUpsert } from "./recordPublish.ts";
  *   not lower them. A unit that failed to stage keeps the entry high until the next read: the safe
  *   direction.
  *
- * Answers whether the entry was written (`false`: a newer observation stands and nothing was staged).
+ * - **The publish** goes to `allocation_publishes` and onto the entry itself (the fold,
+ *   docs/decisions/0046), whatever the entry's figures do: a newer entry keeps them and still
+ *   takes the publish.
+ *
+ * Answers whether the entry's figures were written (`false`: a newer observation stands and
+ * nothing was staged).
  */
 export async function recordSection(
   db: DbExecutor,
@@ -37,11 +45,17 @@ export async function recordSection(
     publish?: PublishRecord;
   },
 ): Promise<boolean> {
-  const { read } = values;
-  const observation = read ? readUpsert(values, read) : stagedUpdate(values);
+  const { read, publish } = values;
+  const now = sql`(select at from clock)`;
+  const published = publish ? publishColumns(publish, "r", now) : [];
+  const observation = read ? readUpsert(values, read, published) : stagedUpdate(values, published);
+  // The entry is written after the publish's row (it selects from it): every statement that writes
+  // both locks the table's row first, so two of them never wait on each other's.
   const result = await db.execute<{ written: boolean }>(sql`
-    with observation as (${observation})${values.publish ? sql`, publish as (${publishUpsert(values.publish)} returning 1)` : sql``}
-    select exists (select 1 from observation) as written
+    with clock as (select ${databaseNow(publish?.now)} as at),
+    ${publish ? sql`publish as (${publishUpsert(publish, now)} returning 1),` : sql``}
+    observation as (${observation})
+    select coalesce((select written from observation), false) as written
   `);
   return result.rows[0]?.written ?? false;
 }
@@ -55,11 +69,19 @@ interface SectionValues {
   publishLagMs: number;
 }
 
-/** The read (with the staged units on it) as the entry, unless the entry is newer. */
-function readUpsert(values: SectionValues, read: { resources: WorkspaceResources; at: Date }) {
+/**
+ * The read (with the staged units on it) as the entry, unless the entry is newer (`gate`); the
+ * publish's columns whatever the figures do.
+ */
+function readUpsert(
+  values: SectionValues,
+  read: { resources: WorkspaceResources; at: Date },
+  published: readonly EntryColumn[],
+) {
   const { staged } = values;
   const anyStaged = staged.projects > 0 || staged.prompts > 0;
   const observedAt = (anyStaged ? values.stagedAt : read.at).toISOString();
+  const gate = sql`r.observed_at <= ${observedAt}::timestamptz`;
   const newer = sql`r.observed_at <= ${read.at.toISOString()}::timestamptz`;
   const lagging = sql`exists (
     select 1 from allocation_publishes p
@@ -73,41 +95,70 @@ function readUpsert(values: SectionValues, read: { resources: WorkspaceResources
     const total = sql.raw(`${dimension}_total`);
     const figures = read.resources[dimension];
     return sql`
-      ${used} = case when not ${newer} then r.${used}
+      ${used} = case when not ${gate} or not ${newer} then r.${used}
         when ${lagging} then greatest(${figures.used}::integer, r.${used} + r.${drafted} - ${figures.drafted}::integer)
         else ${figures.used}::integer end,
-      ${drafted} = case when ${newer} then ${figures.drafted}::integer else r.${drafted} end + ${staged[dimension]}::integer,
-      ${total} = case when ${newer} then ${figures.total}::integer else r.${total} end`;
+      ${drafted} = case when not ${gate} then r.${drafted}
+        else case when ${newer} then ${figures.drafted}::integer else r.${drafted} end + ${staged[dimension]}::integer end,
+      ${total} = case when ${gate} and ${newer} then ${figures.total}::integer else r.${total} end`;
   };
   const { projects, prompts } = read.resources;
   return sql`
     insert into resource_observations as r (
       org_id, workspace_id, projects_used, projects_drafted, projects_total,
-      prompts_used, prompts_drafted, prompts_total, observed_at
-    ) values (
+      prompts_used, prompts_drafted, prompts_total, observed_at${publishNames(published)}
+    ) select
       ${values.orgId}::uuid, ${values.subWorkspaceId},
       ${projects.used}, ${projects.drafted + staged.projects}, ${projects.total},
       ${prompts.used}, ${prompts.drafted + staged.prompts}, ${prompts.total},
-      ${observedAt}::timestamptz
-    )
+      ${observedAt}::timestamptz${publishValues(published)}
+    ${published.length === 0 ? sql`` : sql`where exists (select 1 from publish)`}
     on conflict (org_id, workspace_id) do update set
       ${columns("projects")},
       ${columns("prompts")},
-      observed_at = excluded.observed_at,
-      refresh_claimed_until = case when ${newer} then null else r.refresh_claimed_until end
-    where r.observed_at <= excluded.observed_at
-    returning 1`;
+      observed_at = case when ${gate} then excluded.observed_at else r.observed_at end,
+      refresh_claimed_until = case when ${gate} and ${newer} then null else r.refresh_claimed_until end${publishSets(published)}
+    ${published.length === 0 ? sql`where ${gate}` : sql``}
+    returning observed_at = ${observedAt}::timestamptz as written`;
 }
 
-/** Only the staged units, added to the entry (no entry, or a newer one: nothing changes). */
-function stagedUpdate(values: SectionValues) {
+/**
+ * Only the staged units, added to an entry that holds a read no newer than them (no such entry:
+ * nothing staged); the publish's columns whatever the figures do.
+ */
+function stagedUpdate(values: SectionValues, published: readonly EntryColumn[]) {
   const stagedAt = values.stagedAt.toISOString();
+  const gate = sql`observed_at <= ${stagedAt}::timestamptz
+    and observed_at > ${NOT_READ_OBSERVED_AT.toISOString()}::timestamptz`;
+  const staging = sql`
+    projects_drafted = case when ${gate} then projects_drafted + ${values.staged.projects}::integer else projects_drafted end,
+    prompts_drafted = case when ${gate} then prompts_drafted + ${values.staged.prompts}::integer else prompts_drafted end,
+    observed_at = case when ${gate} then ${stagedAt}::timestamptz else observed_at end`;
+  if (published.length === 0) {
+    return sql`update resource_observations set ${staging}
+      where org_id = ${values.orgId}::uuid and workspace_id = ${values.subWorkspaceId} and ${gate}
+      returning true as written`;
+  }
   return sql`
-    update resource_observations set
-      projects_drafted = projects_drafted + ${values.staged.projects}::integer,
-      prompts_drafted = prompts_drafted + ${values.staged.prompts}::integer,
-      observed_at = ${stagedAt}::timestamptz
-    where org_id = ${values.orgId}::uuid and workspace_id = ${values.subWorkspaceId}
-      and observed_at <= ${stagedAt}::timestamptz
-    returning 1`;
+    update resource_observations as r set ${staging}${publishSets(published)}
+    from (select ${sql.join(
+      published.map((column) => sql`${column.value} as ${sql.raw(column.name)}`),
+      sql`, `,
+    )}) as excluded
+    where r.org_id = ${values.orgId}::uuid and r.workspace_id = ${values.subWorkspaceId}
+      and exists (select 1 from publish)
+    returning r.observed_at = ${stagedAt}::timestamptz as written`;
 }
+
+const publishNames = (published: readonly EntryColumn[]) =>
+  sql.raw(published.map((column) => `, ${column.name}`).join(""));
+const publishValues = (published: readonly EntryColumn[]) =>
+  sql.join(
+    published.map((column) => sql`, ${column.value}`),
+    sql``,
+  );
+const publishSets = (published: readonly EntryColumn[]) =>
+  sql.join(
+    published.map((column) => sql`, ${sql.raw(column.name)} = ${column.set}`),
+    sql``,
+  );

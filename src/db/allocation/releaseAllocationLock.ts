@@ -8,7 +8,8 @@ import { runPreparedText } from "../runPrepared.ts";
  * published), the same statement restarts the sub-workspace's publish window from now on the
  * database's clock (never backwards): upstream's `used` lags from when it took the publish, which
  * may be later than the record written before the call — restarted whether or not the lease was
- * still ours, since the publish was sent either way.
+ * still ours, since the publish was sent either way; on the sub-workspace's entry of the resources
+ * record too (the fold, docs/decisions/0046).
  *
  * Committed asynchronously (synchronous_commit off for this statement only): the delete is visible
  * to every other session at once, only its durability waits for the WAL writer. A release lost in
@@ -38,10 +39,16 @@ const RELEASE = `
       -- set_config(…, true) is transaction-local: nothing leaks into the pooled session.
       and set_config('synchronous_commit', 'off', true) is not null
     returning 1
+  ), clock as (
+    select coalesce($4::timestamptz, date_trunc('milliseconds', clock_timestamp())) as at
   ), restarted as (
     update allocation_publishes
-    set published_at = greatest(published_at, coalesce($4::timestamptz, date_trunc('milliseconds', clock_timestamp())))
+    set published_at = greatest(published_at, (select at from clock))
     where $3::boolean and sub_workspace_id = $1
     returning 1
+  ), restarted_entry as (
+    update resource_observations
+    set published_at = greatest(published_at, (select at from clock))
+    where $3::boolean and workspace_id = $1 and published_at is not null and exists (select 1 from restarted)
   )
   select (select count(*) from released)::int as released`;

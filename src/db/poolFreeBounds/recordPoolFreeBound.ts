@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Dimension } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
 import { databaseNowPlus } from "../databaseTime.ts";
+import { parentEntry, upsertEntry } from "../resourceObservations/foldedEntry.ts";
 import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
 
 /**
@@ -15,7 +16,8 @@ import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
  * caller read before sending the call and no lowering is in flight (no unit came back since, or is
  * on its way, which the call may not have seen; rows are never deleted, so a caller that saw no row
  * quotes 0 and a lowering since made it 1), or when what is known was taught by a call sent later.
- * Answers whether the row changed.
+ * Answers whether the row changed; when it did, the parent's entry of the resources record takes
+ * the same bound (the fold, docs/decisions/0046).
  */
 export async function recordPoolFreeBound(
   db: DbExecutor,
@@ -39,17 +41,31 @@ export async function recordPoolFreeBound(
           and r.free_below <= excluded.free_below
         )`
       : sql``;
-  const result = await db.execute(sql`
-    insert into pool_free_bounds as r (org_id, dimension, free_below, learned_at, generation)
-    values (${bound.orgId}::uuid, ${bound.dimension}, ${bound.freeBelow}::integer, ${sentAt}, 0)
-    on conflict (org_id, dimension) do update set
-      free_below = excluded.free_below,
-      learned_at = excluded.learned_at
-    where r.generation = ${bound.version}::integer
-      and (r.lowerings_in_flight = 0 or r.lowering_until < ${databaseNowPlus(window.now, 0)})
-      and (r.free_below is null or r.learned_at is null or excluded.learned_at >= r.learned_at)
-      ${tighterKept}
-    returning org_id
+  const prefix = bound.dimension === "projects" ? "projects" : "prompts";
+  const learned = [
+    {
+      name: `${prefix}_free_below`,
+      value: sql`${bound.freeBelow}::integer`,
+      set: sql`${bound.freeBelow}::integer`,
+    },
+    { name: `${prefix}_free_learned_at`, value: sentAt, set: sentAt },
+  ];
+  const result = await db.execute<{ changed: boolean }>(sql`
+    with bound as (
+      insert into pool_free_bounds as r (org_id, dimension, free_below, learned_at, generation)
+      values (${bound.orgId}::uuid, ${bound.dimension}, ${bound.freeBelow}::integer, ${sentAt}, 0)
+      on conflict (org_id, dimension) do update set
+        free_below = excluded.free_below,
+        learned_at = excluded.learned_at
+      where r.generation = ${bound.version}::integer
+        and (r.lowerings_in_flight = 0 or r.lowering_until < ${databaseNowPlus(window.now, 0)})
+        and (r.free_below is null or r.learned_at is null or excluded.learned_at >= r.learned_at)
+        ${tighterKept}
+      returning org_id
+    ), entry as (
+      ${upsertEntry(parentEntry(bound.orgId), learned, sql`exists (select 1 from bound)`)}
+    )
+    select exists (select 1 from bound) as changed
   `);
-  return result.rows.length > 0;
+  return result.rows[0]?.changed ?? false;
 }

@@ -20,11 +20,11 @@ export interface ResourceObservation {
  * resources read of the workspace has been recorded yet. Older than any read, so the first one
  * replaces its zeros (and keeps the metering); views treat it as an entry they do not have.
  */
-export const METERING_ONLY_OBSERVED_AT = new Date(0);
+export const NOT_READ_OBSERVED_AT = new Date(0);
 
 /** Whether the entry holds resources Serenity learned (not only the parent's metering). */
 export function holdsResources(entry: Pick<ResourceObservation, "observedAt">): boolean {
-  return entry.observedAt.getTime() > METERING_ONLY_OBSERVED_AT.getTime();
+  return entry.observedAt.getTime() > NOT_READ_OBSERVED_AT.getTime();
 }
 
 /** A row as `db.execute` returns it (snake case, timestamps possibly as strings). */

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 
 import type { MeteringState } from "../../domain/metering.ts";
 import type { DbExecutor } from "../database.ts";
-import { METERING_ONLY_OBSERVED_AT } from "./observationRow.ts";
+import { NOT_READ_OBSERVED_AT } from "./observationRow.ts";
 
 /** What recording a metering read did. */
 export type MeteringRecordOutcome =
@@ -16,7 +16,7 @@ export type MeteringRecordOutcome =
  * §13, docs/decisions/0034), in one guarded statement: written only when the read is at least as
  * new as the one the entry holds (`metering_as_of <=`), so an older read never replaces a newer one.
  * A parent whose resources were never read gets an entry holding only its metering (observed at
- * METERING_ONLY_OBSERVED_AT: no view shows its zeros, the first resources read replaces them and
+ * NOT_READ_OBSERVED_AT: no view shows its zeros, the first resources read replaces them and
  * keeps the metering). Answers what the entry said before, for a flip.
  */
 export async function recordParentMetering(
@@ -35,7 +35,7 @@ export async function recordParentMetering(
         prompts_used, prompts_drafted, prompts_total, observed_at, metering, metering_as_of
       ) values (
         ${read.orgId}::uuid, ${read.parentWorkspaceId}, 0, 0, 0, 0, 0, 0,
-        ${METERING_ONLY_OBSERVED_AT.toISOString()}::timestamptz, ${read.metering}, ${asOf}::timestamptz
+        ${NOT_READ_OBSERVED_AT.toISOString()}::timestamptz, ${read.metering}, ${asOf}::timestamptz
       )
       on conflict (org_id, workspace_id) do update set
         metering = excluded.metering,

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 
 import type { TransferTargets, WorkspaceResources } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { METERING_ONLY_OBSERVED_AT } from "./observationRow.ts";
+import { NOT_READ_OBSERVED_AT } from "./observationRow.ts";
 
 /**
  * Records what an applied transfer tells (ADR 0020), in one statement: the sub-workspace's totals
@@ -11,7 +11,7 @@ import { METERING_ONLY_OBSERVED_AT } from "./observationRow.ts";
  *
  * The sub-workspace's entry is written only when it is not newer than the transfer's start; its
  * `used` / `drafted` stay the entry's own (the planning read recorded them, staged units were added
- * since) or, without an entry, the planning read's. The parent's entry, when there is one older
+ * since) or, without an entry that holds a read, the planning read's. The parent's entry, when there is one older
  * than the transfer, has its total moved by the difference and keeps its `observed_at`: it is
  * still that read, corrected by a change Serenity made itself (an entry holding only the parent's
  * metering has no totals to correct). Answers whether the sub-workspace's
@@ -33,6 +33,8 @@ export async function recordTransferAnswer(
   const projectsDelta = projectsTotal - planned.projects.total;
   const promptsDelta = promptsTotal - planned.prompts.total;
   const observedAt = transfer.observedAt.toISOString();
+  // An entry that holds no read (only what the fold keeps on it) takes the planning read's usage.
+  const read = sql`r.observed_at > ${NOT_READ_OBSERVED_AT.toISOString()}::timestamptz`;
   const result = await db.execute<{ workspace_id: string }>(sql`
     with sub as (
       insert into resource_observations as r (
@@ -44,6 +46,10 @@ export async function recordTransferAnswer(
         ${planned.prompts.used}, ${planned.prompts.drafted}, ${promptsTotal}, ${observedAt}::timestamptz
       )
       on conflict (org_id, workspace_id) do update set
+        projects_used = case when ${read} then r.projects_used else excluded.projects_used end,
+        projects_drafted = case when ${read} then r.projects_drafted else excluded.projects_drafted end,
+        prompts_used = case when ${read} then r.prompts_used else excluded.prompts_used end,
+        prompts_drafted = case when ${read} then r.prompts_drafted else excluded.prompts_drafted end,
         projects_total = excluded.projects_total,
         prompts_total = excluded.prompts_total,
         observed_at = excluded.observed_at
@@ -58,7 +64,7 @@ export async function recordTransferAnswer(
         and p.org_id = o.id
         and p.workspace_id = o.parent_workspace_id
         and p.observed_at <= ${observedAt}::timestamptz
-        and p.observed_at > ${METERING_ONLY_OBSERVED_AT.toISOString()}::timestamptz
+        and p.observed_at > ${NOT_READ_OBSERVED_AT.toISOString()}::timestamptz
       returning p.workspace_id
     )
     select workspace_id from sub

@@ -6,6 +6,7 @@ import { modelAdd } from "../../../src/allocation/modelSetChanges.ts";
 import { readSectionStart } from "../../../src/db/allocation/acquireAllocationLock.ts";
 import { createLogger } from "../../../src/observability/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { foldDisagreements } from "../../support/foldAgreement.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 
 /**
@@ -14,6 +15,8 @@ import { ManualClock } from "../../support/manualClock.ts";
  * is never written (the process died after sending it) — until its hold is over on the database's
  * clock, driven here by hand. The adding section counts its own changes.
  */
+
+const ORG_ID = "00000000-0000-4000-8000-000000000038";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -35,14 +38,14 @@ describe("a model add's announcement", () => {
     expect(await seen()).toEqual({ changes: 0, inFlight: false });
 
     // Announced, sent, answered: in flight while the call is on its way, not after.
-    await announced(deps, modelAdd(deps, subWorkspaceId, section), async () => {
+    await announced(deps, modelAdd(deps, ORG_ID, subWorkspaceId, section), async () => {
       expect(await seen()).toEqual({ changes: 1, inFlight: true });
     });
     expect(await seen()).toEqual({ changes: 2, inFlight: false });
     expect(section.modelChanges).toBe(2);
 
     // Begun, and the process died before writing its end: held for ANNOUNCEMENT_HOLD_MS only.
-    await modelAdd(deps, subWorkspaceId, section).begin({
+    await modelAdd(deps, ORG_ID, subWorkspaceId, section).begin({
       now: clock.databaseTime(),
       holdMs: ANNOUNCEMENT_HOLD_MS,
     });
@@ -52,9 +55,11 @@ describe("a model add's announcement", () => {
     expect(await seen()).toEqual({ changes: 3, inFlight: false });
 
     // The next add counts afresh: the dead one's count does not linger in flight.
-    await announced(deps, modelAdd(deps, subWorkspaceId, section), async () => {
+    await announced(deps, modelAdd(deps, ORG_ID, subWorkspaceId, section), async () => {
       expect(await seen()).toEqual({ changes: 4, inFlight: true });
     });
     expect(await seen()).toEqual({ changes: 5, inFlight: false });
+    // The sub-workspace's entry of the resources record took every change too (ADR 0046).
+    expect(await foldDisagreements(db.db, clock.databaseTime())).toEqual([]);
   });
 });

@@ -292,6 +292,7 @@ describe("rebalancing (§11 step 2)", () => {
     await drainPool(t);
     const before = await poolSum(t);
     await recordPublish(db.db, {
+      orgId: t.orgId,
       subWorkspaceId: lagging,
       now: t.deps.clock.databaseTime?.(),
       publishLagMs: 30_000,

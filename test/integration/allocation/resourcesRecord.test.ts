@@ -339,7 +339,7 @@ describe("the record's writes", () => {
       observedAt: at(0),
       now: at(0),
     });
-    await recordPublish(t.db.db, { subWorkspaceId: workspaceId, now: at(1), publishLagMs: 30_000 });
+    await recordPublish(t.db.db, { orgId, subWorkspaceId: workspaceId, now: at(1), publishLagMs: 30_000 });
     // A lagging read 5 s later: drafted is gone, used has not caught up.
     const lagging = await recordResourcesRead(t.db.db, {
       ...base,

@@ -18,6 +18,7 @@ import { OrgService } from "../../../src/orgs/orgService.ts";
 import { releaseAndEnsureOps } from "../../support/allocationWorkload.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ensureUnderLock } from "../../support/ensureUnderLock.ts";
+import { foldDisagreements } from "../../support/foldAgreement.ts";
 import { InMemoryUpstream } from "../../support/inMemoryUpstream.ts";
 import { createInProcessLockProvider } from "../../support/inProcessAllocationLock.ts";
 
@@ -108,12 +109,12 @@ async function runWorkload(
 ): Promise<RunResult> {
   // Every run's children have the same ids: the publishes an earlier run's guards recorded
   // (their windows and bounds) belong to another world and go.
-  await db.db.execute(
-    sql`delete from allocation_publishes where sub_workspace_id in (${sql.join(
-      CHILDREN.map((id) => sql`${id}`),
-      sql`, `,
-    )})`,
+  const children = sql.join(
+    CHILDREN.map((id) => sql`${id}`),
+    sql`, `,
   );
+  await db.db.execute(sql`delete from allocation_publishes where sub_workspace_id in (${children})`);
+  await db.db.execute(sql`delete from resource_observations where workspace_id in (${children})`);
   const upstream = new InMemoryUpstream();
   upstream.addParent(PARENT, options.pool);
   for (const id of CHILDREN) upstream.addChild(id, PARENT);
@@ -250,6 +251,7 @@ describe("allocation conservation (in-memory upstream model)", () => {
           seed,
         });
         expect(await invariantBreaches(result)).toEqual([]);
+        expect(await foldDisagreements(db.db)).toEqual([]);
         expect(result.failures).toEqual([]);
       }),
       { numRuns: 60 },
@@ -267,6 +269,7 @@ describe("allocation conservation (in-memory upstream model)", () => {
         });
         rebalanced += result.rebalanced;
         expect(await invariantBreaches(result)).toEqual([]);
+        expect(await foldDisagreements(db.db)).toEqual([]);
         expect(result.failures.filter((code) => code !== "orgPoolExhausted")).toEqual([]);
       }),
       { numRuns: 80 },

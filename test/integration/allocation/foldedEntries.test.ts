@@ -1,0 +1,322 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+
+import { sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { acquireAllocationLock } from "../../../src/db/allocation/acquireAllocationLock.ts";
+import { extendPublishWindow } from "../../../src/db/allocation/extendPublishWindow.ts";
+import { loosenPublishBound } from "../../../src/db/allocation/loosenPublishBound.ts";
+import { recordPublish } from "../../../src/db/allocation/recordPublish.ts";
+import { recordSection } from "../../../src/db/allocation/recordSection.ts";
+import { releaseAllocationLock } from "../../../src/db/allocation/releaseAllocationLock.ts";
+import { beginModelSetChange } from "../../../src/db/modelSetChanges/beginModelSetChange.ts";
+import { endModelSetChange } from "../../../src/db/modelSetChanges/endModelSetChange.ts";
+import { beginPoolLowering } from "../../../src/db/poolFreeBounds/beginPoolLowering.ts";
+import { endPoolLowering } from "../../../src/db/poolFreeBounds/endPoolLowering.ts";
+import { findPoolFreeBounds } from "../../../src/db/poolFreeBounds/findPoolFreeBounds.ts";
+import { recordPoolFreeBound } from "../../../src/db/poolFreeBounds/recordPoolFreeBound.ts";
+import { listOrgObservations } from "../../../src/db/resourceObservations/listOrgObservations.ts";
+import { holdsResources } from "../../../src/db/resourceObservations/observationRow.ts";
+import { recordResourcesRead } from "../../../src/db/resourceObservations/recordResourcesRead.ts";
+import { recordTransferAnswer } from "../../../src/db/resourceObservations/recordTransferAnswer.ts";
+import type { WorkspaceResources } from "../../../src/domain/allocation.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
+import { foldDisagreements } from "../../support/foldAgreement.ts";
+
+/**
+ * The fold's first release (issue 38, docs/decisions/0046): every statement that writes
+ * `allocation_publishes`, `model_set_changes` or `pool_free_bounds` writes the same onto the
+ * workspace's entry of the resources record, in the same statement, while the tables are still
+ * what is read. After each write the two must agree (foldDisagreements); an entry a write makes
+ * before any read of its workspace is one no view shows, and the first read fills it.
+ */
+
+const LAG_MS = 30_000;
+const HOLDER = randomUUID();
+const HOLD_MS = 120_000;
+const T0 = Date.parse("2026-06-01T09:00:00.000Z");
+const at = (seconds: number) => new Date(T0 + seconds * 1000);
+
+// A database per test: what one test leaves disagreeing must not fail the next.
+let db: TestDatabase;
+beforeEach(async () => {
+  db = await createTestDatabase();
+});
+afterEach(async () => {
+  await db?.destroy();
+});
+
+async function newOrg(): Promise<{ orgId: string; parent: string }> {
+  const orgId = randomUUID();
+  const parent = `parent-${orgId.slice(0, 8)}`;
+  await db.db.execute(sql`
+    insert into orgs (id, name, parent_workspace_id, created_at, updated_at)
+    values (${orgId}::uuid, ${`Org ${orgId}`}, ${parent}, now(), now())
+  `);
+  return { orgId, parent };
+}
+
+const usage = (used: number, drafted: number, total: number): WorkspaceResources => ({
+  projects: { used: 1, drafted: 0, total: 2 },
+  prompts: { used, drafted, total },
+});
+
+async function expectAgreement(now: Date): Promise<void> {
+  expect(await foldDisagreements(db.db, now)).toEqual([]);
+}
+
+describe("the fold's entries, written beside the tables", () => {
+  it("take every publish as allocation_publishes does: unguarded, with a section's read and basis, staged, restarted, loosened", async () => {
+    const { orgId } = await newOrg();
+    const sub = `sw-${randomUUID().slice(0, 8)}`;
+    const publish = { orgId, subWorkspaceId: sub, publishLagMs: LAG_MS };
+
+    // A publish outside a section, before any read: the entry is made, and no view shows it.
+    await recordPublish(db.db, { ...publish, now: at(0) });
+    await expectAgreement(at(0));
+    const [made] = await listOrgObservations(db.db, orgId);
+    expect(made?.workspaceId).toBe(sub);
+    expect(holdsResources(made!)).toBe(false);
+
+    // A section under the lease: its read, staged units and a publish with a basis, chained onto
+    // the first (inside its window); the read fills the entry and keeps the publish.
+    const lease = await acquireAllocationLock(db.db, {
+      subWorkspaceId: sub,
+      holder: HOLDER,
+      now: at(5),
+      ttlMs: 6_000,
+      publishLagMs: LAG_MS,
+    });
+    expect(lease.taken).toBe(true);
+    const written = await recordSection(db.db, {
+      orgId,
+      subWorkspaceId: sub,
+      read: { resources: usage(10, 5, 100), at: at(5) },
+      staged: { projects: 0, prompts: 20 },
+      stagedAt: at(6),
+      lockedAt: at(5),
+      publishLagMs: LAG_MS,
+      publish: {
+        ...publish,
+        now: at(6),
+        basis: {
+          readAt: at(5),
+          usedBefore: { projects: 1, prompts: 10 },
+          moved: { projects: 0, prompts: 25 },
+          modelChanges: 0,
+        },
+      },
+    });
+    expect(written).toBe(true);
+    await expectAgreement(at(6));
+    const [filled] = await listOrgObservations(db.db, orgId);
+    expect(filled!.resources.prompts).toEqual({ used: 10, drafted: 25, total: 100 });
+
+    // The same section's next publish: only staged units left to write.
+    await recordSection(db.db, {
+      orgId,
+      subWorkspaceId: sub,
+      staged: { projects: 0, prompts: 3 },
+      stagedAt: at(7),
+      lockedAt: at(5),
+      publishLagMs: LAG_MS,
+      publish: {
+        ...publish,
+        now: at(7),
+        basis: {
+          readAt: at(5),
+          usedBefore: { projects: 1, prompts: 10 },
+          moved: { projects: 0, prompts: 3 },
+        },
+      },
+    });
+    await expectAgreement(at(7));
+
+    // Given back with the window restarted; then restarted again outside the lease.
+    expect(
+      await releaseAllocationLock(db.db, {
+        subWorkspaceId: sub,
+        holder: HOLDER,
+        restartPublishWindow: true,
+        now: at(8),
+      }),
+    ).toBe(true);
+    await expectAgreement(at(8));
+    await extendPublishWindow(db.db, sub, at(9));
+    await expectAgreement(at(9));
+
+    // A delete inside the window loosens both; outside it, neither.
+    expect(await loosenPublishBound(db.db, sub, { publishLagMs: LAG_MS, now: at(10) })).toBe(true);
+    await expectAgreement(at(10));
+    expect(await loosenPublishBound(db.db, sub, { publishLagMs: LAG_MS, now: at(100) })).toBe(false);
+
+    // A section whose read is older than the entry: its figures stay, its publish is taken.
+    const stale = await recordSection(db.db, {
+      orgId,
+      subWorkspaceId: sub,
+      read: { resources: usage(0, 0, 100), at: at(1) },
+      staged: { projects: 0, prompts: 0 },
+      stagedAt: at(1),
+      lockedAt: at(1),
+      publishLagMs: LAG_MS,
+      publish: { ...publish, now: at(60) },
+    });
+    expect(stale).toBe(false);
+    await expectAgreement(at(60));
+    const [kept] = await listOrgObservations(db.db, orgId);
+    expect(kept!.resources.prompts.used).toBe(10);
+    expect(kept!.observedAt).toEqual(at(7));
+  });
+
+  it("take every model add's announcement: version, in flight, hold", async () => {
+    const { orgId } = await newOrg();
+    const sub = `sw-${randomUUID().slice(0, 8)}`;
+    const ids = { orgId, subWorkspaceId: sub };
+    await beginModelSetChange(db.db, ids, { now: at(0), holdMs: HOLD_MS });
+    await expectAgreement(at(0));
+    await endModelSetChange(db.db, sub);
+    await expectAgreement(at(1));
+    // Begun and never ended: after the hold the next begin counts from one again, on both.
+    await beginModelSetChange(db.db, ids, { now: at(2), holdMs: HOLD_MS });
+    await beginModelSetChange(db.db, ids, { now: at(200), holdMs: HOLD_MS });
+    await expectAgreement(at(200));
+    await endModelSetChange(db.db, sub);
+    await expectAgreement(at(201));
+  });
+
+  it("take every lowering and every bound learned, on the parent's entry; a refusal the version rules out is refused on both", async () => {
+    const { orgId } = await newOrg();
+    const window = { now: at(0), ttlMs: 60_000 };
+    const known = await findPoolFreeBounds(db.db, orgId, { ...window, freshMs: 30_000 });
+    // A read of the parent teaches both dimensions.
+    for (const dimension of ["projects", "prompts"] as const) {
+      expect(
+        await recordPoolFreeBound(
+          db.db,
+          {
+            orgId,
+            dimension,
+            freeBelow: 5,
+            sentAgoMs: 10,
+            source: "read",
+            version: known.versions[dimension],
+          },
+          window,
+        ),
+      ).toBe(true);
+    }
+    await expectAgreement(at(0));
+    // A lowering of prompts only, then of both; one ends.
+    await beginPoolLowering(db.db, { orgId, returning: { prompts: 100 } }, { now: at(1), holdMs: HOLD_MS });
+    await expectAgreement(at(1));
+    await beginPoolLowering(
+      db.db,
+      { orgId, returning: { projects: 1, prompts: 50 } },
+      { now: at(2), holdMs: HOLD_MS },
+    );
+    await expectAgreement(at(2));
+    await endPoolLowering(db.db, { orgId, dimensions: ["prompts"] });
+    await expectAgreement(at(3));
+    // A refusal quoting the version read before the lowerings: not recorded, on either side.
+    expect(
+      await recordPoolFreeBound(
+        db.db,
+        {
+          orgId,
+          dimension: "prompts",
+          freeBelow: 3,
+          sentAgoMs: 0,
+          source: "refused",
+          version: known.versions.prompts,
+        },
+        { now: at(4), ttlMs: 60_000 },
+      ),
+    ).toBe(false);
+    await expectAgreement(at(4));
+    await endPoolLowering(db.db, { orgId, dimensions: ["projects", "prompts"] });
+    await expectAgreement(at(5));
+    const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
+    expect(
+      await recordPoolFreeBound(
+        db.db,
+        {
+          orgId,
+          dimension: "prompts",
+          freeBelow: 3,
+          sentAgoMs: 0,
+          source: "refused",
+          version: after.versions.prompts,
+        },
+        { now: at(6), ttlMs: 60_000 },
+      ),
+    ).toBe(true);
+    await expectAgreement(at(6));
+  });
+
+  it("an entry holding no read takes a read's figures and a transfer answer's planning usage, keeping what the fold put on it", async () => {
+    const { orgId } = await newOrg();
+    const sub = `sw-${randomUUID().slice(0, 8)}`;
+    await beginModelSetChange(db.db, { orgId, subWorkspaceId: sub }, { now: at(0), holdMs: HOLD_MS });
+    await recordTransferAnswer(db.db, {
+      orgId,
+      subWorkspaceId: sub,
+      planned: usage(40, 7, 50),
+      targets: { prompts: 100 },
+      observedAt: at(1),
+    });
+    const [answered] = await listOrgObservations(db.db, orgId);
+    expect(answered!.resources.prompts).toEqual({ used: 40, drafted: 7, total: 100 });
+    await recordResourcesRead(db.db, {
+      orgId,
+      workspaceId: sub,
+      resources: usage(41, 6, 100),
+      observedAt: at(2),
+      readAgeMs: 0,
+      publishLagMs: LAG_MS,
+      now: at(2),
+    });
+    const [read] = await listOrgObservations(db.db, orgId);
+    expect(read!.resources.prompts).toEqual({ used: 41, drafted: 6, total: 100 });
+    await expectAgreement(at(2));
+  });
+
+  it("the migration's backfill copies what the tables held before this release onto the entries", async () => {
+    const { orgId } = await newOrg();
+    const sub = `sw-${randomUUID().slice(0, 8)}`;
+    await db.db.execute(sql`
+      insert into brands (org_id, name, sub_workspace_id, status, created_at, updated_at)
+      values (${orgId}::uuid, ${`Brand ${sub}`}, ${sub}, 'active', now(), now())
+    `);
+    // What the previous release wrote: the tables only.
+    await db.db.execute(sql`
+      insert into allocation_publishes (sub_workspace_id, published_at, basis_read_at, projects_used_bound,
+        prompts_used_bound, projects_moved_in_window, prompts_moved_in_window, bound_loose)
+      values (${sub}, ${at(0).toISOString()}::timestamptz, ${at(-1).toISOString()}::timestamptz, 1, 30, 0, 20, true)
+    `);
+    await db.db.execute(sql`
+      insert into model_set_changes (sub_workspace_id, changes, in_flight, hold_until)
+      values (${sub}, 3, 1, ${at(100).toISOString()}::timestamptz)
+    `);
+    await db.db.execute(sql`
+      insert into pool_free_bounds (org_id, dimension, free_below, learned_at, generation, lowerings_in_flight, lowering_until)
+      values (${orgId}::uuid, 'projects', 2, ${at(0).toISOString()}::timestamptz, 4, 1, ${at(100).toISOString()}::timestamptz),
+        (${orgId}::uuid, 'prompts', 90, ${at(0).toISOString()}::timestamptz, 6, 0, ${at(50).toISOString()}::timestamptz)
+    `);
+    expect((await foldDisagreements(db.db, at(10))).length).toBeGreaterThan(0);
+    for (const statement of backfillStatements()) await db.db.execute(sql.raw(statement));
+    await expectAgreement(at(10));
+  });
+});
+
+/** The backfill of migration 0024: its INSERT statements, as `serenity migrate` runs them. */
+function backfillStatements(): string[] {
+  const text = readFileSync(
+    new URL("../../../src/db/migrations/0024_fold_into_resources_record.sql", import.meta.url),
+    "utf8",
+  );
+  return text
+    .split("--> statement-breakpoint")
+    .map((statement) => statement.replace(/^\s*--.*$/gm, "").trim())
+    .filter((statement) => statement.startsWith("INSERT"));
+}
