@@ -205,7 +205,8 @@ export function createAllocationGuard(deps: AllocationDeps, context: MeteredWrit
           callSite,
           stages,
           callSite === PUBLISH_CALL_SITE
-            ? () => publishUnguarded(deps, context.orgId, context.subWorkspaceId ?? context.parentWorkspaceId, fn)
+            ? () =>
+                publishUnguarded(deps, context.orgId, context.subWorkspaceId ?? context.parentWorkspaceId, fn)
             : fn,
         ),
       );
