@@ -1,7 +1,7 @@
 import { findLastPublishes, type LastPublish } from "../db/allocation/findLastPublishes.ts";
 import { listBrandSubWorkspaces } from "../db/brands/listBrandSubWorkspaces.ts";
 import { listOrgObservations } from "../db/resourceObservations/listOrgObservations.ts";
-import type { ResourceObservation } from "../db/resourceObservations/observationRow.ts";
+import { holdsResources, type ResourceObservation } from "../db/resourceObservations/observationRow.ts";
 import {
   DIMENSIONS,
   totalsOf,
@@ -136,7 +136,10 @@ async function knownSiblings(
     listOrgObservations(deps.db, orgId),
     findLastPublishes(deps.db, ids, publishWindowOf(deps)),
   ]);
-  const byId = new Map(observations.map((observation) => [observation.workspaceId, observation]));
+  // An entry that holds no read (only a publish or an announcement) tells nothing of its slack.
+  const byId = new Map(
+    observations.filter(holdsResources).map((observation) => [observation.workspaceId, observation]),
+  );
   return new Map(ids.map((id) => [id, { observation: byId.get(id), publish: publishes.get(id) }]));
 }
 

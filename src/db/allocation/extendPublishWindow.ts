@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
-import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
+import type { DatabaseTime } from "../databaseTime.ts";
+import { after, AT, clockCte } from "../resourceObservations/foldedEntry.ts";
 
 /**
  * A publish recorded before its call was answered: its window starts again now (the database's
@@ -15,13 +16,13 @@ export async function extendPublishWindow(
   now: DatabaseTime,
 ): Promise<void> {
   await db.execute(sql`
-    with clock as (select ${databaseNow(now)} as at),
-    publish as (
-      update allocation_publishes set published_at = greatest(published_at, (select at from clock))
-      where sub_workspace_id = ${subWorkspaceId}
+    with ${clockCte(now)},
+    entry as (
+      update resource_observations set published_at = greatest(published_at, ${AT})
+      where workspace_id = ${subWorkspaceId} and published_at is not null
       returning 1
     )
-    update resource_observations set published_at = greatest(published_at, (select at from clock))
-    where workspace_id = ${subWorkspaceId} and published_at is not null and exists (select 1 from publish)
+    update allocation_publishes set published_at = greatest(published_at, ${AT})
+    where sub_workspace_id = ${subWorkspaceId} and ${after("entry")}
   `);
 }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
-import { databaseNowPlus } from "../databaseTime.ts";
+import { after, atPlus, clockCte } from "../resourceObservations/foldedEntry.ts";
 import type { PublishWindow } from "./findLastPublishes.ts";
 
 /**
@@ -18,19 +18,20 @@ export async function loosenPublishBound(
   window: PublishWindow,
 ): Promise<boolean> {
   const result = await db.execute<{ loosened: boolean }>(sql`
-    with clock as (select ${databaseNowPlus(window.now, -window.publishLagMs)} as opened),
-    publish as (
-      update allocation_publishes set bound_loose = true
-      where sub_workspace_id = ${subWorkspaceId}
-        and published_at > (select opened from clock)
-        and not bound_loose
-      returning 1
-    ), entry as (
+    with ${clockCte(window.now)},
+    entry as (
       update resource_observations set bound_loose = true
       where workspace_id = ${subWorkspaceId}
-        and published_at > (select opened from clock)
+        and published_at > ${atPlus(-window.publishLagMs)}
         and not bound_loose
-        and exists (select 1 from publish)
+      returning 1
+    ), publish as (
+      update allocation_publishes set bound_loose = true
+      where sub_workspace_id = ${subWorkspaceId}
+        and published_at > ${atPlus(-window.publishLagMs)}
+        and not bound_loose
+        and ${after("entry")}
+      returning 1
     )
     select exists (select 1 from publish) as loosened
   `);

@@ -2,8 +2,15 @@ import { type SQL, sql } from "drizzle-orm";
 
 import type { Units } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
-import { type EntryColumn, upsertEntry, workspaceEntry } from "../resourceObservations/foldedEntry.ts";
+import type { DatabaseTime } from "../databaseTime.ts";
+import {
+  after,
+  AT,
+  clockCte,
+  type EntryColumn,
+  upsertEntry,
+  workspaceEntry,
+} from "../resourceObservations/foldedEntry.ts";
 
 /** What the guarded section's read says a publish can have moved (docs/decisions/0030). */
 export interface PublishBasisValues {
@@ -59,32 +66,31 @@ export interface PublishRecord {
  * docs/decisions/0046).
  */
 export async function recordPublish(db: DbExecutor, values: PublishRecord): Promise<void> {
-  const now = sql`(select at from clock)`;
   await db.execute(sql`
-    with clock as (select ${databaseNow(values.now)} as at),
-    publish as (${publishUpsert(values, now)} returning 1)
-    ${upsertEntry(
-      workspaceEntry(values.orgId, values.subWorkspaceId),
-      publishColumns(values, "r", now),
-      sql`exists (select 1 from publish)`,
-    )}
+    with ${clockCte(values.now)},
+    entry as (
+      ${upsertEntry(workspaceEntry(values.orgId, values.subWorkspaceId), publishColumns(values, "r", AT))}
+      returning 1
+    )
+    ${publishUpsert(values, AT, "entry")}
   `);
 }
 
 /**
  * The publish's upsert into `allocation_publishes` at `now` (a SQL time: the statement's one
- * reading of the clock, shared with the entry's columns), also a part of the section's one record
- * statement (recordSection.ts).
+ * reading of the clock, shared with the entry's columns), run after CTE `entryCte` wrote the
+ * entry; also a part of the section's one record statement (recordSection.ts).
  */
-export function publishUpsert(values: PublishRecord, now: SQL): SQL {
+export function publishUpsert(values: PublishRecord, now: SQL, entryCte: "entry" | "observation"): SQL {
   const columns = publishColumns(values, "p", now);
   const names = sql.raw(columns.map((column) => column.name).join(", "));
   return sql`
     insert into allocation_publishes as p (sub_workspace_id, ${names})
-    values (${values.subWorkspaceId}, ${sql.join(
+    select ${values.subWorkspaceId}, ${sql.join(
       columns.map((column) => column.value),
       sql`, `,
-    )})
+    )}
+    where ${after(entryCte)}
     on conflict (sub_workspace_id) do update set ${sql.join(
       columns.map((column) => sql`${sql.raw(column.name)} = ${column.set}`),
       sql`, `,

@@ -2,8 +2,13 @@ import { sql } from "drizzle-orm";
 
 import type { Units, WorkspaceResources } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { databaseNow } from "../databaseTime.ts";
-import type { EntryColumn } from "../resourceObservations/foldedEntry.ts";
+import {
+  AT,
+  clockCte,
+  type EntryColumn,
+  upsertEntry,
+  workspaceEntry,
+} from "../resourceObservations/foldedEntry.ts";
 import { NOT_READ_OBSERVED_AT } from "../resourceObservations/observationRow.ts";
 import { publishColumns, type PublishRecord, publishUpsert } from "./recordPublish.ts";
 
@@ -46,15 +51,12 @@ export async function recordSection(
   },
 ): Promise<boolean> {
   const { read, publish } = values;
-  const now = sql`(select at from clock)`;
-  const published = publish ? publishColumns(publish, "r", now) : [];
-  const observation = read ? readUpsert(values, read, published) : stagedUpdate(values, published);
-  // The entry is written after the publish's row (it selects from it): every statement that writes
-  // both locks the table's row first, so two of them never wait on each other's.
+  const published = publish ? publishColumns(publish, "r", AT) : [];
+  const observation = read ? readUpsert(values, read, published) : stagedUpsert(values, published);
+  // The entry first, then the publish's row (publishUpsert runs after `observation`).
   const result = await db.execute<{ written: boolean }>(sql`
-    with clock as (select ${databaseNow(publish?.now)} as at),
-    ${publish ? sql`publish as (${publishUpsert(publish, now)} returning 1),` : sql``}
-    observation as (${observation})
+    with ${clockCte(publish?.now)},
+    observation as (${observation})${publish ? sql`, publish as (${publishUpsert(publish, AT, "observation")})` : sql``}
     select coalesce((select written from observation), false) as written
   `);
   return result.rows[0]?.written ?? false;
@@ -107,12 +109,12 @@ function readUpsert(
     insert into resource_observations as r (
       org_id, workspace_id, projects_used, projects_drafted, projects_total,
       prompts_used, prompts_drafted, prompts_total, observed_at${publishNames(published)}
-    ) select
+    ) values (
       ${values.orgId}::uuid, ${values.subWorkspaceId},
       ${projects.used}, ${projects.drafted + staged.projects}, ${projects.total},
       ${prompts.used}, ${prompts.drafted + staged.prompts}, ${prompts.total},
       ${observedAt}::timestamptz${publishValues(published)}
-    ${published.length === 0 ? sql`` : sql`where exists (select 1 from publish)`}
+    )
     on conflict (org_id, workspace_id) do update set
       ${columns("projects")},
       ${columns("prompts")},
@@ -124,30 +126,25 @@ function readUpsert(
 
 /**
  * Only the staged units, added to an entry that holds a read no newer than them (no such entry:
- * nothing staged); the publish's columns whatever the figures do.
+ * nothing staged); the publish's columns whatever the figures do — on an entry made "not read"
+ * when there is none (the read was written, then the entry forgotten meanwhile).
  */
-function stagedUpdate(values: SectionValues, published: readonly EntryColumn[]) {
+function stagedUpsert(values: SectionValues, published: readonly EntryColumn[]) {
   const stagedAt = values.stagedAt.toISOString();
-  const gate = sql`observed_at <= ${stagedAt}::timestamptz
-    and observed_at > ${NOT_READ_OBSERVED_AT.toISOString()}::timestamptz`;
+  const gate = sql`r.observed_at <= ${stagedAt}::timestamptz
+    and r.observed_at > ${NOT_READ_OBSERVED_AT.toISOString()}::timestamptz`;
   const staging = sql`
-    projects_drafted = case when ${gate} then projects_drafted + ${values.staged.projects}::integer else projects_drafted end,
-    prompts_drafted = case when ${gate} then prompts_drafted + ${values.staged.prompts}::integer else prompts_drafted end,
-    observed_at = case when ${gate} then ${stagedAt}::timestamptz else observed_at end`;
+    projects_drafted = case when ${gate} then r.projects_drafted + ${values.staged.projects}::integer else r.projects_drafted end,
+    prompts_drafted = case when ${gate} then r.prompts_drafted + ${values.staged.prompts}::integer else r.prompts_drafted end,
+    observed_at = case when ${gate} then ${stagedAt}::timestamptz else r.observed_at end`;
   if (published.length === 0) {
-    return sql`update resource_observations set ${staging}
-      where org_id = ${values.orgId}::uuid and workspace_id = ${values.subWorkspaceId} and ${gate}
+    return sql`update resource_observations as r set ${staging}
+      where r.org_id = ${values.orgId}::uuid and r.workspace_id = ${values.subWorkspaceId} and ${gate}
       returning true as written`;
   }
   return sql`
-    update resource_observations as r set ${staging}${publishSets(published)}
-    from (select ${sql.join(
-      published.map((column) => sql`${column.value} as ${sql.raw(column.name)}`),
-      sql`, `,
-    )}) as excluded
-    where r.org_id = ${values.orgId}::uuid and r.workspace_id = ${values.subWorkspaceId}
-      and exists (select 1 from publish)
-    returning r.observed_at = ${stagedAt}::timestamptz as written`;
+    ${upsertEntry(workspaceEntry(values.orgId, values.subWorkspaceId), published)}, ${staging}
+    returning observed_at = ${stagedAt}::timestamptz as written`;
 }
 
 const publishNames = (published: readonly EntryColumn[]) =>

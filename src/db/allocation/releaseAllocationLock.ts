@@ -41,14 +41,16 @@ const RELEASE = `
     returning 1
   ), clock as (
     select coalesce($4::timestamptz, date_trunc('milliseconds', clock_timestamp())) as at
-  ), restarted as (
-    update allocation_publishes
-    set published_at = greatest(published_at, (select at from clock))
-    where $3::boolean and sub_workspace_id = $1
-    returning 1
-  ), restarted_entry as (
+  ), entry as (
     update resource_observations
     set published_at = greatest(published_at, (select at from clock))
-    where $3::boolean and workspace_id = $1 and published_at is not null and exists (select 1 from restarted)
+    where $3::boolean and workspace_id = $1 and published_at is not null
+    returning 1
+  ), restarted as (
+    -- After the entry (its lock first, as in every publish's statement: foldedEntry.ts, after).
+    update allocation_publishes
+    set published_at = greatest(published_at, (select at from clock))
+    where $3::boolean and sub_workspace_id = $1 and (select count(*) from entry) >= 0
+    returning 1
   )
   select (select count(*) from released)::int as released`;

@@ -15,15 +15,16 @@ ALTER TABLE "resource_observations" ADD COLUMN "prompts_free_learned_at" timesta
 CREATE INDEX "resource_observations_workspace_idx" ON "resource_observations" USING btree ("workspace_id");--> statement-breakpoint
 -- Backfill (docs/decisions/0046): the three tables' rows copied onto the entries, an entry that
 -- holds no read yet made with the "not read" time (1970-01-01, which every view skips). A
--- sub-workspace's org is its brand's; a pool's entry is its org's parent.
+-- workspace published into is a brand's sub-workspace or (a flat brand's) its org's parent; a
+-- pool's entry is its org's parent.
 INSERT INTO "resource_observations" AS r ("org_id", "workspace_id", "projects_used", "projects_drafted", "projects_total", "prompts_used", "prompts_drafted", "prompts_total", "observed_at", "published_at", "basis_read_at", "projects_used_bound", "prompts_used_bound", "projects_moved_in_window", "prompts_moved_in_window", "bound_loose")
-SELECT b."org_id", p."sub_workspace_id", 0, 0, 0, 0, 0, 0, '1970-01-01T00:00:00Z', p."published_at", p."basis_read_at", p."projects_used_bound", p."prompts_used_bound", p."projects_moved_in_window", p."prompts_moved_in_window", p."bound_loose"
-FROM "allocation_publishes" p JOIN "brands" b ON b."sub_workspace_id" = p."sub_workspace_id"
+SELECT w."org_id", p."sub_workspace_id", 0, 0, 0, 0, 0, 0, '1970-01-01T00:00:00Z', p."published_at", p."basis_read_at", p."projects_used_bound", p."prompts_used_bound", p."projects_moved_in_window", p."prompts_moved_in_window", p."bound_loose"
+FROM "allocation_publishes" p JOIN (SELECT "org_id", "sub_workspace_id" AS "workspace_id" FROM "brands" WHERE "sub_workspace_id" IS NOT NULL UNION ALL SELECT "id", "parent_workspace_id" FROM "orgs" WHERE "parent_workspace_id" IS NOT NULL) w ON w."workspace_id" = p."sub_workspace_id"
 ON CONFLICT ("org_id", "workspace_id") DO UPDATE SET "published_at" = excluded."published_at", "basis_read_at" = excluded."basis_read_at", "projects_used_bound" = excluded."projects_used_bound", "prompts_used_bound" = excluded."prompts_used_bound", "projects_moved_in_window" = excluded."projects_moved_in_window", "prompts_moved_in_window" = excluded."prompts_moved_in_window", "bound_loose" = excluded."bound_loose";
 --> statement-breakpoint
 INSERT INTO "resource_observations" AS r ("org_id", "workspace_id", "projects_used", "projects_drafted", "projects_total", "prompts_used", "prompts_drafted", "prompts_total", "observed_at", "version", "announced", "announced_until")
-SELECT b."org_id", c."sub_workspace_id", 0, 0, 0, 0, 0, 0, '1970-01-01T00:00:00Z', c."changes", c."in_flight", c."hold_until"
-FROM "model_set_changes" c JOIN "brands" b ON b."sub_workspace_id" = c."sub_workspace_id"
+SELECT w."org_id", c."sub_workspace_id", 0, 0, 0, 0, 0, 0, '1970-01-01T00:00:00Z', c."changes", c."in_flight", c."hold_until"
+FROM "model_set_changes" c JOIN (SELECT "org_id", "sub_workspace_id" AS "workspace_id" FROM "brands" WHERE "sub_workspace_id" IS NOT NULL UNION ALL SELECT "id", "parent_workspace_id" FROM "orgs" WHERE "parent_workspace_id" IS NOT NULL) w ON w."workspace_id" = c."sub_workspace_id"
 ON CONFLICT ("org_id", "workspace_id") DO UPDATE SET "version" = excluded."version", "announced" = excluded."announced", "announced_until" = excluded."announced_until";
 --> statement-breakpoint
 -- A pool's two dimensions share one entry: its version is their versions' sum (it moves whenever

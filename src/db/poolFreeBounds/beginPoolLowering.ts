@@ -2,9 +2,12 @@ import { sql } from "drizzle-orm";
 
 import type { Dimension } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
+import type { DatabaseTime } from "../databaseTime.ts";
 import {
   announcementBegins,
+  AT,
+  atPlus,
+  clockCte,
   type EntryColumn,
   parentEntry,
   upsertEntry,
@@ -34,22 +37,23 @@ export async function beginPoolLowering(
     return { name: column, value: sql`null::integer`, set: sql`r.${sql.raw(column)} + ${units}::integer` };
   });
   await db.execute(sql`
-    with v(org_id, dimension, units) as (values ${sql.join(rows, sql`, `)}),
+    with ${clockCte(window.now)},
+    v(org_id, dimension, units) as (values ${sql.join(rows, sql`, `)}),
     bounds as (
       insert into pool_free_bounds as r (org_id, dimension, generation, lowerings_in_flight, lowering_until)
-      select v.org_id, v.dimension, 1, 1, ${databaseNowPlus(window.now, window.holdMs)} from v
+      select v.org_id, v.dimension, 1, 1, ${atPlus(window.holdMs)} from v
       on conflict (org_id, dimension) do update set
         free_below = r.free_below + (select v.units from v where v.dimension = r.dimension),
         generation = r.generation + 1,
         -- A lowering whose end was never written stops counting once its hold is over.
-        lowerings_in_flight = case when r.lowering_until > ${databaseNowPlus(window.now, 0)}
+        lowerings_in_flight = case when r.lowering_until > ${AT}
           then r.lowerings_in_flight + 1 else 1 end,
         lowering_until = greatest(r.lowering_until, excluded.lowering_until)
       returning 1
     )
     ${upsertEntry(
       parentEntry(lowering.orgId),
-      [...announcementBegins(window), ...raised],
+      [...announcementBegins(window.holdMs), ...raised],
       sql`exists (select 1 from bounds)`,
     )}
   `);

@@ -2,8 +2,7 @@ import { sql } from "drizzle-orm";
 
 import type { Dimension } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { databaseNowPlus } from "../databaseTime.ts";
-import { parentEntry, upsertEntry } from "../resourceObservations/foldedEntry.ts";
+import { AT, atPlus, clockCte, parentEntry, upsertEntry } from "../resourceObservations/foldedEntry.ts";
 import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
 
 /**
@@ -32,12 +31,12 @@ export async function recordPoolFreeBound(
   },
   window: PoolFreeBoundWindow,
 ): Promise<boolean> {
-  const sentAt = databaseNowPlus(window.now, -Math.max(0, bound.sentAgoMs));
+  const sentAt = atPlus(-Math.max(0, bound.sentAgoMs));
   const tighterKept =
     bound.source === "refused"
       ? sql`and not (
           r.free_below is not null
-          and r.learned_at > ${databaseNowPlus(window.now, -window.ttlMs)}
+          and r.learned_at > ${atPlus(-window.ttlMs)}
           and r.free_below <= excluded.free_below
         )`
       : sql``;
@@ -51,14 +50,15 @@ export async function recordPoolFreeBound(
     { name: `${prefix}_free_learned_at`, value: sentAt, set: sentAt },
   ];
   const result = await db.execute<{ changed: boolean }>(sql`
-    with bound as (
+    with ${clockCte(window.now)},
+    bound as (
       insert into pool_free_bounds as r (org_id, dimension, free_below, learned_at, generation)
       values (${bound.orgId}::uuid, ${bound.dimension}, ${bound.freeBelow}::integer, ${sentAt}, 0)
       on conflict (org_id, dimension) do update set
         free_below = excluded.free_below,
         learned_at = excluded.learned_at
       where r.generation = ${bound.version}::integer
-        and (r.lowerings_in_flight = 0 or r.lowering_until < ${databaseNowPlus(window.now, 0)})
+        and (r.lowerings_in_flight = 0 or r.lowering_until < ${AT})
         and (r.free_below is null or r.learned_at is null or excluded.learned_at >= r.learned_at)
         ${tighterKept}
       returning org_id

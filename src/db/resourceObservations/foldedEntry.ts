@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 
-import { databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
+import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { NOT_READ_OBSERVED_AT } from "./observationRow.ts";
 
 /*
@@ -53,20 +53,49 @@ export function upsertEntry(entry: SQL, columns: readonly EntryColumn[], when: S
 }
 
 /**
- * An announcement begins (allocation/announced.ts): the version moves on, one more in flight until
- * it ends or until `holdMs` from now on the database's clock (an end never written: the count
- * starts again from one once the hold is over).
+ * The statement's one reading of the clock, as its first CTE: `clock as (…)`. Every time the
+ * statement writes (to a table and to the entry) is then the same instant (`AT`, `atPlus`).
  */
-export function announcementBegins(window: { now: DatabaseTime; holdMs: number }): EntryColumn[] {
-  const until = databaseNowPlus(window.now, window.holdMs);
+export function clockCte(now: DatabaseTime): SQL {
+  return sql`clock as (select ${databaseNow(now)} as at)`;
+}
+
+/**
+ * A condition that always holds and makes PostgreSQL run CTE `name` first: its row locks are
+ * taken before those of the statement that states it. A publish's statements lock the entry
+ * before the table's row, as the previous release's section record does, so no two statements —
+ * of either release — each hold one and wait for the other.
+ */
+export function after(name: "entry" | "observation"): SQL {
+  return sql`(select count(*) from ${sql.raw(name)}) >= 0`;
+}
+
+/** The time `clockCte` read. */
+export const AT = sql`(select at from clock)`;
+
+/** `AT + ms` (negative: earlier). */
+export function atPlus(ms: number): SQL {
+  return sql`(${AT} + ${Math.round(ms)}::double precision * interval '1 millisecond')`;
+}
+
+/**
+ * An announcement begins (allocation/announced.ts), in a statement with `clockCte`: the version
+ * moves on, one more in flight until it ends or until `holdMs` from now on the database's clock
+ * (an end never written: the count starts again from one once the hold is over).
+ */
+export function announcementBegins(holdMs: number): EntryColumn[] {
   return [
     { name: "version", value: sql`1`, set: sql`r.version + 1` },
     {
       name: "announced",
       value: sql`1`,
-      set: sql`case when r.announced_until > ${databaseNowPlus(window.now, 0)} then r.announced + 1 else 1 end`,
+      set: sql`case when r.announced_until > ${AT} then r.announced + 1 else 1 end`,
     },
-    { name: "announced_until", value: until, set: sql`greatest(r.announced_until, ${until})` },
+    {
+      name: "announced_until",
+      value: atPlus(holdMs),
+      set: sql`greatest(r.announced_until, ${atPlus(holdMs)})`,
+    },
   ];
 }
 

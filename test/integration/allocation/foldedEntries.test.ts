@@ -169,6 +169,29 @@ describe("the fold's entries, written beside the tables", () => {
     expect(kept!.observedAt).toEqual(at(7));
   });
 
+  it('a section\'s staged-only publish lands on an entry forgotten meanwhile, made "not read" again', async () => {
+    const { orgId } = await newOrg();
+    const sub = `sw-${randomUUID().slice(0, 8)}`;
+    const section = {
+      orgId,
+      subWorkspaceId: sub,
+      staged: { projects: 0, prompts: 1 },
+      stagedAt: at(2),
+      lockedAt: at(1),
+      publishLagMs: LAG_MS,
+    };
+    await recordSection(db.db, { ...section, read: { resources: usage(10, 0, 100), at: at(1) } });
+    // Forgotten (a family read that no longer lists the workspace), then the section publishes.
+    await db.db.execute(sql`delete from resource_observations where workspace_id = ${sub}`);
+    const written = await recordSection(db.db, {
+      ...section,
+      publish: { orgId, subWorkspaceId: sub, publishLagMs: LAG_MS, now: at(3) },
+    });
+    expect(written).toBe(false); // nothing staged on an entry that holds no read
+    await expectAgreement(at(3));
+    expect((await listOrgObservations(db.db, orgId)).map(holdsResources)).toEqual([false]);
+  });
+
   it("take every model add's announcement: version, in flight, hold", async () => {
     const { orgId } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
@@ -254,6 +277,19 @@ describe("the fold's entries, written beside the tables", () => {
     await expectAgreement(at(6));
   });
 
+  it("read the database's clock once per statement: the table and the entry hold the same instant", async () => {
+    const { orgId } = await newOrg();
+    const sub = `sw-${randomUUID().slice(0, 8)}`;
+    const real = { now: undefined, holdMs: HOLD_MS };
+    for (let round = 0; round < 20; round++) {
+      await beginModelSetChange(db.db, { orgId, subWorkspaceId: sub }, real);
+      await beginPoolLowering(db.db, { orgId, returning: { prompts: 1 } }, real);
+      await recordPublish(db.db, { orgId, subWorkspaceId: sub, now: undefined, publishLagMs: LAG_MS });
+      await extendPublishWindow(db.db, sub, undefined);
+    }
+    expect(await foldDisagreements(db.db)).toEqual([]);
+  });
+
   it("an entry holding no read takes a read's figures and a transfer answer's planning usage, keeping what the fold put on it", async () => {
     const { orgId } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
@@ -282,7 +318,7 @@ describe("the fold's entries, written beside the tables", () => {
   });
 
   it("the migration's backfill copies what the tables held before this release onto the entries", async () => {
-    const { orgId } = await newOrg();
+    const { orgId, parent } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
     await db.db.execute(sql`
       insert into brands (org_id, name, sub_workspace_id, status, created_at, updated_at)
@@ -293,6 +329,11 @@ describe("the fold's entries, written beside the tables", () => {
       insert into allocation_publishes (sub_workspace_id, published_at, basis_read_at, projects_used_bound,
         prompts_used_bound, projects_moved_in_window, prompts_moved_in_window, bound_loose)
       values (${sub}, ${at(0).toISOString()}::timestamptz, ${at(-1).toISOString()}::timestamptz, 1, 30, 0, 20, true)
+    `);
+    // A flat brand publishes into the org's parent.
+    await db.db.execute(sql`
+      insert into allocation_publishes (sub_workspace_id, published_at, bound_loose)
+      values (${parent}, ${at(2).toISOString()}::timestamptz, false)
     `);
     await db.db.execute(sql`
       insert into model_set_changes (sub_workspace_id, changes, in_flight, hold_until)

@@ -267,13 +267,13 @@ describe("an unmetered parent with the switch on (the issue's run)", () => {
       statements.map(statementKind).filter((kind) => ALLOCATION_TABLES.test(kind));
     expect(others(steady.statements)).toEqual(others(off.statements));
     expect(allocation(off.statements)).toEqual([
-      "with insert into allocation_publishes", // the publish's record, before the call
-      "with update allocation_publishes", // its window restarted, after it
+      "with insert into resource_observations", // the publish's record (the entry, then its table), before the call
+      "with update resource_observations", // its window restarted, after it
     ]);
     const hotPath = allocation(steady.statements);
     expect(hotPath).toEqual([
       "with insert into allocation_locks", // take the lease; answers the last publish and the model sets
-      "with insert into allocation_publishes", // the publish, then the read, the staged units and the publish on the entry
+      "with insert into resource_observations", // the read, the staged units and the publish (the entry, then its table)
       "with delete from allocation_locks", // give the lease back; restart the publish's window
     ]);
     expect(hotPath.length).toBeLessThanOrEqual(4);

@@ -200,6 +200,32 @@ describe("rebalancing (§11 step 2)", () => {
     }
   });
 
+  it("a sibling whose entry holds no read (only a publish, ADR 0046) is tried as one without an entry: read under its lock and lowered", async () => {
+    const t = await harness();
+    const a = await subWorkspace(t, { projects: 1, prompts: 100 }, { prompts: 100 });
+    const b = await subWorkspace(t, { projects: 1, prompts: 300 }, { prompts: 100 }); // slack 200
+    siblingsOf(t, [a, b]);
+    // A publish into B outside any read, long enough ago that its window is over: B's entry is
+    // "not read" (zeros), which must not rank as a sibling without slack.
+    await recordPublish(db.db, {
+      orgId: t.orgId,
+      subWorkspaceId: b,
+      now: new Date(Date.now() - 10 * 60_000),
+      publishLagMs: 30_000,
+    });
+    await drainPool(t);
+    const before = await poolSum(t);
+    await t.clearCalls();
+
+    expect(await t.ensure(a, { prompts: 50 })).toEqual({
+      toppedUp: true,
+      newTotal: { projects: 1, prompts: 150 },
+    });
+    expect(await t.calls()).toEqual([read(a), transfer(a), transfer(a), read(b), transfer(b), transfer(a)]);
+    expect(await t.totals(b)).toEqual({ projects: 1, prompts: 250 });
+    expect(await poolSum(t)).toEqual(before);
+  });
+
   it("never lowers a sibling below used + drafted or the floor; when the slack falls short the pool still refuses", async () => {
     const t = await harness();
     const a = await subWorkspace(t, { projects: 1, prompts: 100 }, { prompts: 100 });
