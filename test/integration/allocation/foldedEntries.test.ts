@@ -242,38 +242,18 @@ describe("the fold's entries, written beside the tables", () => {
     await endPoolLowering(db.db, { orgId, dimensions: ["prompts"] });
     await expectAgreement(at(3));
     // A refusal quoting the version read before the lowerings: not recorded, on either side.
-    expect(
-      await recordPoolFreeBound(
+    const refusal = (version: number, seconds: number) =>
+      recordPoolFreeBound(
         db.db,
-        {
-          orgId,
-          dimension: "prompts",
-          freeBelow: 3,
-          sentAgoMs: 0,
-          source: "refused",
-          version: known.versions.prompts,
-        },
-        { now: at(4), ttlMs: 60_000 },
-      ),
-    ).toBe(false);
+        { orgId, dimension: "prompts", freeBelow: 3, sentAgoMs: 0, source: "refused", version },
+        { now: at(seconds), ttlMs: 60_000 },
+      );
+    expect(await refusal(known.versions.prompts, 4)).toBe(false);
     await expectAgreement(at(4));
     await endPoolLowering(db.db, { orgId, dimensions: ["projects", "prompts"] });
     await expectAgreement(at(5));
     const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
-    expect(
-      await recordPoolFreeBound(
-        db.db,
-        {
-          orgId,
-          dimension: "prompts",
-          freeBelow: 3,
-          sentAgoMs: 0,
-          source: "refused",
-          version: after.versions.prompts,
-        },
-        { now: at(6), ttlMs: 60_000 },
-      ),
-    ).toBe(true);
+    expect(await refusal(after.versions.prompts, 6)).toBe(true);
     await expectAgreement(at(6));
   });
 
