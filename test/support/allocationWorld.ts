@@ -243,6 +243,9 @@ export async function forgetPoolFreeBounds(db: TestDatabase["db"], orgId: string
   await db.execute(
     sql`update pool_free_bounds set free_below = null, generation = generation + 1 where org_id = ${orgId}::uuid`,
   );
+  // The same on the parent's entry (the fold, docs/decisions/0046).
+  await db.execute(sql`update resource_observations set projects_free_below = null, prompts_free_below = null,
+    version = version + 1 where org_id = ${orgId}::uuid and workspace_id in (select parent_workspace_id from orgs where id = ${orgId}::uuid)`);
 }
 
 /** The org buys `prompts` more prompt units: the gold parent's total grows, outside Serenity. */

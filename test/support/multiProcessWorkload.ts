@@ -375,6 +375,8 @@ export interface RebalanceShape {
   /** The sibling's own writes (sequential, from the second process), new texts each. */
   siblingWrites: number[];
   latencyMs: number;
+  /** The simulator's `used` lags each publish by this long (0: never; spec/gateway.md §3). */
+  usedLagMs?: number;
 }
 
 /**
@@ -443,7 +445,10 @@ export async function runRebalanceRound(
     prompts: { total: shape.siblingSlack },
   });
   const before = await simControl<SimulatorDump>(simulatorUrl, "/dump");
-  await simControl(simulatorUrl, "/settings", { latencyMs: shape.latencyMs });
+  await simControl(simulatorUrl, "/settings", {
+    latencyMs: shape.latencyMs,
+    usedLagMs: shape.usedLagMs ?? 0,
+  });
   await fetch(`${simulatorUrl}/__sim/calls`, { method: "DELETE" });
 
   const failures: Record<string, number> = {};
@@ -494,7 +499,7 @@ export async function runRebalanceRound(
     sequence(processes[1 % processes.length]!, sibling.id, "sibling", shape.siblingWrites),
   ]);
   await write(processes[0]!, hungry.id, "hungry", 10, "last");
-  await simControl(simulatorUrl, "/settings", { latencyMs: 0 });
+  await simControl(simulatorUrl, "/settings", { latencyMs: 0, usedLagMs: 0 });
 
   const calls = await simControl<{ method: string; path: string; status: number }[]>(simulatorUrl, "/calls");
   const refused405 = calls.filter(

@@ -28,7 +28,6 @@ import { publishColumns, type PublishRecord, publishUpsert } from "./recordPubli
  *   figures and gets them too), dated `stagedAt`: a read lagging behind the section's publish must
  *   not lower them. A unit that failed to stage keeps the entry high until the next read: the safe
  *   direction.
- *
  * - **The publish** goes to `allocation_publishes` and onto the entry itself (the fold,
  *   docs/decisions/0046), whatever the entry's figures do: a newer entry keeps them and still
  *   takes the publish.

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { forgetPoolFreeBounds } from "../support/allocationWorld.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import {
+  DEFAULT_SHAPE,
+  prepareOrg,
+  REBALANCE_SHAPE,
+  runRebalanceRound,
+  runRound,
+  type ServeProcess,
+  startServe,
+  violationsOf,
+} from "../support/multiProcessWorkload.ts";
+import {
+  type CheckedOutRelease,
+  checkOutPreviousRelease,
+  migrationsOf,
+  resolvePreviousRelease,
+} from "../support/previousRelease.ts";
+import { startTestSimulator, type TestSimulator } from "../support/simulator.ts";
+
+/**
+ * Allocation halfway through a rolling deploy (docs/decisions/0032, 0046): one `serve` of this
+ * checkout and one of the previous release (a git worktree of it, `previousRelease.ts`, which knows
+ * fewer migrations) on ONE database already on this checkout's schema, against ONE simulator (gold
+ * pool 13 / 800), writing into the same brands at once. They share the lease, the ledger and the
+ * tables the previous release reads, while this one also writes the resources record's entries
+ * (the fold's first release, locking a publish's entry before its row as the previous release's
+ * section record does). The multi-process suite's invariants must hold across the mix: every write
+ * succeeds, the upstream never refuses a metered write, no unit is lost, no sub-workspace ends
+ * below its usage.
+ */
+
+/** The simulator's `used` lags a publish by USED_LAG_MS; the processes' window covers it. */
+const USED_LAG_MS = 1_500;
+const WINDOW_MS = 4_000;
+
+let db: TestDatabase;
+let sim: TestSimulator;
+let previous: CheckedOutRelease | undefined;
+let mixed: ServeProcess[] = [];
+/** The same two releases with a publish-lag window longer than the simulator's lag. */
+let lagging: ServeProcess[] = [];
+let org: { orgId: string; token: string };
+
+beforeAll(async () => {
+  // Throws, never skips, when the history is missing (a shallow clone).
+  const release = resolvePreviousRelease();
+  previous = await checkOutPreviousRelease(release);
+  if (!release.chosenBy.startsWith("SERENITY_PREVIOUS_REF")) {
+    expect(migrationsOf(previous.root).length, release.chosenBy).toBeLessThan(migrationsOf(".").length);
+  }
+  db = await createTestDatabase();
+  sim = await startTestSimulator({ seed: "gold" });
+  // As in allocationMultiProcess.test.ts: the simulator's `used` never lags, so a 1 ms window; the
+  // lock wait is a hang guard on a loaded machine, not what is tested.
+  const common = {
+    databaseUrl: db.url,
+    simulatorUrl: sim.url,
+    env: { SERENITY_PUBLISH_LAG_MS: "1", SERENITY_ALLOCATION_LOCK_TIMEOUT_MS: "120000" },
+  };
+  const root = previous.root;
+  const checkout = { bin: `${root}/bin/serenity.mjs`, cwd: root };
+  const withWindow = { ...common, env: { ...common.env, SERENITY_PUBLISH_LAG_MS: String(WINDOW_MS) } };
+  [mixed, lagging] = await Promise.all([
+    Promise.all([startServe(common), startServe({ ...common, checkout })]),
+    Promise.all([startServe(withWindow), startServe({ ...withWindow, checkout })]),
+  ]);
+  org = await prepareOrg(mixed[0]!.url);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([...mixed, ...lagging].map((process) => process.stop()));
+  await sim?.close();
+  await db?.destroy();
+  await previous?.remove();
+});
+
+describe("allocation across this release and the previous one (one database, one simulator)", () => {
+  it("writes into one brand from both at once: every write succeeds, no 405, nothing lost, allocation = roundUpToBlock(used + drafted)", async () => {
+    await forgetPoolFreeBounds(db.db, org.orgId);
+    const report = await runRound(sim.url, mixed, org, DEFAULT_SHAPE, "mixed");
+    const described = JSON.stringify(report);
+
+    expect(report.failures, described).toEqual({});
+    expect(report.quotaExceeded, described).toBe(0);
+    expect(report.refused405, described).toBe(0);
+    expect(report.created).toBe(DEFAULT_SHAPE.writes * DEFAULT_SHAPE.textsPerWrite);
+    expect(report.poolAfter).toEqual(report.poolBefore);
+    expect({ projects: report.child.projects.total, prompts: report.child.prompts.total }).toEqual(
+      report.expectedTotals,
+    );
+    expect(violationsOf(report, DEFAULT_SHAPE)).toEqual([]);
+  }, 120_000);
+
+  it.each([
+    ["this release", "the previous one", () => mixed, "mixed-rebalance-new"],
+    ["the previous release", "this one", () => [...mixed].reverse(), "mixed-rebalance-old"],
+  ])(
+    "rebalancing by %s lowers a sibling written by %s: zero 405s, nothing lost, none below its usage",
+    async (_by, _sibling, processes, label) => {
+      await forgetPoolFreeBounds(db.db, org.orgId);
+      // The hungry brand writes through the first process, the sibling through the second.
+      const report = await runRebalanceRound(sim.url, processes(), org, REBALANCE_SHAPE, label);
+      const described = JSON.stringify(report);
+
+      expect(
+        Object.keys(report.failures).filter((code) => code !== "orgPoolExhausted"),
+        described,
+      ).toEqual([]);
+      expect(report.refused405, described).toBe(0);
+      expect(report.siblingLowered, described).toBeGreaterThan(0);
+      expect(report.poolAfter).toEqual(report.poolBefore);
+      for (const [id, resources] of Object.entries(report.children)) {
+        for (const dimension of ["projects", "prompts"] as const) {
+          const { used, drafted, total } = resources[dimension];
+          expect(total, `${id}.${dimension}`).toBeGreaterThanOrEqual(used + drafted);
+        }
+      }
+    },
+    120_000,
+  );
+
+  // Each release must see the other's publishes (the tables, still what both read) or it lowers a
+  // sibling from a read that misses them: below its usage, or a 405 at the sibling's next write.
+  it.each([
+    ["this release", "the previous one", () => lagging, "lagging-rebalance-new"],
+    ["the previous release", "this one", () => [...lagging].reverse(), "lagging-rebalance-old"],
+  ])(
+    "under a lagging upstream, rebalancing by %s never lowers a sibling written by %s below what it published",
+    async (_by, _sibling, processes, label) => {
+      await forgetPoolFreeBounds(db.db, org.orgId);
+      const report = await runRebalanceRound(
+        sim.url,
+        processes(),
+        org,
+        { ...REBALANCE_SHAPE, usedLagMs: USED_LAG_MS },
+        label,
+      );
+      const described = JSON.stringify(report);
+
+      expect(
+        Object.keys(report.failures).filter((code) => code !== "orgPoolExhausted"),
+        described,
+      ).toEqual([]);
+      expect(report.refused405, described).toBe(0);
+      expect(report.poolAfter).toEqual(report.poolBefore);
+      for (const [id, resources] of Object.entries(report.children)) {
+        const { used, drafted, total } = resources.prompts;
+        expect(total, `${id}: ${described}`).toBeGreaterThanOrEqual(used + drafted);
+      }
+    },
+    120_000,
+  );
+});
