@@ -6,7 +6,7 @@ import type { DbExecutor } from "../../src/db/database.ts";
  * Where the entries of the resources record disagree with `allocation_publishes`,
  * `model_set_changes` and `pool_free_bounds`, which this release writes beside them and still
  * reads (the fold's first release, docs/decisions/0046); `[]` when they agree. `now` is the time
- * the announcements' holds are judged at (a test's hand-driven time; else the database's clock).
+ * the announcements' holds are judged at (a test's hand-driven time; else the statement's time on the database's clock).
  *
  * - a publish: the same time, basis, bounds and loose flag on the workspace's entry, and no entry
  *   with a publish the table lacks;
@@ -17,7 +17,8 @@ import type { DbExecutor } from "../../src/db/database.ts";
  *   as often as either dimension's.
  */
 export async function foldDisagreements(db: DbExecutor, now?: Date): Promise<string[]> {
-  const at = now ? sql`${now.toISOString()}::timestamptz` : sql`clock_timestamp()`;
+  // statement_timestamp(): one instant for every comparison of the statement.
+  const at = now ? sql`${now.toISOString()}::timestamptz` : sql`statement_timestamp()`;
   const result = await db.execute<{ problem: string }>(sql`
     select 'publish ' || coalesce(p.sub_workspace_id, e.workspace_id) || ': table ' ||
         coalesce(row(p.published_at, p.basis_read_at, p.projects_used_bound, p.prompts_used_bound,
