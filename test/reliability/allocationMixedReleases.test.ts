@@ -4,8 +4,10 @@ import { forgetPoolFreeBounds } from "../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import {
   DEFAULT_SHAPE,
+  MULTI_PROCESS_ENV,
   prepareOrg,
   REBALANCE_SHAPE,
+  rebalanceBreaches,
   runRebalanceRound,
   runRound,
   type ServeProcess,
@@ -53,13 +55,7 @@ beforeAll(async () => {
   }
   db = await createTestDatabase();
   sim = await startTestSimulator({ seed: "gold" });
-  // As in allocationMultiProcess.test.ts: the simulator's `used` never lags, so a 1 ms window; the
-  // lock wait is a hang guard on a loaded machine, not what is tested.
-  const common = {
-    databaseUrl: db.url,
-    simulatorUrl: sim.url,
-    env: { SERENITY_PUBLISH_LAG_MS: "1", SERENITY_ALLOCATION_LOCK_TIMEOUT_MS: "120000" },
-  };
+  const common = { databaseUrl: db.url, simulatorUrl: sim.url, env: MULTI_PROCESS_ENV };
   const root = previous.root;
   const checkout = { bin: `${root}/bin/serenity.mjs`, cwd: root };
   const withWindow = { ...common, env: { ...common.env, SERENITY_PUBLISH_LAG_MS: String(WINDOW_MS) } };
@@ -105,19 +101,8 @@ describe("allocation across this release and the previous one (one database, one
       const report = await runRebalanceRound(sim.url, processes(), org, REBALANCE_SHAPE, label);
       const described = JSON.stringify(report);
 
-      expect(
-        Object.keys(report.failures).filter((code) => code !== "orgPoolExhausted"),
-        described,
-      ).toEqual([]);
-      expect(report.refused405, described).toBe(0);
+      expect(rebalanceBreaches(report), described).toEqual([]);
       expect(report.siblingLowered, described).toBeGreaterThan(0);
-      expect(report.poolAfter).toEqual(report.poolBefore);
-      for (const [id, resources] of Object.entries(report.children)) {
-        for (const dimension of ["projects", "prompts"] as const) {
-          const { used, drafted, total } = resources[dimension];
-          expect(total, `${id}.${dimension}`).toBeGreaterThanOrEqual(used + drafted);
-        }
-      }
     },
     120_000,
   );
@@ -140,16 +125,7 @@ describe("allocation across this release and the previous one (one database, one
       );
       const described = JSON.stringify(report);
 
-      expect(
-        Object.keys(report.failures).filter((code) => code !== "orgPoolExhausted"),
-        described,
-      ).toEqual([]);
-      expect(report.refused405, described).toBe(0);
-      expect(report.poolAfter).toEqual(report.poolBefore);
-      for (const [id, resources] of Object.entries(report.children)) {
-        const { used, drafted, total } = resources.prompts;
-        expect(total, `${id}: ${described}`).toBeGreaterThanOrEqual(used + drafted);
-      }
+      expect(rebalanceBreaches(report), described).toEqual([]);
     },
     120_000,
   );

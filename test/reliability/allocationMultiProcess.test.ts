@@ -4,8 +4,10 @@ import { forgetPoolFreeBounds } from "../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import {
   DEFAULT_SHAPE,
+  MULTI_PROCESS_ENV,
   prepareOrg,
   REBALANCE_SHAPE,
+  rebalanceBreaches,
   type RoundReport,
   runRebalanceInFlightRound,
   runRebalanceRound,
@@ -38,16 +40,10 @@ let org: { orgId: string; token: string };
 beforeAll(async () => {
   db = await createTestDatabase();
   sim = await startTestSimulator({ seed: "gold" });
-  // The simulator's `used` never lags a publish here, so the release/rebalance lag window can be
-  // 1 ms: a sibling that just published may be lowered at once, racing its next write (the hazard
-  // the window guards against is publishLag.test.ts's).
-  // The lock wait is a hang guard here, not what is tested: on a loaded 2-core machine a round's
-  // queue of writers behind one lease can outlast the default 10 s and answer `workspaceBusy`.
-  const common = {
-    databaseUrl: db.url,
-    simulatorUrl: sim.url,
-    env: { SERENITY_PUBLISH_LAG_MS: "1", SERENITY_ALLOCATION_LOCK_TIMEOUT_MS: "120000" },
-  };
+  // MULTI_PROCESS_ENV: a 1 ms publish window (the simulator's `used` never lags a publish here, so
+  // a sibling that just published may be lowered at once, racing its next write; the hazard the
+  // window guards against is publishLag.test.ts's), the lock wait only a hang guard.
+  const common = { databaseUrl: db.url, simulatorUrl: sim.url, env: MULTI_PROCESS_ENV };
   // The negative control runs the same workload (the same lag window and lock wait) and changes
   // only the lock mode.
   const inProcess = { ...common, inProcessLock: true };
@@ -119,25 +115,14 @@ describe("allocation across processes (one database, one simulator)", () => {
     const described = JSON.stringify(report);
     console.info(`rebalance round: ${described}`);
 
-    // The only refusal rebalancing may leave is the pool's own (a busy sibling is skipped).
-    expect(
-      Object.keys(report.failures).filter((code) => code !== "orgPoolExhausted"),
-      described,
-    ).toEqual([]);
-    expect(report.refused405, described).toBe(0);
+    // The only refusal rebalancing may leave is the pool's own (a busy sibling is skipped);
+    // conserved, none below its usage.
+    expect(rebalanceBreaches(report), described).toEqual([]);
     // Rebalancing did happen (the last hungry write, with the sibling idle, needs it) and served.
     expect(report.siblingLowered, described).toBeGreaterThan(0);
     expect(report.created.hungry, described).toBeGreaterThan(0);
     // Demand exceeds the slack: what was served is all the slack there was, nothing stranded.
     expect(report.created.hungry + report.created.sibling).toBeLessThanOrEqual(REBALANCE_SHAPE.siblingSlack);
-    // Conservation, and no sub-workspace below its usage.
-    expect(report.poolAfter).toEqual(report.poolBefore);
-    for (const [id, resources] of Object.entries(report.children)) {
-      for (const dimension of ["projects", "prompts"] as const) {
-        const { used, drafted, total } = resources[dimension];
-        expect(total, `${id}.${dimension}`).toBeGreaterThanOrEqual(used + drafted);
-      }
-    }
   }, 120_000);
 
   it("a sibling's write in flight is never lowered under it: the hungry brand skips or waits for its lock, no 405", async () => {

@@ -406,6 +406,38 @@ export interface RebalanceReport {
 }
 
 /**
+ * What every rebalance round must hold, as messages (`[]`: held): the only refusal is the pool's
+ * own (`orgPoolExhausted`), no metered write refused 405, the pool conserved, and no sub-workspace
+ * below its `used + drafted`.
+ */
+export function rebalanceBreaches(report: RebalanceReport): string[] {
+  const breaches = Object.keys(report.failures)
+    .filter((code) => code !== "orgPoolExhausted")
+    .map((code) => `refused ${code}`);
+  if (report.refused405 > 0) breaches.push(`${report.refused405} metered writes refused 405`);
+  if (JSON.stringify(report.poolAfter) !== JSON.stringify(report.poolBefore)) {
+    breaches.push(`pool ${JSON.stringify(report.poolBefore)} -> ${JSON.stringify(report.poolAfter)}`);
+  }
+  for (const [id, resources] of Object.entries(report.children)) {
+    for (const dimension of ["projects", "prompts"] as const) {
+      const { used, drafted, total } = resources[dimension];
+      if (total < used + drafted) breaches.push(`${id}.${dimension}: total ${total} < ${used + drafted}`);
+    }
+  }
+  return breaches;
+}
+
+/**
+ * The settings every multi-process allocation suite gives its `serve` processes: the simulator's
+ * `used` never lags there, so a 1 ms publish window; the lock wait a hang guard on a loaded
+ * machine (a round's queue of writers can outlast the 10 s default), not what is tested.
+ */
+export const MULTI_PROCESS_ENV = {
+  SERENITY_PUBLISH_LAG_MS: "1",
+  SERENITY_ALLOCATION_LOCK_TIMEOUT_MS: "120000",
+} as const;
+
+/**
  * Rebalancing racing a sibling's own writes across processes (spec/allocation.md §11): two brands
  * with a market each; the pool is made dry and the sibling holds `siblingSlack` prompts it does
  * not use yet. The hungry brand's writes (first process) can only be served by reclaiming the
