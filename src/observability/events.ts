@@ -153,6 +153,11 @@ export interface ServiceEvents {
    * view itself waited for (entries never seen before; 0 once the org is known).
    */
   "allocation.poolViewServed": { oldestAgeSeconds: number; staleEntries: number; upstreamReads: number };
+  /**
+   * A pool view that found another caller's fill of its org in flight and waits on it rather than
+   * read itself (`sameBearer`: the fill reads with this caller's bearer, so its failures are shared).
+   */
+  "allocation.poolViewJoinedFill": { orgId: string; sameBearer: boolean };
   /** One entry the pool view's background refresh re-read: `refreshed` or `failed` (left stale). */
   "allocation.poolViewRefresh": { outcome: "refreshed" | "failed" };
   /** The pool's free share per dimension, from a pool view or the periodic sampler. */

@@ -104,6 +104,10 @@ export class PoolViews {
       if (!inFlight && (this.#fillsEnded.get(org.id) ?? 0) !== endedBefore) continue;
       if (inFlight) {
         let result: Map<string, PoolReadFailure>;
+        this.deps.events.emit("allocation.poolViewJoinedFill", {
+          orgId: org.id,
+          sameBearer: inFlight.bearer === bearer,
+        });
         try {
           result = await inFlight.done;
         } catch (error) {

@@ -83,13 +83,20 @@ async function world() {
     await waitFor(() => checked === n, { timeoutMs: 30_000, what: `${n} tenancy checks` });
     await nextTurn();
   };
+  /** Callers that found a fill in flight and wait on it (the join a test releases the upstream after). */
+  let joined = 0;
+  t.deps.events.on("allocation.poolViewJoinedFill", ({ orgId: joinedOrg }) => {
+    if (joinedOrg === orgId) joined += 1;
+  });
+  const untilJoined = (n: number) =>
+    waitFor(() => joined === n, { timeoutMs: 30_000, what: `${n} callers joined the fill` });
   const sim = t.sim;
   /** The statuses of the fill reads the simulator answered, in the order it answered them. */
   const reads = async () =>
     (await sim.calls())
       .filter((call) => call.path.endsWith("/resources") || call.path.endsWith("/family"))
       .map((call) => call.status);
-  return { service, orgId, member, untilChecked, sim, reads };
+  return { service, orgId, member, untilChecked, untilJoined, sim, reads };
 }
 
 describe("pool views asked for at once, on the simulator", () => {
@@ -99,6 +106,7 @@ describe("pool views asked for at once, on the simulator", () => {
       w.service.view(w.member(index % 2 === 0 ? "token-a" : "token-b"), w.orgId),
     );
     await w.untilChecked(6);
+    await w.untilJoined(5);
     await waitFor(() => w.sim.held() === FILL_READS, { what: "the first caller's reads held" });
     w.sim.release();
     const answered = await Promise.all(views);
@@ -128,6 +136,9 @@ describe("pool views asked for at once, on the simulator", () => {
       w.service.view(w.member(bearer), w.orgId),
     );
     await w.untilChecked(5);
+    // Every later caller waits on the first caller's fill before it fails: one that were still
+    // loading the record when the fill ended would start its own (driven by the join, not by time).
+    await w.untilJoined(4);
     await waitFor(() => w.sim.held() === FILL_READS, { what: "the first caller's reads held" });
     w.sim.release();
     expect(await first).toBe("failed");
