@@ -14,7 +14,7 @@ import { publishLagMs } from "./publishLag.ts";
 /**
  * What a guarded section knows and owes, passed explicitly from the lock to its ensure and to its
  * writes (docs/decisions/0043): the statement that took the lease answered the last publish and
- * where the model sets stood; the section's read (`used`, `drafted`) and staged need make the
+ * the entry's version; the section's read (`used`, `drafted`) and staged need make the
  * basis of a publish inside it (docs/decisions/0030) — all a publish there can move, since every
  * Serenity write into a sub-workspace runs under its lock. The read and the staged units are
  * written to the resources record once, together with the section's first publish (before it is
@@ -31,11 +31,11 @@ export interface GuardedSection {
   /** The section's need may be short of what its writes stage: its publishes get no basis. */
   distrusted: boolean;
   /**
-   * The model-set changes the sub-workspace should show at a publish of the section: what it showed
+   * The version the sub-workspace's entry should hold at a publish of the section: what it held
    * before the section worked its need out, plus the section's own announcements. More means a model
    * was added by another section meanwhile; the publish's record checks it in its statement.
    */
-  modelChanges?: number;
+  version?: number;
   /** Staged units not yet written to the record. */
   staged: Units;
   /** Whether the read was written to the record. */
@@ -81,9 +81,9 @@ export async function sectionOf(
     held,
   };
   if (modelsMatter) {
-    const before = (first ?? start).modelChanges;
-    if (before.inFlight) section.distrusted = true;
-    else section.modelChanges = before.changes;
+    const before = (first ?? start).entry;
+    if (before.announced) section.distrusted = true;
+    else section.version = before.version;
   }
   held.scope.section = section;
   return section;
@@ -131,9 +131,9 @@ export function noteStaged(section: GuardedSection, need: Need): void {
   for (const dimension of DIMENSIONS) section.staged[dimension] += Math.max(0, need[dimension] ?? 0);
 }
 
-/** The section announced a model add (its begin or its end): one more change is its own. */
-export function countOwnModelChange(section: GuardedSection): void {
-  if (section.modelChanges !== undefined) section.modelChanges += 1;
+/** The section announced a model add (its begin or its end): one more version is its own. */
+export function countOwnAnnouncement(section: GuardedSection): void {
+  if (section.version !== undefined) section.version += 1;
 }
 
 /**
@@ -150,7 +150,7 @@ function takeBasis(section: GuardedSection): PublishBasisValues | undefined {
     readAt: section.lockedAt,
     usedBefore: basis.usedBefore,
     moved: basis.moved,
-    ...(section.modelChanges !== undefined ? { modelChanges: section.modelChanges } : {}),
+    ...(section.version !== undefined ? { version: section.version } : {}),
   };
 }
 

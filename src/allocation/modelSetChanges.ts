@@ -2,7 +2,7 @@ import { beginModelSetChange } from "../db/modelSetChanges/beginModelSetChange.t
 import { endModelSetChange } from "../db/modelSetChanges/endModelSetChange.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
 import type { Announcement } from "./announced.ts";
-import { countOwnModelChange, type GuardedSection } from "./guardedSection.ts";
+import { countOwnAnnouncement, type GuardedSection } from "./guardedSection.ts";
 
 /**
  * A section works its need out before it holds the sub-workspace's lock (ADR 0013: those reads
@@ -10,8 +10,8 @@ import { countOwnModelChange, type GuardedSection } from "./guardedSection.ts";
  * A model added to the project meanwhile — by a section that held the lock first — makes the
  * writes stage more than the need said, and a publish bound built from that need would count
  * less than the publish moved (docs/decisions/0030, addendum). Model adds are announced
- * (announced.ts); the statement that takes a section's lease answers where they stand (its first
- * attempt, before the need's reads start), and a section that sees one between then and its
+ * (announced.ts), each moving the sub-workspace entry's version; the statement that takes a
+ * section's lease answers it (its first attempt, before the need's reads start), and a section that sees one between then and its
  * publish records that publish without a basis (the conservative rule for one window).
  * The section that adds the model counts each change it writes (the begin, the end) as its own.
  */
@@ -26,11 +26,11 @@ export function modelAdd(
     fields: { subWorkspaceId },
     begin: async (hold) => {
       await beginModelSetChange(deps.db, { orgId, subWorkspaceId }, hold);
-      countOwnModelChange(section);
+      countOwnAnnouncement(section);
     },
     end: async () => {
       await endModelSetChange(deps.db, subWorkspaceId);
-      countOwnModelChange(section);
+      countOwnAnnouncement(section);
     },
   };
 }

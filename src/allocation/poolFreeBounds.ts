@@ -50,7 +50,7 @@ export function poolFreeBoundWindowOf(deps: Pick<AllocationDeps, "clock" | "env"
 export const POOL_BOUND_FRESH_MS = 5_000;
 
 /**
- * What is known of `orgId`'s pool, read before a call is sent (its versions go with what the
+ * What is known of `orgId`'s pool, read before a call is sent (its version goes with what the
  * call teaches); nothing known when it cannot be read — then every attempt is sent and nothing is
  * learned.
  */
@@ -141,7 +141,7 @@ export async function learnFromRefusal(
         freeBelow: transfer.targets[dimension]! - transfer.before[dimension],
         sentAgoMs: monotonicMsOf(deps.clock) - transfer.sentAtMs,
         source: "refused",
-        version: known.versions[dimension],
+        version: known.version,
       },
       poolFreeBoundWindowOf(deps),
     ).then(() => undefined),
@@ -171,7 +171,7 @@ export async function learnFromParentRead(
           freeBelow: free + 1,
           sentAgoMs: monotonicMsOf(deps.clock) - read.sentAtMs,
           source: "read",
-          version: known.versions[dimension],
+          version: known.version,
         },
         poolFreeBoundWindowOf(deps),
       );

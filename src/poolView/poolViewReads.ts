@@ -1,5 +1,6 @@
 import type { AllocationDeps } from "../allocation/allocationDeps.ts";
 import { knownPoolFree, learnFromParentRead } from "../allocation/poolFreeBounds.ts";
+import { publishWindowOf } from "../allocation/publishBound.ts";
 import { observeResources } from "../allocation/resourcesRecord.ts";
 import { toServiceError } from "../allocation/upstreamFailures.ts";
 import type { OrgRow } from "../db/orgs/orgRow.ts";
@@ -124,10 +125,11 @@ export async function readParentAndFamily(
   }
   if (!children) return [];
   try {
-    await forgetObservations(deps.db, {
-      orgId: org.id,
-      keep: [parentId, ...context.pointed, ...children.map((child) => child.id)],
-    });
+    await forgetObservations(
+      deps.db,
+      { orgId: org.id, keep: [parentId, ...context.pointed, ...children.map((child) => child.id)] },
+      publishWindowOf(deps),
+    );
     await recordTitles(deps.db, { orgId: org.id, titles: children });
   } catch (error) {
     deps.logger.warn({ err: error, orgId: org.id }, "allocation: could not record the parent's family");

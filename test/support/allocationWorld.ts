@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll } from "vitest";
 
 import type { AllocationDeps, AllocationTarget, TransferPath } from "../../src/allocation/allocationDeps.ts";
@@ -8,6 +8,7 @@ import { createAllocationGuard } from "../../src/allocation/allocationGuard.ts";
 import { AllocationService } from "../../src/allocation/allocationService.ts";
 import { createDatabaseLockProvider } from "../../src/allocation/databaseAllocationLock.ts";
 import { gatewayAllocationUpstream } from "../../src/allocation/gatewayAllocationUpstream.ts";
+import { orgs } from "../../src/db/schema.ts";
 import { DIMENSIONS, type Need, type Units } from "../../src/domain/allocation.ts";
 import { type Clock, systemClock } from "../../src/domain/clock.ts";
 import type { MeteredWriteContext, MeteredWriteGuard } from "../../src/domain/meteredWrites.ts";
@@ -108,6 +109,20 @@ export async function startAllocationWorld(
     env,
   };
   const orgId = randomUUID();
+  // The org owns the gold parent, as in production (what is known of its pool is on the parent's
+  // entry, found through it): one owner per parent, so an earlier world's org of this database
+  // lets go of it first.
+  const created = new Date();
+  await db.db.update(orgs).set({ parentWorkspaceId: null }).where(eq(orgs.parentWorkspaceId, PARENT));
+  await db.db
+    .insert(orgs)
+    .values({
+      id: orgId,
+      name: "Allocation org",
+      parentWorkspaceId: PARENT,
+      createdAt: created,
+      updatedAt: created,
+    });
   // Built per call: a test may swap a dependency (the upstream, the siblings) on `deps` first.
   const allocation = () => new AllocationService({ ...deps, orgs: new OrgService({ db: db.db, clock }) });
   const target = (subWorkspaceId: string, requestId = `req-${randomUUID()}`): AllocationTarget => ({

@@ -1,14 +1,16 @@
 import type { DbExecutor } from "../database.ts";
 import type { DatabaseTime } from "../databaseTime.ts";
+import { publishedEntryText } from "../resourceObservations/foldedEntry.ts";
 import { runPreparedText } from "../runPrepared.ts";
 import { type LastPublish, lastPublishOf, type PublishRow } from "./findLastPublishes.ts";
 
-/** Where a sub-workspace's model sets stand (docs/decisions/0030, addendum). */
-export interface ModelSetChanges {
-  /** How many times a model add began or ended on the sub-workspace (0: never). */
-  changes: number;
-  /** Whether a model add is in flight (its hold, on the database's clock, not yet over). */
-  inFlight: boolean;
+/**
+ * The sub-workspace entry's version and whether an announcement on it (a model add) is in flight,
+ * its hold on the database's clock not yet over (docs/decisions/0046).
+ */
+export interface EntryVersion {
+  version: number;
+  announced: boolean;
 }
 
 /** What one attempt at a sub-workspace's lease answers: the lease, and its section's start. */
@@ -23,24 +25,25 @@ export interface SectionStart {
   /** The statement's time on the database's clock: the section's resources read starts after it. */
   lockedAt: Date;
   lastPublish?: LastPublish;
-  modelChanges: ModelSetChanges;
+  entry: EntryVersion;
 }
 
 interface Row extends PublishRow {
   taken: boolean;
   fresh: boolean;
   locked_at: Date | string;
-  changes: number;
-  models_in_flight: boolean;
+  version: number;
+  announced: boolean;
 }
 
 /**
  * Takes a sub-workspace's allocation lease in one statement — insert it, or take over a row whose
  * lease has expired (its holder crashed or stalled) — and answers, from the same statement, what
  * the section planning under it needs: the last publish (its window decided on the database's
- * clock, its bound, the loose flag) and where the model sets stand. `taken: false` = someone else
- * holds a live lease, a lost race the caller waits on, never an exception; the model sets it read
- * are still older than the need reads the caller starts after it (allocationGuard.ts). Expiry is
+ * clock, its bound, the loose flag) and the entry's version, from the workspace's entry of the
+ * resources record (docs/decisions/0047). `taken: false` = someone else
+ * holds a live lease, a lost race the caller waits on, never an exception; the version it read is
+ * still older than the need reads the caller starts after it (allocationGuard.ts). Expiry is
  * set and compared on the database's clock, never the caller's (docs/decisions/0023).
  *
  * A named prepared statement (every guarded request runs it). Committed synchronously (unlike the
@@ -87,11 +90,10 @@ const startColumns = (id: number, now: number, lag: number) => `${nowOf(now)} as
   p.published_at, p.published_at > ${nowOf(now)} - $${lag}::double precision * interval '1 millisecond' as in_window,
   p.projects_used_bound, p.prompts_used_bound, p.projects_moved_in_window, p.prompts_moved_in_window,
   p.bound_loose,
-  coalesce(c.changes, 0) as changes,
-  coalesce(c.in_flight > 0 and c.hold_until > ${nowOf(now)}, false) as models_in_flight
+  coalesce(p.version, 0) as version,
+  coalesce(p.announced > 0 and p.announced_until > ${nowOf(now)}, false) as announced
   from (select 1) as one
-  left join allocation_publishes p on p.sub_workspace_id = $${id}
-  left join model_set_changes c on c.sub_workspace_id = $${id}`;
+  left join lateral ${publishedEntryText(`$${id}`)} p on true`;
 
 /** $1 sub-workspace, $2 holder, $3 now, $4 TTL (ms), $5 publish lag (ms). */
 const ACQUIRE = `
@@ -115,6 +117,6 @@ function sectionStartOf(row: Row): SectionStart {
     fresh: row.fresh,
     lockedAt: new Date(row.locked_at),
     ...(row.published_at == null ? {} : { lastPublish: lastPublishOf(row) }),
-    modelChanges: { changes: Number(row.changes), inFlight: row.models_in_flight },
+    entry: { version: Number(row.version), announced: row.announced },
   };
 }

@@ -37,7 +37,10 @@ export interface PublishRow extends Record<string, unknown> {
   bound_loose: boolean;
 }
 
-/** The last publish written into each of `subWorkspaceIds` (absent: none recorded). */
+/**
+ * The last publish written into each of `subWorkspaceIds` (absent: none recorded), from their
+ * entries of the resources record (docs/decisions/0047).
+ */
 export async function findLastPublishes(
   db: DbExecutor,
   subWorkspaceIds: readonly string[],
@@ -48,15 +51,17 @@ export async function findLastPublishes(
     subWorkspaceIds.map((id) => sql`${id}`),
     sql`, `,
   );
-  const result = await db.execute<PublishRow & { sub_workspace_id: string }>(sql`
-    select sub_workspace_id, published_at,
+  // The entry published into last, per workspace (publishedEntryOf's rule, for many at once).
+  const result = await db.execute<PublishRow & { workspace_id: string }>(sql`
+    select distinct on (workspace_id) workspace_id, published_at,
       published_at > ${databaseNowPlus(window.now, -window.publishLagMs)} as in_window,
       projects_used_bound, prompts_used_bound, projects_moved_in_window, prompts_moved_in_window,
       bound_loose
-    from allocation_publishes
-    where sub_workspace_id in (${ids})
+    from resource_observations
+    where workspace_id in (${ids}) and published_at is not null
+    order by workspace_id, published_at desc
   `);
-  return new Map(result.rows.map((row) => [row.sub_workspace_id, lastPublishOf(row)]));
+  return new Map(result.rows.map((row) => [row.workspace_id, lastPublishOf(row)]));
 }
 
 export function lastPublishOf(row: PublishRow): LastPublish {

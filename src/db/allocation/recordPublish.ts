@@ -8,6 +8,7 @@ import {
   AT,
   clockCte,
   type EntryColumn,
+  publishedEntryOf,
   upsertEntry,
   workspaceEntry,
 } from "../resourceObservations/foldedEntry.ts";
@@ -26,11 +27,11 @@ export interface PublishBasisValues {
   /** The read's `drafted` plus the section's staged need: all a publish there can turn into `used`. */
   moved: Units;
   /**
-   * The model-set changes the sub-workspace must show for the basis to hold (model_set_changes):
-   * another count means a model was added while the section worked its need out, and the publish
-   * is recorded without a basis. Absent: not checked (a need worked out under the lock).
+   * The version the workspace's entry must hold for the basis to hold: another means a model was
+   * added while the section worked its need out, and the publish is recorded without a basis.
+   * Absent: not checked (a need worked out under the lock).
    */
-  modelChanges?: number;
+  version?: number;
 }
 
 export interface PublishRecord {
@@ -129,9 +130,9 @@ export function publishColumns(values: PublishRecord, row: "p" | "r", now: SQL):
     basis ? basis.usedBefore[dimension] + basis.moved[dimension] : null;
   // A basis the model sets moved under is none (checked in the statement, under the section's lock).
   const holds =
-    basis?.modelChanges === undefined
+    basis?.version === undefined
       ? sql`true`
-      : sql`coalesce((select c.changes from model_set_changes c where c.sub_workspace_id = ${values.subWorkspaceId}), 0) = ${basis.modelChanges}::integer`;
+      : sql`coalesce((select v.version from ${publishedEntryOf(values.subWorkspaceId)} v), 0) = ${basis.version}::integer`;
   const ifHolds = (value: number | null) => sql`case when ${holds} then ${value}::integer end`;
   const readAt = basis
     ? sql`case when ${holds} then ${basis.readAt.toISOString()}::timestamptz end`

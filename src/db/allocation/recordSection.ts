@@ -84,12 +84,9 @@ function readUpsert(
   const observedAt = (anyStaged ? values.stagedAt : read.at).toISOString();
   const gate = sql`r.observed_at <= ${observedAt}::timestamptz`;
   const newer = sql`r.observed_at <= ${read.at.toISOString()}::timestamptz`;
-  const lagging = sql`exists (
-    select 1 from allocation_publishes p
-    where p.sub_workspace_id = ${values.subWorkspaceId}
-      and p.published_at > ${values.lockedAt.toISOString()}::timestamptz
-        - ${values.publishLagMs}::double precision * interval '1 millisecond'
-  )`;
+  // The entry's publish before this statement (`r`: the row as it stood, whatever this one sets).
+  const lagging = sql`coalesce(r.published_at > ${values.lockedAt.toISOString()}::timestamptz
+    - ${values.publishLagMs}::double precision * interval '1 millisecond', false)`;
   const columns = (dimension: "projects" | "prompts") => {
     const used = sql.raw(`${dimension}_used`);
     const drafted = sql.raw(`${dimension}_drafted`);

@@ -12,40 +12,48 @@ export interface KnownPoolFree {
    */
   bounds: Partial<Record<Dimension, number>>;
   /**
-   * Each dimension's version: moved on by every lowering's start and end (0 for no row); a call
-   * quotes the one read before it was sent (recordPoolFreeBound).
+   * The version of the parent's entry of the resources record: moved on by every lowering's start
+   * and end (0 with no entry); a call quotes the one read before it was sent (recordPoolFreeBound).
    */
-  versions: Record<Dimension, number>;
+  version: number;
   /** Dimensions whose bound is older than `freshMs`: worth reading the parent again. */
   aging: Dimension[];
 }
 
-/** What is known of `orgId`'s pool, and the versions a call about to be sent must quote. */
+/**
+ * What is known of `orgId`'s pool, and the version a call about to be sent must quote: from the
+ * parent's entry of the resources record (docs/decisions/0047).
+ */
 export async function findPoolFreeBounds(
   db: DbExecutor,
   orgId: string,
   window: PoolFreeBoundWindow & { freshMs: number },
 ): Promise<KnownPoolFree> {
+  const trusted = databaseNowPlus(window.now, -window.ttlMs);
+  const fresh = databaseNowPlus(window.now, -window.freshMs);
   const result = await db.execute<{
-    dimension: Dimension;
-    free_below: number | null;
     version: number;
-    aging: boolean;
+    projects: number | null;
+    prompts: number | null;
+    projects_aging: boolean;
+    prompts_aging: boolean;
   }>(sql`
-    select dimension,
-      case when learned_at > ${databaseNowPlus(window.now, -window.ttlMs)} then free_below end as free_below,
-      generation as version,
-      coalesce(learned_at <= ${databaseNowPlus(window.now, -window.freshMs)}, false) as aging
-    from pool_free_bounds
-    where org_id = ${orgId}::uuid
+    select r.version,
+      case when r.projects_free_learned_at > ${trusted} then r.projects_free_below end as projects,
+      case when r.prompts_free_learned_at > ${trusted} then r.prompts_free_below end as prompts,
+      coalesce(r.projects_free_learned_at <= ${fresh}, false) as projects_aging,
+      coalesce(r.prompts_free_learned_at <= ${fresh}, false) as prompts_aging
+    from resource_observations r
+    join orgs o on o.id = r.org_id and o.parent_workspace_id = r.workspace_id
+    where r.org_id = ${orgId}::uuid
   `);
-  const known: KnownPoolFree = { bounds: {}, versions: { projects: 0, prompts: 0 }, aging: [] };
-  for (const row of result.rows) {
-    if (!DIMENSIONS.includes(row.dimension)) continue;
-    known.versions[row.dimension] = Number(row.version);
-    if (row.free_below === null) continue;
-    known.bounds[row.dimension] = Number(row.free_below);
-    if (row.aging) known.aging.push(row.dimension);
+  const row = result.rows[0];
+  const known: KnownPoolFree = { bounds: {}, version: Number(row?.version ?? 0), aging: [] };
+  for (const dimension of DIMENSIONS) {
+    const bound = row?.[dimension];
+    if (bound == null) continue;
+    known.bounds[dimension] = Number(bound);
+    if (row![`${dimension}_aging`]) known.aging.push(dimension);
   }
   return known;
 }

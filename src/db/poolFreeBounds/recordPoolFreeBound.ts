@@ -2,7 +2,15 @@ import { sql } from "drizzle-orm";
 
 import type { Dimension } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { AT, atPlus, clockCte, parentEntry, upsertEntry } from "../resourceObservations/foldedEntry.ts";
+import {
+  after,
+  AT,
+  atPlus,
+  clockCte,
+  type EntryColumn,
+  parentEntry,
+  upsertEntry,
+} from "../resourceObservations/foldedEntry.ts";
 import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
 
 /**
@@ -11,12 +19,13 @@ import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
  *   units are below it; a bound still trusted that says less is kept;
  * - `read`: a read of the parent showed `freeBelow − 1` free units (`total − used`), which replaces
  *   what was known.
- * One guarded upsert: it changes nothing unless the dimension's version is still the one the
- * caller read before sending the call and no lowering is in flight (no unit came back since, or is
- * on its way, which the call may not have seen; rows are never deleted, so a caller that saw no row
- * quotes 0 and a lowering since made it 1), or when what is known was taught by a call sent later.
- * Answers whether the row changed; when it did, the parent's entry of the resources record takes
- * the same bound (the fold, docs/decisions/0046).
+ * One guarded upsert of the parent's entry of the resources record (docs/decisions/0047): it
+ * changes nothing unless the entry's version is still the one the caller read before sending the
+ * call and no announcement on it is in flight (no unit came back since, or is on its way, which
+ * the call may not have seen; a caller that saw no entry quotes 0), or when what is known was
+ * taught by a call sent later. Answers whether the entry changed; when it did, `pool_free_bounds`
+ * takes the same bound, for the release before this one while both run (ADR 0046). The table's
+ * row is locked first, as every statement of both releases that writes a bound or a lowering does.
  */
 export async function recordPoolFreeBound(
   db: DbExecutor,
@@ -26,22 +35,28 @@ export async function recordPoolFreeBound(
     freeBelow: number;
     sentAgoMs: number;
     source: "refused" | "read";
-    /** The dimension's version, read before the call was sent. */
+    /** The parent entry's version, read before the call was sent. */
     version: number;
   },
   window: PoolFreeBoundWindow,
 ): Promise<boolean> {
   const sentAt = atPlus(-Math.max(0, bound.sentAgoMs));
+  const prefix = bound.dimension === "projects" ? "projects" : "prompts";
+  const freeBelow = sql.raw(`r.${prefix}_free_below`);
+  const learnedAt = sql.raw(`r.${prefix}_free_learned_at`);
   const tighterKept =
     bound.source === "refused"
-      ? sql`and not (
-          r.free_below is not null
-          and r.learned_at > ${atPlus(-window.ttlMs)}
-          and r.free_below <= excluded.free_below
-        )`
+      ? sql`and not (${freeBelow} is not null and ${learnedAt} > ${atPlus(-window.ttlMs)}
+          and ${freeBelow} <= ${bound.freeBelow}::integer)`
       : sql``;
-  const prefix = bound.dimension === "projects" ? "projects" : "prompts";
-  const learned = [
+  const takes = sql`r.version = ${bound.version}::integer
+    and (r.announced = 0 or r.announced_until < ${AT})
+    and (${freeBelow} is null or ${learnedAt} is null or ${sentAt} >= ${learnedAt})
+    ${tighterKept}`;
+  // Quoting a version, the caller read an entry: none now (forgotten) takes nothing.
+  const proposed = sql`${after("locked")} and (${bound.version}::integer = 0 or exists (
+    select 1 from resource_observations x where x.org_id = e.org_id and x.workspace_id = e.workspace_id))`;
+  const learned: EntryColumn[] = [
     {
       name: `${prefix}_free_below`,
       value: sql`${bound.freeBelow}::integer`,
@@ -51,21 +66,23 @@ export async function recordPoolFreeBound(
   ];
   const result = await db.execute<{ changed: boolean }>(sql`
     with ${clockCte(window.now)},
+    locked as (
+      select 1 from pool_free_bounds
+      where org_id = ${bound.orgId}::uuid and dimension = ${bound.dimension} for update
+    ),
+    entry as (
+      ${upsertEntry(parentEntry(bound.orgId), learned, proposed, takes)}
+      returning 1
+    ),
     bound as (
-      insert into pool_free_bounds as r (org_id, dimension, free_below, learned_at, generation)
-      values (${bound.orgId}::uuid, ${bound.dimension}, ${bound.freeBelow}::integer, ${sentAt}, 0)
+      insert into pool_free_bounds as b (org_id, dimension, free_below, learned_at, generation)
+      select ${bound.orgId}::uuid, ${bound.dimension}, ${bound.freeBelow}::integer, ${sentAt}, 0
+      where exists (select 1 from entry)
       on conflict (org_id, dimension) do update set
         free_below = excluded.free_below,
         learned_at = excluded.learned_at
-      where r.generation = ${bound.version}::integer
-        and (r.lowerings_in_flight = 0 or r.lowering_until < ${AT})
-        and (r.free_below is null or r.learned_at is null or excluded.learned_at >= r.learned_at)
-        ${tighterKept}
-      returning org_id
-    ), entry as (
-      ${upsertEntry(parentEntry(bound.orgId), learned, sql`exists (select 1 from bound)`)}
     )
-    select exists (select 1 from bound) as changed
+    select exists (select 1 from entry) as changed
   `);
   return result.rows[0]?.changed ?? false;
 }

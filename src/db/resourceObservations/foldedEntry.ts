@@ -4,12 +4,33 @@ import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { NOT_READ_OBSERVED_AT } from "./observationRow.ts";
 
 /*
- * Writing what `allocation_publishes`, `model_set_changes` and `pool_free_bounds` hold onto the
- * workspace's entry of the resources record as well (the fold, issue 38, docs/decisions/0046).
- * This release writes both places in the same statement and reads the tables only; an entry a
- * write needs before any read of the workspace is made "not read" (NOT_READ_OBSERVED_AT, zeros),
- * which every view skips and the first read replaces.
+ * What `allocation_publishes`, `model_set_changes` and `pool_free_bounds` held, on the workspace's
+ * entry of the resources record (the fold, issue 38, docs/decisions/0046, 0047). This release
+ * reads the entries and still writes the tables in the same statements (the release before it,
+ * still running beside it while a deploy rolls, reads them); an entry a write needs before any
+ * read of the workspace is made "not read" (NOT_READ_OBSERVED_AT, zeros), which every view skips
+ * and the first read replaces.
  */
+
+/**
+ * The entry whose publish and version a workspace's readers go by, as a row subquery (alias it):
+ * the writes that know only the workspace (a lease, a delete, an announcement's end) reach every
+ * entry of it, and one workspace has one entry in practice (an upstream id, under the one org that
+ * owns its parent); were there two, the one published into last — the longer window, the safe side.
+ */
+export function publishedEntryOf(workspaceId: SQL | string): SQL {
+  return sql`${sql.raw(PUBLISHED_ENTRY[0])}${workspaceId}${sql.raw(PUBLISHED_ENTRY[1])}`;
+}
+
+/** publishedEntryOf for a prepared statement's text, the workspace its placeholder (`$1`). */
+export function publishedEntryText(placeholder: string): string {
+  return `${PUBLISHED_ENTRY[0]}${placeholder}${PUBLISHED_ENTRY[1]}`;
+}
+
+const PUBLISHED_ENTRY = [
+  "(select * from resource_observations e where e.workspace_id = ",
+  " order by e.published_at desc nulls last, e.version desc limit 1)",
+] as const;
 
 /** The entry of `orgId`'s workspace `workspaceId`: `org_id, workspace_id`. */
 export function workspaceEntry(orgId: string, workspaceId: string): SQL {
@@ -31,9 +52,15 @@ export interface EntryColumn {
 
 /**
  * Upserts `columns` on the entry `entry` selects (workspaceEntry, parentEntry), making it "not
- * read" when it does not exist; `when` limits it (e.g. to a write the table's statement made).
+ * read" when it does not exist; `when` limits it (e.g. to a write the table's statement made),
+ * `onlyIf` (alias `r`) limits the update of an entry that exists (a compare-and-set).
  */
-export function upsertEntry(entry: SQL, columns: readonly EntryColumn[], when: SQL = sql`true`): SQL {
+export function upsertEntry(
+  entry: SQL,
+  columns: readonly EntryColumn[],
+  when: SQL = sql`true`,
+  onlyIf?: SQL,
+): SQL {
   const names = sql.raw(columns.map((column) => column.name).join(", "));
   const values = sql.join(
     columns.map((column) => column.value),
@@ -49,7 +76,7 @@ export function upsertEntry(entry: SQL, columns: readonly EntryColumn[], when: S
     )
     select e.org_id, e.workspace_id, 0, 0, 0, 0, 0, 0, ${NOT_READ_OBSERVED_AT.toISOString()}::timestamptz, ${values}
     from (${entry}) e where ${when}
-    on conflict (org_id, workspace_id) do update set ${sets}`;
+    on conflict (org_id, workspace_id) do update set ${sets}${onlyIf ? sql` where ${onlyIf}` : sql``}`;
 }
 
 /**
@@ -63,10 +90,11 @@ export function clockCte(now: DatabaseTime): SQL {
 /**
  * A condition that always holds and makes PostgreSQL run CTE `name` first: its row locks are
  * taken before those of the statement that states it. A publish's statements lock the entry
- * before the table's row, as the previous release's section record does, so no two statements —
- * of either release — each hold one and wait for the other.
+ * before the table's row, as the fold's first release's section record does; a bound's and a
+ * lowering's lock the table's row (`locked`) before the entry, as its bound and lowering
+ * statements do: no two statements — of either release — each hold one and wait for the other.
  */
-export function after(name: "entry" | "observation"): SQL {
+export function after(name: "entry" | "observation" | "locked"): SQL {
   return sql`(select count(*) from ${sql.raw(name)}) >= 0`;
 }
 

@@ -17,8 +17,8 @@ import {
  *   holds (`observed_at <=`); an older read (a slow refresh landing after a guard's read) changes
  *   nothing and `undefined` is returned — a lost race, not an error.
  * - **The publish lag.** After a publish, upstream drops `drafted` at once but `used` catches up
- *   later (spec/gateway.md §3, ADR 0001 addendum). When a publish into the workspace is recorded
- *   (allocation_publishes, on the database's clock) less than `publishLagMs` before the read
+ *   later (spec/gateway.md §3, ADR 0001 addendum). When the entry holds a publish into the
+ *   workspace (`published_at`, on the database's clock) less than `publishLagMs` before the read
  *   started (the statement's time minus the read's age), usage (`used + drafted`) is
  *   not allowed to fall below what the record held: `used` is raised to the recorded usage minus
  *   the read's `drafted`. A publish only moves units from drafted to used, so the recorded usage —
@@ -47,11 +47,7 @@ export async function recordResourcesRead(
 ): Promise<ResourceObservation | undefined> {
   const { projects, prompts } = read.resources;
   const observedAt = read.observedAt.toISOString();
-  const lagging = sql`exists (
-    select 1 from allocation_publishes p
-    where p.sub_workspace_id = excluded.workspace_id
-      and p.published_at > ${databaseNowPlus(read.now, -(read.publishLagMs + Math.max(0, read.readAgeMs)))}
-  )`;
+  const lagging = sql`coalesce(r.published_at > ${databaseNowPlus(read.now, -(read.publishLagMs + Math.max(0, read.readAgeMs)))}, false)`;
   const used = (dimension: "projects" | "prompts") => {
     const column = sql.raw(`${dimension}_used`);
     const drafted = sql.raw(`${dimension}_drafted`);

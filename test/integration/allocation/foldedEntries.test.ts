@@ -104,7 +104,7 @@ describe("the fold's entries, written beside the tables", () => {
           readAt: at(5),
           usedBefore: { projects: 1, prompts: 10 },
           moved: { projects: 0, prompts: 25 },
-          modelChanges: 0,
+          version: 0,
         },
       },
     });
@@ -223,7 +223,7 @@ describe("the fold's entries, written beside the tables", () => {
             freeBelow: 5,
             sentAgoMs: 10,
             source: "read",
-            version: known.versions[dimension],
+            version: known.version,
           },
           window,
         ),
@@ -248,12 +248,12 @@ describe("the fold's entries, written beside the tables", () => {
         { orgId, dimension: "prompts", freeBelow: 3, sentAgoMs: 0, source: "refused", version },
         { now: at(seconds), ttlMs: 60_000 },
       );
-    expect(await refusal(known.versions.prompts, 4)).toBe(false);
+    expect(await refusal(known.version, 4)).toBe(false);
     await expectAgreement(at(4));
     await endPoolLowering(db.db, { orgId, dimensions: ["projects", "prompts"] });
     await expectAgreement(at(5));
     const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
-    expect(await refusal(after.versions.prompts, 6)).toBe(true);
+    expect(await refusal(after.version, 6)).toBe(true);
     await expectAgreement(at(6));
   });
 

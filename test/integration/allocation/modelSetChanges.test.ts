@@ -32,17 +32,17 @@ describe("a model add's announcement", () => {
     const deps = { db: db.db, clock, logger: createLogger({ level: "silent" }) };
     const subWorkspaceId = "sw-model-adds";
     const seen = async () =>
-      (await readSectionStart(db.db, subWorkspaceId, clock.databaseTime(), 30_000)).modelChanges;
+      (await readSectionStart(db.db, subWorkspaceId, clock.databaseTime(), 30_000)).entry;
     // The section that adds: it counted the changes it saw before working its need out.
-    const section = { modelChanges: 0 } as GuardedSection;
-    expect(await seen()).toEqual({ changes: 0, inFlight: false });
+    const section = { version: 0 } as GuardedSection;
+    expect(await seen()).toEqual({ version: 0, announced: false });
 
     // Announced, sent, answered: in flight while the call is on its way, not after.
     await announced(deps, modelAdd(deps, ORG_ID, subWorkspaceId, section), async () => {
-      expect(await seen()).toEqual({ changes: 1, inFlight: true });
+      expect(await seen()).toEqual({ version: 1, announced: true });
     });
-    expect(await seen()).toEqual({ changes: 2, inFlight: false });
-    expect(section.modelChanges).toBe(2);
+    expect(await seen()).toEqual({ version: 2, announced: false });
+    expect(section.version).toBe(2);
 
     // Begun, and the process died before writing its end: held for ANNOUNCEMENT_HOLD_MS only.
     await modelAdd(deps, ORG_ID, subWorkspaceId, section).begin({
@@ -50,15 +50,15 @@ describe("a model add's announcement", () => {
       holdMs: ANNOUNCEMENT_HOLD_MS,
     });
     clock.advance(ANNOUNCEMENT_HOLD_MS - 1);
-    expect(await seen()).toEqual({ changes: 3, inFlight: true });
+    expect(await seen()).toEqual({ version: 3, announced: true });
     clock.advance(2);
-    expect(await seen()).toEqual({ changes: 3, inFlight: false });
+    expect(await seen()).toEqual({ version: 3, announced: false });
 
     // The next add counts afresh: the dead one's count does not linger in flight.
     await announced(deps, modelAdd(deps, ORG_ID, subWorkspaceId, section), async () => {
-      expect(await seen()).toEqual({ changes: 4, inFlight: true });
+      expect(await seen()).toEqual({ version: 4, announced: true });
     });
-    expect(await seen()).toEqual({ changes: 5, inFlight: false });
+    expect(await seen()).toEqual({ version: 5, announced: false });
     // The sub-workspace's entry of the resources record took every change too (ADR 0046).
     expect(await foldDisagreements(db.db, clock.databaseTime())).toEqual([]);
   });

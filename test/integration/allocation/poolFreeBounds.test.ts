@@ -195,31 +195,31 @@ describe("the pool's known free units", () => {
       );
     const known = async () => findPoolFreeBounds(worlds.db.db, t.orgId, windowOf(t));
     const seen = await known();
-    expect(seen.versions).toEqual({ projects: 0, prompts: 0 });
+    expect(seen.version).toBe(0);
 
     // A release answered while a refusal was on its way back: the refusal may predate its units.
     await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 100 } }, hold());
     await endPoolLowering(worlds.db.db, { orgId: t.orgId, dimensions: ["prompts"] });
-    expect(await refusal(seen.versions.prompts)).toBe(false);
+    expect(await refusal(seen.version)).toBe(false);
     expect((await known()).bounds).toEqual({});
 
     // Sent after it: recorded. A lowering sent next raises the bound before it goes out...
-    expect(await refusal((await known()).versions.prompts)).toBe(true);
+    expect(await refusal((await known()).version)).toBe(true);
     await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 25 } }, hold());
     expect((await known()).bounds).toEqual({ prompts: 65 });
     // ...and while it is in flight nothing is recorded, even quoting the current version (the
     // call may have been answered before its units arrived)...
-    expect(await refusal((await known()).versions.prompts)).toBe(false);
+    expect(await refusal((await known()).version)).toBe(false);
     await endPoolLowering(worlds.db.db, { orgId: t.orgId, dimensions: ["prompts"] });
     expect((await known()).bounds).toEqual({ prompts: 65 });
     // ...until it is answered; a call sent before a bound already known is not recorded over it.
-    const current = (await known()).versions.prompts;
+    const current = (await known()).version;
     expect(await refusal(current, 5)).toBe(true);
     expect(await refusal(current, 60_000)).toBe(false);
 
     // A lowering whose end is never written (its process died) holds records back only so long.
     await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 10 } }, hold());
-    const afterDeath = (await known()).versions.prompts;
+    const afterDeath = (await known()).version;
     expect(await refusal(afterDeath)).toBe(false);
     clock.advance(ANNOUNCEMENT_HOLD_MS + 1);
     expect(await refusal(afterDeath)).toBe(true);

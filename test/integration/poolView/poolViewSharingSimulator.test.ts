@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import type { Principal } from "../../../src/auth/principal.ts";
-import { brands, orgs } from "../../../src/db/schema.ts";
+import { brands } from "../../../src/db/schema.ts";
 import { systemClock } from "../../../src/domain/clock.ts";
 import { OrgService } from "../../../src/orgs/orgService.ts";
 import { PoolViewService } from "../../../src/poolView/poolViewService.ts";
-import { type AllocationWorld, PARENT, startAllocationWorld } from "../../support/allocationWorld.ts";
+import { type AllocationWorld, startAllocationWorld } from "../../support/allocationWorld.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { ManualClock } from "../../support/manualClock.ts";
 import { HELD_UNTIL_RELEASED_MS } from "../../support/simulator.ts";
@@ -37,10 +37,8 @@ async function world() {
   const database = (db = await createTestDatabase());
   t = await startAllocationWorld(database);
   const orgId = t.orgId;
+  // The world's org owns the gold parent (startAllocationWorld).
   const now = new Date();
-  await database.db
-    .insert(orgs)
-    .values({ id: orgId, name: "Pool org", parentWorkspaceId: PARENT, createdAt: now, updatedAt: now });
   for (const index of [0, 1]) {
     const subWorkspaceId = await t.newSubWorkspace({ projects: 1, prompts: 100 });
     await database.db.insert(brands).values({
