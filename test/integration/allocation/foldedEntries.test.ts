@@ -4,8 +4,9 @@ import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { acquireAllocationLock } from "../../../src/db/allocation/acquireAllocationLock.ts";
+import { acquireAllocationLock, readSectionStart } from "../../../src/db/allocation/acquireAllocationLock.ts";
 import { extendPublishWindow } from "../../../src/db/allocation/extendPublishWindow.ts";
+import { findLastPublish } from "../../../src/db/allocation/findLastPublish.ts";
 import { loosenPublishBound } from "../../../src/db/allocation/loosenPublishBound.ts";
 import { recordPublish } from "../../../src/db/allocation/recordPublish.ts";
 import { recordSection } from "../../../src/db/allocation/recordSection.ts";
@@ -16,6 +17,7 @@ import { beginPoolLowering } from "../../../src/db/poolFreeBounds/beginPoolLower
 import { endPoolLowering } from "../../../src/db/poolFreeBounds/endPoolLowering.ts";
 import { findPoolFreeBounds } from "../../../src/db/poolFreeBounds/findPoolFreeBounds.ts";
 import { recordPoolFreeBound } from "../../../src/db/poolFreeBounds/recordPoolFreeBound.ts";
+import { forgetObservations } from "../../../src/db/resourceObservations/forgetObservations.ts";
 import { listOrgObservations } from "../../../src/db/resourceObservations/listOrgObservations.ts";
 import { holdsResources } from "../../../src/db/resourceObservations/observationRow.ts";
 import { recordResourcesRead } from "../../../src/db/resourceObservations/recordResourcesRead.ts";
@@ -25,11 +27,12 @@ import { createTestDatabase, type TestDatabase } from "../../support/database.ts
 import { foldDisagreements } from "../../support/foldAgreement.ts";
 
 /**
- * The fold's first release (issue 38, docs/decisions/0046): every statement that writes
+ * The fold (issue 38, docs/decisions/0046, 0047): every statement that writes
  * `allocation_publishes`, `model_set_changes` or `pool_free_bounds` writes the same onto the
- * workspace's entry of the resources record, in the same statement, while the tables are still
- * what is read. After each write the two must agree (foldDisagreements); an entry a write makes
- * before any read of its workspace is one no view shows, and the first read fills it.
+ * workspace's entry of the resources record, in the same statement (the first release, which read
+ * the tables, runs beside this one while a deploy rolls). After each write the two must agree
+ * (foldDisagreements); an entry a write makes before any read of its workspace is one no view
+ * shows, and the first read fills it. The second release reads the entries alone.
  */
 
 const LAG_MS = 30_000;
@@ -330,12 +333,158 @@ describe("the fold's entries, written beside the tables", () => {
   });
 });
 
-/** The backfill of migration 0024: its INSERT statements, as `serenity migrate` runs them. */
-function backfillStatements(): string[] {
-  const text = readFileSync(
-    new URL("../../../src/db/migrations/0024_fold_into_resources_record.sql", import.meta.url),
-    "utf8",
-  );
+describe("the fold's second release: the entries are what is read", () => {
+  /** What the release before the fold could still change alone: the three tables emptied. */
+  const emptyTables = () =>
+    db.db.execute(
+      sql`delete from allocation_publishes; delete from model_set_changes; delete from pool_free_bounds`,
+    );
+
+  it("answers the lease's start, the last publish, a read's lag and the pool's bounds from the entries alone", async () => {
+    const { orgId } = await newOrg();
+    const sub = `sw-${randomUUID().slice(0, 8)}`;
+    await recordResourcesRead(db.db, {
+      orgId,
+      workspaceId: sub,
+      resources: usage(10, 20, 100),
+      observedAt: at(0),
+      readAgeMs: 0,
+      publishLagMs: LAG_MS,
+      now: at(0),
+    });
+    await recordPublish(db.db, { orgId, subWorkspaceId: sub, now: at(1), publishLagMs: LAG_MS });
+    await beginModelSetChange(db.db, { orgId, subWorkspaceId: sub }, { now: at(2), holdMs: HOLD_MS });
+    const known = await findPoolFreeBounds(db.db, orgId, { now: at(2), ttlMs: 60_000, freshMs: 30_000 });
+    const bound = { orgId, freeBelow: 7, sentAgoMs: 0, source: "read" as const, version: known.version };
+    expect(
+      await recordPoolFreeBound(db.db, { ...bound, dimension: "prompts" }, { now: at(2), ttlMs: 60_000 }),
+    ).toBe(true);
+    await emptyTables();
+
+    const start = await readSectionStart(db.db, sub, at(3), LAG_MS);
+    expect(start.lastPublish).toMatchObject({ publishedAt: at(1), inWindow: true });
+    expect(start.entry).toEqual({ version: 1, announced: true });
+    expect(await findLastPublish(db.db, sub, { now: at(3), publishLagMs: LAG_MS })).toMatchObject({
+      publishedAt: at(1),
+    });
+    // A read inside the publish's window that lost the drafted units it turned into used: usage held.
+    await recordResourcesRead(db.db, {
+      orgId,
+      workspaceId: sub,
+      resources: usage(10, 0, 100),
+      observedAt: at(4),
+      readAgeMs: 0,
+      publishLagMs: LAG_MS,
+      now: at(4),
+    });
+    const [entry] = (await listOrgObservations(db.db, orgId)).filter((row) => row.workspaceId === sub);
+    expect(entry!.resources.prompts).toEqual({ used: 30, drafted: 0, total: 100 });
+    expect(
+      (await findPoolFreeBounds(db.db, orgId, { now: at(4), ttlMs: 60_000, freshMs: 30_000 })).bounds,
+    ).toEqual({
+      prompts: 7,
+    });
+  });
+
+  it("one version for the pool: a lowering of prompts alone voids what a call sent before it taught of projects", async () => {
+    const { orgId } = await newOrg();
+    const window = { now: at(0), ttlMs: 60_000 };
+    const known = await findPoolFreeBounds(db.db, orgId, { ...window, freshMs: 30_000 });
+    await beginPoolLowering(db.db, { orgId, returning: { prompts: 10 } }, { now: at(1), holdMs: HOLD_MS });
+    await endPoolLowering(db.db, { orgId, dimensions: ["prompts"] });
+    const lesson = (version: number) =>
+      recordPoolFreeBound(
+        db.db,
+        { orgId, dimension: "projects", freeBelow: 2, sentAgoMs: 0, source: "refused", version },
+        { now: at(2), ttlMs: 60_000 },
+      );
+    expect(await lesson(known.version)).toBe(false);
+    const now = await findPoolFreeBounds(db.db, orgId, { now: at(2), ttlMs: 60_000, freshMs: 30_000 });
+    expect(now.bounds).toEqual({});
+    expect(await lesson(now.version)).toBe(true);
+    await expectAgreement(at(2));
+  });
+
+  it("keeps an entry the family read no longer lists while its publish's window runs or an announcement holds", async () => {
+    const { orgId, parent } = await newOrg();
+    const [published, announcing, gone] = ["a", "b", "c"].map(
+      (name) => `sw-${name}-${randomUUID().slice(0, 6)}`,
+    );
+    for (const id of [published, announcing, gone]) {
+      await recordResourcesRead(db.db, {
+        orgId,
+        workspaceId: id!,
+        resources: usage(1, 0, 10),
+        observedAt: at(0),
+        readAgeMs: 0,
+        publishLagMs: LAG_MS,
+        now: at(0),
+      });
+    }
+    await recordPublish(db.db, { orgId, subWorkspaceId: published!, now: at(1), publishLagMs: LAG_MS });
+    await beginModelSetChange(db.db, { orgId, subWorkspaceId: announcing! }, { now: at(1), holdMs: HOLD_MS });
+    const forget = (seconds: number) =>
+      forgetObservations(db.db, { orgId, keep: [parent] }, { now: at(seconds), publishLagMs: LAG_MS });
+    const left = async () => (await listOrgObservations(db.db, orgId)).map((row) => row.workspaceId).sort();
+    expect(await forget(2)).toBe(1);
+    expect(await left()).toEqual([published, announcing].sort());
+    // The window over, the publish's entry goes; the announcement holds until its end or its hold.
+    expect(await forget(1 + LAG_MS / 1000 + 1)).toBe(1);
+    expect(await left()).toEqual([announcing]);
+    expect(await forget(1 + HOLD_MS / 1000 + 1)).toBe(1);
+    expect(await left()).toEqual([]);
+  });
+
+  it("its migration copies again what the tables alone took since the first copy, never backwards", async () => {
+    const { orgId } = await newOrg();
+    const [sub, other] = ["a", "b"].map((name) => `sw-${name}-${randomUUID().slice(0, 6)}`);
+    for (const id of [sub, other]) {
+      await db.db.execute(sql`
+        insert into brands (org_id, name, sub_workspace_id, status, created_at, updated_at)
+        values (${orgId}::uuid, ${`Brand ${id}`}, ${id}, 'active', now(), now())
+      `);
+    }
+    // Written by the fold's first release: both places.
+    await recordPublish(db.db, { orgId, subWorkspaceId: sub!, now: at(0), publishLagMs: LAG_MS });
+    await recordPublish(db.db, { orgId, subWorkspaceId: other!, now: at(5), publishLagMs: LAG_MS });
+    for (const dimension of ["projects", "prompts"] as const) {
+      await recordPoolFreeBound(
+        db.db,
+        { orgId, dimension, freeBelow: 20, sentAgoMs: 0, source: "read", version: 0 },
+        { now: at(0), ttlMs: 60_000 },
+      );
+    }
+    // Then by the release before the fold, still running beside it: the tables alone.
+    for (const statement of [
+      sql`update allocation_publishes set published_at = ${at(3).toISOString()}::timestamptz where sub_workspace_id = ${sub!}`,
+      sql`update allocation_publishes set published_at = ${at(1).toISOString()}::timestamptz where sub_workspace_id = ${other!}`,
+      sql`insert into model_set_changes (sub_workspace_id, changes, in_flight, hold_until)
+        values (${sub!}, 5, 1, ${at(100).toISOString()}::timestamptz)`,
+      sql`update pool_free_bounds set free_below = free_below + 10, generation = generation + 1,
+        lowerings_in_flight = 1, lowering_until = ${at(100).toISOString()}::timestamptz
+        where org_id = ${orgId}::uuid and dimension = 'prompts'`,
+    ]) {
+      await db.db.execute(statement);
+    }
+    const before = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
+    for (const statement of backfillStatements("0025_fold_read_entries"))
+      await db.db.execute(sql.raw(statement));
+
+    const start = await readSectionStart(db.db, sub!, at(6), LAG_MS);
+    expect(start.lastPublish?.publishedAt).toEqual(at(3));
+    expect(start.entry).toEqual({ version: 5, announced: true });
+    // The entry's publish was the newer: kept.
+    expect((await readSectionStart(db.db, other!, at(6), LAG_MS)).lastPublish?.publishedAt).toEqual(at(5));
+    // The raised bound (the weaker claim), a version moved on: a lesson quoting the old one is refused.
+    const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
+    expect(after.bounds).toEqual({ projects: 20, prompts: 30 });
+    expect(after.version).toBeGreaterThan(before.version);
+  });
+});
+
+/** A migration's backfill: its INSERT statements, as `serenity migrate` runs them. */
+function backfillStatements(migration = "0024_fold_into_resources_record"): string[] {
+  const text = readFileSync(new URL(`../../../src/db/migrations/${migration}.sql`, import.meta.url), "utf8");
   return text
     .split("--> statement-breakpoint")
     .map((statement) => statement.replace(/^\s*--.*$/gm, "").trim())
