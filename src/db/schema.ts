@@ -336,9 +336,10 @@ export const resourceObservations = pgTable(
     metering: text("metering", { enum: ["metered", "unmetered"] }),
     meteringAsOf: tz("metering_as_of"),
     /*
-     * The fold (issue 38, docs/decisions/0046): what `allocation_publishes`, `model_set_changes`
-     * and `pool_free_bounds` hold moves onto the workspace's entry. This release writes the
-     * columns below beside those tables and reads the tables; the next reads the columns.
+     * The fold (issue 38, docs/decisions/0046, 0047): what `allocation_publishes`,
+     * `model_set_changes` and `pool_free_bounds` hold moves onto the workspace's entry. This
+     * release reads the columns below and still writes those tables beside them; the next writes
+     * the columns only.
      */
     /**
      * Moved on by every announcement's begin and end (a model add on a sub-workspace's entry, a

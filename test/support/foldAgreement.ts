@@ -4,8 +4,8 @@ import type { DbExecutor } from "../../src/db/database.ts";
 
 /**
  * Where the entries of the resources record disagree with `allocation_publishes`,
- * `model_set_changes` and `pool_free_bounds`, which this release writes beside them and still
- * reads (the fold's first release, docs/decisions/0046); `[]` when they agree. `now` is the time
+ * `model_set_changes` and `pool_free_bounds`, which this release still writes beside them for
+ * the release before it (the fold's second release, docs/decisions/0047); `[]` when they agree. `now` is the time
  * the announcements' holds are judged at (a test's hand-driven time; else the statement's time on the database's clock).
  *
  * - a publish: the same time, basis, bounds and loose flag on the workspace's entry, and no entry
