@@ -111,18 +111,17 @@ export async function startAllocationWorld(
   const orgId = randomUUID();
   // The org owns the gold parent, as in production (what is known of its pool is on the parent's
   // entry, found through it): one owner per parent, so an earlier world's org of this database
-  // lets go of it first.
+  // lets go of it first, and of its entries of the gold workspaces (one entry per workspace).
   const created = new Date();
   await db.db.update(orgs).set({ parentWorkspaceId: null }).where(eq(orgs.parentWorkspaceId, PARENT));
-  await db.db
-    .insert(orgs)
-    .values({
-      id: orgId,
-      name: "Allocation org",
-      parentWorkspaceId: PARENT,
-      createdAt: created,
-      updatedAt: created,
-    });
+  await db.db.execute(sql`delete from resource_observations where workspace_id = ${PARENT}`);
+  await db.db.insert(orgs).values({
+    id: orgId,
+    name: "Allocation org",
+    parentWorkspaceId: PARENT,
+    createdAt: created,
+    updatedAt: created,
+  });
   // Built per call: a test may swap a dependency (the upstream, the siblings) on `deps` first.
   const allocation = () => new AllocationService({ ...deps, orgs: new OrgService({ db: db.db, clock }) });
   const target = (subWorkspaceId: string, requestId = `req-${randomUUID()}`): AllocationTarget => ({

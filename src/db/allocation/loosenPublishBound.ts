@@ -9,8 +9,9 @@ import type { PublishWindow } from "./findLastPublishes.ts";
  * the database's clock), that publish's bound may now be far above the real `used` — still an
  * upper bound, since a delete only lowers usage, but no longer a figure to plan a top-up from
  * (docs/decisions/0030, addendum). One guarded update; `false` when nothing changed: no open window
- * (the next publish starts from a read that no longer lags), or already loose. The sub-workspace's
- * entry of the resources record is loosened alike (the fold, docs/decisions/0046).
+ * (the next publish starts from a read that no longer lags), or already loose — as the
+ * sub-workspace's entry of the resources record says (the fold, docs/decisions/0047);
+ * `allocation_publishes` is loosened alike.
  */
 export async function loosenPublishBound(
   db: DbExecutor,
@@ -33,7 +34,7 @@ export async function loosenPublishBound(
         and ${after("entry")}
       returning 1
     )
-    select exists (select 1 from publish) as loosened
+    select exists (select 1 from entry) as loosened
   `);
   return result.rows[0]?.loosened === true;
 }

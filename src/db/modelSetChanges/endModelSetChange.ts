@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
-import { ANNOUNCEMENT_ENDS } from "../resourceObservations/foldedEntry.ts";
+import { after, ANNOUNCEMENT_ENDS } from "../resourceObservations/foldedEntry.ts";
 
 /**
  * The model add `beginModelSetChange` announced was answered: `changes` moves on, one fewer in
- * flight; on the sub-workspace's entry of the resources record too (docs/decisions/0046).
+ * flight; on the sub-workspace's entry of the resources record too, whatever the table holds (docs/decisions/0046, 0047).
  */
 export async function endModelSetChange(db: DbExecutor, subWorkspaceId: string): Promise<void> {
   await db.execute(sql`
@@ -15,6 +15,6 @@ export async function endModelSetChange(db: DbExecutor, subWorkspaceId: string):
       returning 1
     )
     update resource_observations set ${ANNOUNCEMENT_ENDS}
-    where workspace_id = ${subWorkspaceId} and exists (select 1 from changed)
+    where workspace_id = ${subWorkspaceId} and ${after("changed")}
   `);
 }

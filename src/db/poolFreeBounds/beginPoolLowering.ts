@@ -28,11 +28,13 @@ export async function beginPoolLowering(
   lowering: { orgId: string; returning: Partial<Record<Dimension, number>> },
   window: { now: DatabaseTime; holdMs: number },
 ): Promise<void> {
-  const rows = Object.entries(lowering.returning).map(
+  // The dimensions' order, in which every statement locks an org's rows (endPoolLowering too).
+  const returning = Object.entries(lowering.returning).sort(([a], [b]) => a.localeCompare(b));
+  const rows = returning.map(
     ([dimension, units]) => sql`(${lowering.orgId}::uuid, ${dimension}, ${units}::integer)`,
   );
   if (rows.length === 0) return;
-  const raised = Object.entries(lowering.returning).map(([dimension, units]): EntryColumn => {
+  const raised = returning.map(([dimension, units]): EntryColumn => {
     const column = `${dimension === "projects" ? "projects" : "prompts"}_free_below`;
     return { name: column, value: sql`null::integer`, set: sql`r.${sql.raw(column)} + ${units}::integer` };
   });

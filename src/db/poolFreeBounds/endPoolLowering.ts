@@ -2,13 +2,14 @@ import { sql } from "drizzle-orm";
 
 import type { Dimension } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { ANNOUNCEMENT_ENDS, parentEntry } from "../resourceObservations/foldedEntry.ts";
+import { after, ANNOUNCEMENT_ENDS, parentEntry } from "../resourceObservations/foldedEntry.ts";
 
 /**
  * A lowering `beginPoolLowering` announced was answered (applied, refused or lost): it is no longer
  * in flight, and the version moves on again, so what a call sent before this answer taught is
  * not recorded (docs/decisions/0033). Its units were counted when it began. The parent's entry of
- * the resources record ends it too (docs/decisions/0046).
+ * the resources record ends it too, whatever the table holds (docs/decisions/0046, 0047); the
+ * table's rows are locked first, in the dimensions' order, as at the begin.
  */
 export async function endPoolLowering(
   db: DbExecutor,
@@ -28,6 +29,6 @@ export async function endPoolLowering(
       returning 1
     )
     update resource_observations set ${ANNOUNCEMENT_ENDS}
-    where (org_id, workspace_id) in (${parentEntry(lowering.orgId)}) and exists (select 1 from bounds)
+    where (org_id, workspace_id) in (${parentEntry(lowering.orgId)}) and ${after("bounds")}
   `);
 }

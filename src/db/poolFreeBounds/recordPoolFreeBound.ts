@@ -25,7 +25,8 @@ import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
  * the call may not have seen; a caller that saw no entry quotes 0), or when what is known was
  * taught by a call sent later. Answers whether the entry changed; when it did, `pool_free_bounds`
  * takes the same bound, for the release before this one while both run (ADR 0046). The table's
- * row is locked first, as every statement of both releases that writes a bound or a lowering does.
+ * row is locked first, as every statement of both releases that writes a bound or a lowering does
+ * (made first when missing: a row with no bound and version 0 says what no row says).
  */
 export async function recordPoolFreeBound(
   db: DbExecutor,
@@ -64,6 +65,12 @@ export async function recordPoolFreeBound(
     },
     { name: `${prefix}_free_learned_at`, value: sentAt, set: sentAt },
   ];
+  // The table's row first, on its own: `locked` below must find it, or this statement would lock
+  // the entry before inserting the row, the opposite of a lowering's begin (a deadlock).
+  await db.execute(sql`
+    insert into pool_free_bounds (org_id, dimension) values (${bound.orgId}::uuid, ${bound.dimension})
+    on conflict (org_id, dimension) do nothing
+  `);
   const result = await db.execute<{ changed: boolean }>(sql`
     with ${clockCte(window.now)},
     locked as (

@@ -94,7 +94,7 @@ export function clockCte(now: DatabaseTime): SQL {
  * lowering's lock the table's row (`locked`) before the entry, as its bound and lowering
  * statements do: no two statements — of either release — each hold one and wait for the other.
  */
-export function after(name: "entry" | "observation" | "locked"): SQL {
+export function after(name: string): SQL {
   return sql`(select count(*) from ${sql.raw(name)}) >= 0`;
 }
 

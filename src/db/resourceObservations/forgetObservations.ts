@@ -9,7 +9,9 @@ import { databaseNow, databaseNowPlus } from "../databaseTime.ts";
  * listed them, the brands' sub-workspaces): a sub-workspace deleted upstream leaves the view. An
  * entry whose publish is inside its window, or with an announcement in flight, stays however the
  * family read looks (a read lagging a sub-workspace just made): what allocation reads of it must
- * not go before it stops mattering (docs/decisions/0047). Answers how many entries went.
+ * not go before it stops mattering (docs/decisions/0047); so does the entry of any brand's
+ * sub-workspace (its version must never start again from 0 under a section that read it). Answers
+ * how many entries went.
  */
 export async function forgetObservations(
   db: DbExecutor,
@@ -26,6 +28,7 @@ export async function forgetObservations(
   const result = await db.execute(sql`
     delete from resource_observations
     where org_id = ${scope.orgId}::uuid and workspace_id not in (${keep})
+      and not exists (select 1 from brands b where b.sub_workspace_id = resource_observations.workspace_id)
       and not coalesce(published_at > ${databaseNowPlus(window.now, -window.publishLagMs)}, false)
       and not coalesce(announced > 0 and announced_until > ${databaseNow(window.now)}, false)
   `);

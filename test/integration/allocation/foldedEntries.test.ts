@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { acquireAllocationLock, readSectionStart } from "../../../src/db/allocation/acquireAllocationLock.ts";
@@ -25,6 +26,7 @@ import { recordTransferAnswer } from "../../../src/db/resourceObservations/recor
 import type { WorkspaceResources } from "../../../src/domain/allocation.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
 import { foldDisagreements } from "../../support/foldAgreement.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /**
  * The fold (issue 38, docs/decisions/0046, 0047): every statement that writes
@@ -379,11 +381,75 @@ describe("the fold's second release: the entries are what is read", () => {
     });
     const [entry] = (await listOrgObservations(db.db, orgId)).filter((row) => row.workspaceId === sub);
     expect(entry!.resources.prompts).toEqual({ used: 30, drafted: 0, total: 100 });
+    const pool = await findPoolFreeBounds(db.db, orgId, { now: at(4), ttlMs: 60_000, freshMs: 30_000 });
+    expect(pool.bounds).toEqual({ prompts: 7 });
+    // And learns on the entry alone, the tables empty (as once release 3 no longer writes them).
+    await emptyTables();
+    expect(
+      await recordPoolFreeBound(
+        db.db,
+        { ...bound, dimension: "projects", freeBelow: 3, version: pool.version },
+        { now: at(4), ttlMs: 60_000 },
+      ),
+    ).toBe(true);
+    await emptyTables();
     expect(
       (await findPoolFreeBounds(db.db, orgId, { now: at(4), ttlMs: 60_000, freshMs: 30_000 })).bounds,
     ).toEqual({
+      projects: 3,
       prompts: 7,
     });
+  });
+
+  it("a bound learned for a dimension that has no row yet and a lowering begun meanwhile both land: no lock cycle", async () => {
+    const { orgId, parent } = await newOrg();
+    await recordResourcesRead(db.db, {
+      orgId,
+      workspaceId: parent,
+      resources: usage(1, 0, 10),
+      observedAt: at(0),
+      readAgeMs: 0,
+      publishLagMs: LAG_MS,
+      now: at(0),
+    });
+    const waiting = async () =>
+      Number(
+        (
+          await db.db.execute<{ n: string }>(sql`select count(*) as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`)
+        ).rows[0]!.n,
+      );
+    // A third session holds the parent's entry, so both statements are under way before either
+    // takes it: the bound first, then the lowering.
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query(
+        "select 1 from resource_observations where org_id = $1 and workspace_id = $2 for update",
+        [orgId, parent],
+      );
+      const bound = recordPoolFreeBound(
+        db.db,
+        { orgId, dimension: "prompts", freeBelow: 9, sentAgoMs: 0, source: "read", version: 0 },
+        { now: at(1), ttlMs: 60_000 },
+      );
+      await waitFor(async () => (await waiting()) === 1, { what: "the bound waiting" });
+      const lowering = beginPoolLowering(
+        db.db,
+        { orgId, returning: { prompts: 5 } },
+        { now: at(1), holdMs: HOLD_MS },
+      );
+      await waitFor(async () => (await waiting()) === 2, { what: "the lowering waiting" });
+      await holder.query("commit");
+      // Red before the bound's statement made the row first: "deadlock detected", one aborted.
+      expect(await Promise.all([bound, lowering])).toEqual([true, undefined]);
+    } finally {
+      await holder.end();
+    }
+    const known = await findPoolFreeBounds(db.db, orgId, { now: at(2), ttlMs: 60_000, freshMs: 30_000 });
+    expect(known.bounds).toEqual({ prompts: 14 });
+    await expectAgreement(at(2));
   });
 
   it("one version for the pool: a lowering of prompts alone voids what a call sent before it taught of projects", async () => {
@@ -433,6 +499,16 @@ describe("the fold's second release: the entries are what is read", () => {
     expect(await left()).toEqual([announcing]);
     expect(await forget(1 + HOLD_MS / 1000 + 1)).toBe(1);
     expect(await left()).toEqual([]);
+    // A brand's sub-workspace the read missed stays whatever: its version must not start again.
+    const branded = `sw-d-${randomUUID().slice(0, 6)}`;
+    await db.db.execute(sql`
+      insert into brands (org_id, name, sub_workspace_id, status, created_at, updated_at)
+      values (${orgId}::uuid, 'Branded', ${branded}, 'active', now(), now())
+    `);
+    await beginModelSetChange(db.db, { orgId, subWorkspaceId: branded }, { now: at(200), holdMs: HOLD_MS });
+    await endModelSetChange(db.db, branded);
+    expect(await forget(400)).toBe(0);
+    expect(await left()).toEqual([branded]);
   });
 
   it("its migration copies again what the tables alone took since the first copy, never backwards", async () => {
@@ -454,12 +530,13 @@ describe("the fold's second release: the entries are what is read", () => {
         { now: at(0), ttlMs: 60_000 },
       );
     }
-    // Then by the release before the fold, still running beside it: the tables alone.
+    // Then by the release before the fold, still running beside it: the tables alone (a model add's
+    // hold on the migration's own clock: it counts only what is still in flight when it runs).
     for (const statement of [
       sql`update allocation_publishes set published_at = ${at(3).toISOString()}::timestamptz where sub_workspace_id = ${sub!}`,
       sql`update allocation_publishes set published_at = ${at(1).toISOString()}::timestamptz where sub_workspace_id = ${other!}`,
       sql`insert into model_set_changes (sub_workspace_id, changes, in_flight, hold_until)
-        values (${sub!}, 5, 1, ${at(100).toISOString()}::timestamptz)`,
+        values (${sub!}, 5, 1, now() + interval '1 hour')`,
       sql`update pool_free_bounds set free_below = free_below + 10, generation = generation + 1,
         lowerings_in_flight = 1, lowering_until = ${at(100).toISOString()}::timestamptz
         where org_id = ${orgId}::uuid and dimension = 'prompts'`,
@@ -478,7 +555,7 @@ describe("the fold's second release: the entries are what is read", () => {
     // The raised bound (the weaker claim), a version moved on: a lesson quoting the old one is refused.
     const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
     expect(after.bounds).toEqual({ projects: 20, prompts: 30 });
-    expect(after.version).toBeGreaterThan(before.version);
+    expect([before.version, after.version]).toEqual([0, 1]);
   });
 });
 
