@@ -54,7 +54,7 @@ export async function recordPoolFreeBound(
     and (r.announced = 0 or r.announced_until < ${AT})
     and (${freeBelow} is null or ${learnedAt} is null or ${sentAt} >= ${learnedAt})
     ${tighterKept}`;
-  // Quoting a version, the caller read an entry: none now (forgotten) takes nothing.
+  // Quoting a version, the caller read an entry: none now (its org took another parent) takes nothing.
   const proposed = sql`${after("locked")} and (${bound.version}::integer = 0 or exists (
     select 1 from resource_observations x where x.org_id = e.org_id and x.workspace_id = e.workspace_id))`;
   const learned: EntryColumn[] = [
