@@ -80,6 +80,10 @@ beforeAll(async () => {
     SEMRUSH_PROJECTS_BASE_URL: sim.url,
     SERENITY_CREDENTIAL_KEY: Buffer.alloc(32, 5).toString("base64"),
     SERENITY_AUTH_SECRET: "idle-org-background-test-secret-0123",
+    // What is counted here is calls per simulated hour, not their rate: without the shared budget's
+    // real-time pacing (3 background calls a second) the full-pace hours do not wait in real time
+    // (the simulator's own limits are off, as in every test whose subject they are not).
+    SERENITY_UPSTREAM_RATE_PER_SECOND: "0",
   });
   runtime = await openRuntime(config, createLogger({ level: "warn", destination: new LogCapture() }), {
     migrate: false,
