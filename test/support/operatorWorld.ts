@@ -52,6 +52,8 @@ export async function startOperatorWorld(): Promise<OperatorWorld> {
     DATABASE_URL: db.url,
     SEMRUSH_PROJECTS_BASE_URL: sim.url,
     SERENITY_CREDENTIAL_KEY: CREDENTIAL_KEY,
+    // The shared budget's real-time pacing is not these tests' subject.
+    SERENITY_UPSTREAM_RATE_PER_SECOND: "0",
   });
   const runtime = await openRuntime(config, createLogger({ level: "debug", destination: logs }), {
     migrate: false,

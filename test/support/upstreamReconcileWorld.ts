@@ -73,6 +73,8 @@ export async function startUpstreamReconcileWorld(): Promise<UpstreamReconcileWo
     DATABASE_URL: db.url,
     SEMRUSH_PROJECTS_BASE_URL: sim.url,
     SERENITY_CREDENTIAL_KEY: Buffer.alloc(32, 9).toString("base64"),
+    // The shared budget's real-time pacing is not these tests' subject (ManualClock time).
+    SERENITY_UPSTREAM_RATE_PER_SECOND: "0",
   });
   const runtime = await openRuntime(config, createLogger({ level: "debug", destination: logs }), {
     migrate: false,

@@ -48,6 +48,8 @@ beforeAll(async () => {
     SEMRUSH_PROJECTS_BASE_URL: sim.url,
     SERENITY_CREDENTIAL_KEY: Buffer.alloc(32, 7).toString("base64"),
     SERENITY_AUTH_SECRET: "pool-sampler-test-secret-0123456789",
+    // The shared budget's real-time pacing is not these tests' subject.
+    SERENITY_UPSTREAM_RATE_PER_SECOND: "0",
   });
   runtime = await openRuntime(config, createLogger({ level: "debug", destination: logs }), {
     migrate: false,
