@@ -8,6 +8,6 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    maxWorkers: 1,
+    maxWorkers: 2,
   },
 });
