@@ -23,13 +23,13 @@ import {
 import { startTestSimulator, type TestSimulator } from "../support/simulator.ts";
 
 /**
- * Allocation halfway through a rolling deploy (docs/decisions/0032, 0046): one `serve` of this
+ * Allocation halfway through a rolling deploy (docs/decisions/0032, 0046, 0047): one `serve` of this
  * checkout and one of the previous release (a git worktree of it, `previousRelease.ts`, which knows
  * fewer migrations) on ONE database already on this checkout's schema, against ONE simulator (gold
- * pool 13 / 800), writing into the same brands at once. They share the lease, the ledger and the
- * tables the previous release reads, while this one also writes the resources record's entries
- * (the fold's first release, locking a publish's entry before its row as the previous release's
- * section record does). The multi-process suite's invariants must hold across the mix: every write
+ * pool 13 / 800), writing into the same brands at once. They share the lease, the ledger, the
+ * tables and the resources record's entries, which both write in the same statements (the fold,
+ * docs/decisions/0046, 0047): the previous release reads the tables, this one the entries. The
+ * multi-process suite's invariants must hold across the mix: every write
  * succeeds, the upstream never refuses a metered write, no unit is lost, no sub-workspace ends
  * below its usage.
  */
