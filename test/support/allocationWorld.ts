@@ -250,14 +250,10 @@ export function allocationWorldPerTest(): {
 /**
  * Forgets what Serenity knows of `orgId`'s pool (docs/decisions/0033): for a suite that resets the
  * simulator under a running Serenity — a new upstream, as if units had been added outside it,
- * that no pool sampler has read. The version (column `generation`) moves on, as a release's would: a call still in
- * flight cannot record what it learned of the old upstream.
+ * that no pool sampler has read. The parent entry's version moves on, as a release's would: a call
+ * still in flight cannot record what it learned of the old upstream.
  */
 export async function forgetPoolFreeBounds(db: TestDatabase["db"], orgId: string): Promise<void> {
-  await db.execute(
-    sql`update pool_free_bounds set free_below = null, generation = generation + 1 where org_id = ${orgId}::uuid`,
-  );
-  // The same on the parent's entry (the fold, docs/decisions/0046).
   await db.execute(sql`update resource_observations set projects_free_below = null, prompts_free_below = null,
     version = version + 1 where org_id = ${orgId}::uuid and workspace_id in (select parent_workspace_id from orgs where id = ${orgId}::uuid)`);
 }

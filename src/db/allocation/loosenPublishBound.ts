@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 
 import type { DbExecutor } from "../database.ts";
-import { after, atPlus, clockCte } from "../resourceObservations/foldedEntry.ts";
+import { atPlus, clockCte } from "../resourceObservations/foldedEntry.ts";
 import type { PublishWindow } from "./findLastPublishes.ts";
 
 /**
@@ -10,8 +10,7 @@ import type { PublishWindow } from "./findLastPublishes.ts";
  * upper bound, since a delete only lowers usage, but no longer a figure to plan a top-up from
  * (docs/decisions/0030, addendum). One guarded update; `false` when nothing changed: no open window
  * (the next publish starts from a read that no longer lags), or already loose — as the
- * sub-workspace's entry of the resources record says (the fold, docs/decisions/0047);
- * `allocation_publishes` is loosened alike.
+ * sub-workspace's entry of the resources record says (the fold, docs/decisions/0047, 0048).
  */
 export async function loosenPublishBound(
   db: DbExecutor,
@@ -25,13 +24,6 @@ export async function loosenPublishBound(
       where workspace_id = ${subWorkspaceId}
         and published_at > ${atPlus(-window.publishLagMs)}
         and not bound_loose
-      returning 1
-    ), publish as (
-      update allocation_publishes set bound_loose = true
-      where sub_workspace_id = ${subWorkspaceId}
-        and published_at > ${atPlus(-window.publishLagMs)}
-        and not bound_loose
-        and ${after("entry")}
       returning 1
     )
     select exists (select 1 from entry) as loosened

@@ -4,7 +4,6 @@ import type { Units } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
 import type { DatabaseTime } from "../databaseTime.ts";
 import {
-  after,
   AT,
   clockCte,
   type EntryColumn,
@@ -63,50 +62,24 @@ export interface PublishRecord {
  * missed. A basis is written under the sub-workspace's allocation lock (inside the section), so two
  * basis writes of one sub-workspace never race. A guarded section writes it together with its read
  * and staged units (recordSection.ts); this statement alone serves the publishes outside one. Both
- * write the same publish onto the sub-workspace's entry of the resources record (the fold,
- * docs/decisions/0046).
+ * write it onto the sub-workspace's entry of the resources record (the fold, docs/decisions/0046,
+ * 0048).
  */
 export async function recordPublish(db: DbExecutor, values: PublishRecord): Promise<void> {
   await db.execute(sql`
-    with ${clockCte(values.now)},
-    entry as (
-      ${upsertEntry(workspaceEntry(values.orgId, values.subWorkspaceId), publishColumns(values, "r", AT))}
-      returning 1
-    )
-    ${publishUpsert(values, AT, "entry")}
+    with ${clockCte(values.now)}
+    ${upsertEntry(workspaceEntry(values.orgId, values.subWorkspaceId), publishColumns(values, AT))}
   `);
 }
 
 /**
- * The publish's upsert into `allocation_publishes` at `now` (a SQL time: the statement's one
- * reading of the clock, shared with the entry's columns), run after CTE `entryCte` wrote the
- * entry; also a part of the section's one record statement (recordSection.ts).
+ * The publish's columns on the sub-workspace's entry of the resources record: their values on a
+ * new entry, and how they move an existing one (alias `r`) with `excluded` holding the values.
  */
-export function publishUpsert(values: PublishRecord, now: SQL, entryCte: "entry" | "observation"): SQL {
-  const columns = publishColumns(values, "p", now);
-  const names = sql.raw(columns.map((column) => column.name).join(", "));
-  return sql`
-    insert into allocation_publishes as p (sub_workspace_id, ${names})
-    select ${values.subWorkspaceId}, ${sql.join(
-      columns.map((column) => column.value),
-      sql`, `,
-    )}
-    where ${after(entryCte)}
-    on conflict (sub_workspace_id) do update set ${sql.join(
-      columns.map((column) => sql`${sql.raw(column.name)} = ${column.set}`),
-      sql`, `,
-    )}`;
-}
-
-/**
- * The publish's columns: their values on a new row, and how they move an existing one (alias
- * `row`) with `excluded` holding the values — the same rule on `allocation_publishes` and on the
- * sub-workspace's entry of the resources record.
- */
-export function publishColumns(values: PublishRecord, row: "p" | "r", now: SQL): EntryColumn[] {
+export function publishColumns(values: PublishRecord, now: SQL): EntryColumn[] {
   const basis = values.basis;
   const lagMs = values.publishLagMs;
-  const at = (column: string) => sql.raw(`${row}.${column}`);
+  const at = (column: string) => sql.raw(`r.${column}`);
 
   const chained = sql`${at("published_at")} > excluded.basis_read_at - ${lagMs}::double precision * interval '1 millisecond'`;
   const bound = (dimension: "projects" | "prompts") => {

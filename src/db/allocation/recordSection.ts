@@ -10,7 +10,7 @@ import {
   workspaceEntry,
 } from "../resourceObservations/foldedEntry.ts";
 import { NOT_READ_OBSERVED_AT } from "../resourceObservations/observationRow.ts";
-import { publishColumns, type PublishRecord, publishUpsert } from "./recordPublish.ts";
+import { publishColumns, type PublishRecord } from "./recordPublish.ts";
 
 /**
  * What a guarded section learned and did, written in one statement under its lease (ADR 0020, ADR
@@ -28,9 +28,8 @@ import { publishColumns, type PublishRecord, publishUpsert } from "./recordPubli
  *   figures and gets them too), dated `stagedAt`: a read lagging behind the section's publish must
  *   not lower them. A unit that failed to stage keeps the entry high until the next read: the safe
  *   direction.
- * - **The publish** goes to `allocation_publishes` and onto the entry itself (the fold,
- *   docs/decisions/0046), whatever the entry's figures do: a newer entry keeps them and still
- *   takes the publish.
+ * - **The publish** goes onto the entry itself (the fold, docs/decisions/0046, 0048), whatever the
+ *   entry's figures do: a newer entry keeps them and still takes the publish.
  *
  * Answers whether the entry's figures were written (`false`: a newer observation stands and
  * nothing was staged).
@@ -50,12 +49,11 @@ export async function recordSection(
   },
 ): Promise<boolean> {
   const { read, publish } = values;
-  const published = publish ? publishColumns(publish, "r", AT) : [];
+  const published = publish ? publishColumns(publish, AT) : [];
   const observation = read ? readUpsert(values, read, published) : stagedUpsert(values, published);
-  // The entry first, then the publish's row (publishUpsert runs after `observation`).
   const result = await db.execute<{ written: boolean }>(sql`
     with ${clockCte(publish?.now)},
-    observation as (${observation})${publish ? sql`, publish as (${publishUpsert(publish, AT, "observation")})` : sql``}
+    observation as (${observation})
     select coalesce((select written from observation), false) as written
   `);
   return result.rows[0]?.written ?? false;

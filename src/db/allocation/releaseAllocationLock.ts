@@ -9,7 +9,7 @@ import { runPreparedText } from "../runPrepared.ts";
  * database's clock (never backwards): upstream's `used` lags from when it took the publish, which
  * may be later than the record written before the call — restarted whether or not the lease was
  * still ours, since the publish was sent either way; on the sub-workspace's entry of the resources
- * record too (the fold, docs/decisions/0046).
+ * record (the fold, docs/decisions/0046, 0048).
  *
  * Committed asynchronously (synchronous_commit off for this statement only): the delete is visible
  * to every other session at once, only its durability waits for the WAL writer. A release lost in
@@ -41,16 +41,10 @@ const RELEASE = `
     returning 1
   ), clock as (
     select coalesce($4::timestamptz, date_trunc('milliseconds', clock_timestamp())) as at
-  ), entry as (
+  ), restarted as (
     update resource_observations
     set published_at = greatest(published_at, (select at from clock))
     where $3::boolean and workspace_id = $1 and published_at is not null
-    returning 1
-  ), restarted as (
-    -- After the entry (its lock first, as in every publish's statement: foldedEntry.ts, after).
-    update allocation_publishes
-    set published_at = greatest(published_at, (select at from clock))
-    where $3::boolean and sub_workspace_id = $1 and (select count(*) from entry) >= 0
     returning 1
   )
   select (select count(*) from released)::int as released`;

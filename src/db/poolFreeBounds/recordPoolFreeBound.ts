@@ -3,7 +3,6 @@ import { sql } from "drizzle-orm";
 import type { Dimension } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
 import {
-  after,
   AT,
   atPlus,
   clockCte,
@@ -23,10 +22,7 @@ import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
  * changes nothing unless the entry's version is still the one the caller read before sending the
  * call and no announcement on it is in flight (no unit came back since, or is on its way, which
  * the call may not have seen; a caller that saw no entry quotes 0), or when what is known was
- * taught by a call sent later. Answers whether the entry changed; when it did, `pool_free_bounds`
- * takes the same bound, for the release before this one while both run (ADR 0046). The table's
- * row is locked first, as every statement of both releases that writes a bound or a lowering does
- * (made first when missing: a row with no bound and version 0 says what no row says).
+ * taught by a call sent later. Answers whether the entry changed.
  */
 export async function recordPoolFreeBound(
   db: DbExecutor,
@@ -55,8 +51,8 @@ export async function recordPoolFreeBound(
     and (${freeBelow} is null or ${learnedAt} is null or ${sentAt} >= ${learnedAt})
     ${tighterKept}`;
   // Quoting a version, the caller read an entry: none now (its org took another parent) takes nothing.
-  const proposed = sql`${after("locked")} and (${bound.version}::integer = 0 or exists (
-    select 1 from resource_observations x where x.org_id = e.org_id and x.workspace_id = e.workspace_id))`;
+  const proposed = sql`${bound.version}::integer = 0 or exists (
+    select 1 from resource_observations x where x.org_id = e.org_id and x.workspace_id = e.workspace_id)`;
   const learned: EntryColumn[] = [
     {
       name: `${prefix}_free_below`,
@@ -65,29 +61,11 @@ export async function recordPoolFreeBound(
     },
     { name: `${prefix}_free_learned_at`, value: sentAt, set: sentAt },
   ];
-  // The table's row first, on its own: `locked` below must find it, or this statement would lock
-  // the entry before inserting the row, the opposite of a lowering's begin (a deadlock).
-  await db.execute(sql`
-    insert into pool_free_bounds (org_id, dimension) values (${bound.orgId}::uuid, ${bound.dimension})
-    on conflict (org_id, dimension) do nothing
-  `);
   const result = await db.execute<{ changed: boolean }>(sql`
     with ${clockCte(window.now)},
-    locked as (
-      select 1 from pool_free_bounds
-      where org_id = ${bound.orgId}::uuid and dimension = ${bound.dimension} for update
-    ),
     entry as (
       ${upsertEntry(parentEntry(bound.orgId), learned, proposed, takes)}
       returning 1
-    ),
-    bound as (
-      insert into pool_free_bounds as b (org_id, dimension, free_below, learned_at, generation)
-      select ${bound.orgId}::uuid, ${bound.dimension}, ${bound.freeBelow}::integer, ${sentAt}, 0
-      where exists (select 1 from entry)
-      on conflict (org_id, dimension) do update set
-        free_below = excluded.free_below,
-        learned_at = excluded.learned_at
     )
     select exists (select 1 from entry) as changed
   `);

@@ -5,11 +5,10 @@ import { NOT_READ_OBSERVED_AT } from "./observationRow.ts";
 
 /*
  * What `allocation_publishes`, `model_set_changes` and `pool_free_bounds` held, on the workspace's
- * entry of the resources record (the fold, issue 38, docs/decisions/0046, 0047). This release
- * reads the entries and still writes the tables in the same statements (the release before it,
- * still running beside it while a deploy rolls, reads them); an entry a write needs before any
- * read of the workspace is made "not read" (NOT_READ_OBSERVED_AT, zeros), which every view skips
- * and the first read replaces.
+ * entry of the resources record (the fold, issue 38, docs/decisions/0046, 0047, 0048): the entries
+ * are all that is read and written; the tables are left behind until a contract step drops them.
+ * An entry a write needs before any read of the workspace is made "not read"
+ * (NOT_READ_OBSERVED_AT, zeros), which every view skips and the first read replaces.
  */
 
 /**
@@ -52,8 +51,8 @@ export interface EntryColumn {
 
 /**
  * Upserts `columns` on the entry `entry` selects (workspaceEntry, parentEntry), making it "not
- * read" when it does not exist; `when` limits it (e.g. to a write the table's statement made),
- * `onlyIf` (alias `r`) limits the update of an entry that exists (a compare-and-set).
+ * read" when it does not exist; `when` (alias `e`: the entry selected) limits it, `onlyIf` (alias
+ * `r`) limits the update of an entry that exists (a compare-and-set).
  */
 export function upsertEntry(
   entry: SQL,
@@ -81,21 +80,10 @@ export function upsertEntry(
 
 /**
  * The statement's one reading of the clock, as its first CTE: `clock as (…)`. Every time the
- * statement writes (to a table and to the entry) is then the same instant (`AT`, `atPlus`).
+ * statement writes is then the same instant (`AT`, `atPlus`).
  */
 export function clockCte(now: DatabaseTime): SQL {
   return sql`clock as (select ${databaseNow(now)} as at)`;
-}
-
-/**
- * A condition that always holds and makes PostgreSQL run CTE `name` first: its row locks are
- * taken before those of the statement that states it. A publish's statements lock the entry
- * before the table's row, as the fold's first release's section record does; a bound's and a
- * lowering's lock the table's row (`locked`) before the entry, as its bound and lowering
- * statements do: no two statements — of either release — each hold one and wait for the other.
- */
-export function after(name: string): SQL {
-  return sql`(select count(*) from ${sql.raw(name)}) >= 0`;
 }
 
 /** The time `clockCte` read. */

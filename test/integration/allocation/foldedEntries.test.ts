@@ -25,16 +25,16 @@ import { recordResourcesRead } from "../../../src/db/resourceObservations/record
 import { recordTransferAnswer } from "../../../src/db/resourceObservations/recordTransferAnswer.ts";
 import type { WorkspaceResources } from "../../../src/domain/allocation.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { foldDisagreements } from "../../support/foldAgreement.ts";
+import { foldDisagreements, rowsLeftBehind } from "../../support/foldAgreement.ts";
 import { waitFor } from "../../support/wait.ts";
 
 /**
- * The fold (issue 38, docs/decisions/0046, 0047): every statement that writes
- * `allocation_publishes`, `model_set_changes` or `pool_free_bounds` writes the same onto the
- * workspace's entry of the resources record, in the same statement (the first release, which read
- * the tables, runs beside this one while a deploy rolls). After each write the two must agree
- * (foldDisagreements); an entry a write makes before any read of its workspace is one no view
- * shows, and the first read fills it. The second release reads the entries alone.
+ * The fold (issue 38, docs/decisions/0046, 0047, 0048): what `allocation_publishes`,
+ * `model_set_changes` and `pool_free_bounds` held lives on the workspace's entry of the resources
+ * record. Its first release wrote both places, its second read the entries, this third writes the
+ * entries alone: the tables are left behind, untouched, until a contract step drops them. An entry
+ * a write makes before any read of its workspace is one no view shows, and the first read fills
+ * it. The migrations that copied the tables onto the entries are checked with foldDisagreements.
  */
 
 const LAG_MS = 30_000;
@@ -67,19 +67,35 @@ const usage = (used: number, drafted: number, total: number): WorkspaceResources
   prompts: { used, drafted, total },
 });
 
-async function expectAgreement(now: Date): Promise<void> {
-  expect(await foldDisagreements(db.db, now)).toEqual([]);
+/** The three tables the entries replaced: none of this release's statements writes them. */
+async function expectTablesUntouched(): Promise<void> {
+  expect(await rowsLeftBehind(db.db)).toBe(0);
 }
 
-describe("the fold's entries, written beside the tables", () => {
-  it("take every publish as allocation_publishes does: unguarded, with a section's read and basis, staged, restarted, loosened", async () => {
+/** What an entry holds of the fold: its publish and its announcements. */
+async function foldOf(workspaceId: string) {
+  const result = await db.db.execute<{
+    published_at: string | null;
+    prompts_used_bound: number | null;
+    bound_loose: boolean;
+    version: number;
+    announced: number;
+    prompts_free_below: number | null;
+  }>(sql`select published_at, prompts_used_bound, bound_loose, version, announced, prompts_free_below
+    from resource_observations where workspace_id = ${workspaceId}`);
+  const row = result.rows[0]!;
+  return { ...row, published_at: row.published_at === null ? null : new Date(row.published_at) };
+}
+
+describe("the fold's third release: every write lands on the entry alone", () => {
+  it("takes every publish: unguarded, with a section's read and basis, staged, restarted, loosened", async () => {
     const { orgId } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
     const publish = { orgId, subWorkspaceId: sub, publishLagMs: LAG_MS };
 
     // A publish outside a section, before any read: the entry is made, and no view shows it.
     await recordPublish(db.db, { ...publish, now: at(0) });
-    await expectAgreement(at(0));
+    expect(await foldOf(sub)).toMatchObject({ published_at: at(0), prompts_used_bound: null });
     const [made] = await listOrgObservations(db.db, orgId);
     expect(made?.workspaceId).toBe(sub);
     expect(holdsResources(made!)).toBe(false);
@@ -114,7 +130,8 @@ describe("the fold's entries, written beside the tables", () => {
       },
     });
     expect(written).toBe(true);
-    await expectAgreement(at(6));
+    // Chained onto an unguarded publish (inside its window): nothing bounds what the read missed.
+    expect(await foldOf(sub)).toMatchObject({ published_at: at(6), prompts_used_bound: null });
     const [filled] = await listOrgObservations(db.db, orgId);
     expect(filled!.resources.prompts).toEqual({ used: 10, drafted: 25, total: 100 });
 
@@ -136,7 +153,7 @@ describe("the fold's entries, written beside the tables", () => {
         },
       },
     });
-    await expectAgreement(at(7));
+    expect((await foldOf(sub)).published_at).toEqual(at(7));
 
     // Given back with the window restarted; then restarted again outside the lease.
     expect(
@@ -147,13 +164,13 @@ describe("the fold's entries, written beside the tables", () => {
         now: at(8),
       }),
     ).toBe(true);
-    await expectAgreement(at(8));
+    expect((await foldOf(sub)).published_at).toEqual(at(8));
     await extendPublishWindow(db.db, sub, at(9));
-    await expectAgreement(at(9));
+    expect((await foldOf(sub)).published_at).toEqual(at(9));
 
-    // A delete inside the window loosens both; outside it, neither.
+    // A delete inside the window loosens the bound; outside it, nothing.
     expect(await loosenPublishBound(db.db, sub, { publishLagMs: LAG_MS, now: at(10) })).toBe(true);
-    await expectAgreement(at(10));
+    expect((await foldOf(sub)).bound_loose).toBe(true);
     expect(await loosenPublishBound(db.db, sub, { publishLagMs: LAG_MS, now: at(100) })).toBe(false);
 
     // A section whose read is older than the entry: its figures stay, its publish is taken.
@@ -168,10 +185,12 @@ describe("the fold's entries, written beside the tables", () => {
       publish: { ...publish, now: at(60) },
     });
     expect(stale).toBe(false);
-    await expectAgreement(at(60));
+    // A publish outside the window starts one of its own: the loose flag cleared.
+    expect(await foldOf(sub)).toMatchObject({ published_at: at(60), bound_loose: false });
     const [kept] = await listOrgObservations(db.db, orgId);
     expect(kept!.resources.prompts.used).toBe(10);
     expect(kept!.observedAt).toEqual(at(7));
+    await expectTablesUntouched();
   });
 
   it('a section\'s staged-only publish lands on an entry forgotten meanwhile, made "not read" again', async () => {
@@ -193,28 +212,30 @@ describe("the fold's entries, written beside the tables", () => {
       publish: { orgId, subWorkspaceId: sub, publishLagMs: LAG_MS, now: at(3) },
     });
     expect(written).toBe(false); // nothing staged on an entry that holds no read
-    await expectAgreement(at(3));
+    expect((await foldOf(sub)).published_at).toEqual(at(3));
     expect((await listOrgObservations(db.db, orgId)).map(holdsResources)).toEqual([false]);
+    await expectTablesUntouched();
   });
 
-  it("take every model add's announcement: version, in flight, hold", async () => {
+  it("takes every model add's announcement: version, in flight, hold", async () => {
     const { orgId } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
     const ids = { orgId, subWorkspaceId: sub };
     await beginModelSetChange(db.db, ids, { now: at(0), holdMs: HOLD_MS });
-    await expectAgreement(at(0));
+    expect(await foldOf(sub)).toMatchObject({ version: 1, announced: 1 });
     await endModelSetChange(db.db, sub);
-    await expectAgreement(at(1));
-    // Begun and never ended: after the hold the next begin counts from one again, on both.
+    expect(await foldOf(sub)).toMatchObject({ version: 2, announced: 0 });
+    // Begun and never ended: after the hold the next begin counts from one again.
     await beginModelSetChange(db.db, ids, { now: at(2), holdMs: HOLD_MS });
     await beginModelSetChange(db.db, ids, { now: at(200), holdMs: HOLD_MS });
-    await expectAgreement(at(200));
+    expect(await foldOf(sub)).toMatchObject({ version: 4, announced: 1 });
     await endModelSetChange(db.db, sub);
-    await expectAgreement(at(201));
+    expect(await foldOf(sub)).toMatchObject({ version: 5, announced: 0 });
+    await expectTablesUntouched();
   });
 
-  it("take every lowering and every bound learned, on the parent's entry; a refusal the version rules out is refused on both", async () => {
-    const { orgId } = await newOrg();
+  it("takes every lowering and every bound learned, on the parent's entry; a refusal the version rules out is refused", async () => {
+    const { orgId, parent } = await newOrg();
     const window = { now: at(0), ttlMs: 60_000 };
     const known = await findPoolFreeBounds(db.db, orgId, { ...window, freshMs: 30_000 });
     // A read of the parent teaches both dimensions.
@@ -234,18 +255,18 @@ describe("the fold's entries, written beside the tables", () => {
         ),
       ).toBe(true);
     }
-    await expectAgreement(at(0));
+    expect(await foldOf(parent)).toMatchObject({ version: 0, announced: 0, prompts_free_below: 5 });
     // A lowering of prompts only, then of both; one ends.
     await beginPoolLowering(db.db, { orgId, returning: { prompts: 100 } }, { now: at(1), holdMs: HOLD_MS });
-    await expectAgreement(at(1));
+    expect(await foldOf(parent)).toMatchObject({ version: 1, announced: 1, prompts_free_below: 105 });
     await beginPoolLowering(
       db.db,
       { orgId, returning: { projects: 1, prompts: 50 } },
       { now: at(2), holdMs: HOLD_MS },
     );
-    await expectAgreement(at(2));
+    expect(await foldOf(parent)).toMatchObject({ version: 2, announced: 2, prompts_free_below: 155 });
     await endPoolLowering(db.db, { orgId, dimensions: ["prompts"] });
-    await expectAgreement(at(3));
+    expect(await foldOf(parent)).toMatchObject({ version: 3, announced: 1 });
     // A refusal quoting the version read before the lowerings: not recorded, on either side.
     const refusal = (version: number, seconds: number) =>
       recordPoolFreeBound(
@@ -254,25 +275,12 @@ describe("the fold's entries, written beside the tables", () => {
         { now: at(seconds), ttlMs: 60_000 },
       );
     expect(await refusal(known.version, 4)).toBe(false);
-    await expectAgreement(at(4));
+    expect((await foldOf(parent)).prompts_free_below).toBe(155);
     await endPoolLowering(db.db, { orgId, dimensions: ["projects", "prompts"] });
-    await expectAgreement(at(5));
     const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
     expect(await refusal(after.version, 6)).toBe(true);
-    await expectAgreement(at(6));
-  });
-
-  it("read the database's clock once per statement: the table and the entry hold the same instant", async () => {
-    const { orgId } = await newOrg();
-    const sub = `sw-${randomUUID().slice(0, 8)}`;
-    const real = { now: undefined, holdMs: HOLD_MS };
-    for (let round = 0; round < 20; round++) {
-      await beginModelSetChange(db.db, { orgId, subWorkspaceId: sub }, real);
-      await beginPoolLowering(db.db, { orgId, returning: { prompts: 1 } }, real);
-      await recordPublish(db.db, { orgId, subWorkspaceId: sub, now: undefined, publishLagMs: LAG_MS });
-      await extendPublishWindow(db.db, sub, undefined);
-    }
-    expect(await foldDisagreements(db.db)).toEqual([]);
+    expect(await foldOf(parent)).toMatchObject({ version: 4, announced: 0, prompts_free_below: 3 });
+    await expectTablesUntouched();
   });
 
   it("an entry holding no read takes a read's figures and a transfer answer's planning usage, keeping what the fold put on it", async () => {
@@ -299,9 +307,11 @@ describe("the fold's entries, written beside the tables", () => {
     });
     const [read] = await listOrgObservations(db.db, orgId);
     expect(read!.resources.prompts).toEqual({ used: 41, drafted: 6, total: 100 });
-    await expectAgreement(at(2));
+    expect(await foldOf(sub)).toMatchObject({ version: 1, announced: 1 });
   });
+});
 
+describe("the fold's migrations: what the tables held is copied onto the entries", () => {
   it("the migration's backfill copies what the tables held before this release onto the entries", async () => {
     const { orgId, parent } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
@@ -331,17 +341,69 @@ describe("the fold's entries, written beside the tables", () => {
     `);
     expect((await foldDisagreements(db.db, at(10))).length).toBeGreaterThan(0);
     for (const statement of backfillStatements()) await db.db.execute(sql.raw(statement));
-    await expectAgreement(at(10));
+    expect(await foldDisagreements(db.db, at(10))).toEqual([]);
+  });
+
+  it("its migration copies again what the tables alone took since the first copy, never backwards", async () => {
+    const { orgId } = await newOrg();
+    const [sub, other] = ["a", "b"].map((name) => `sw-${name}-${randomUUID().slice(0, 6)}`);
+    for (const id of [sub, other]) {
+      await db.db.execute(sql`
+        insert into brands (org_id, name, sub_workspace_id, status, created_at, updated_at)
+        values (${orgId}::uuid, ${`Brand ${id}`}, ${id}, 'active', now(), now())
+      `);
+    }
+    // Written by the fold's first release: both places (the tables by hand: no release writes them now).
+    await recordPublish(db.db, { orgId, subWorkspaceId: sub!, now: at(0), publishLagMs: LAG_MS });
+    await recordPublish(db.db, { orgId, subWorkspaceId: other!, now: at(5), publishLagMs: LAG_MS });
+    for (const dimension of ["projects", "prompts"] as const) {
+      await recordPoolFreeBound(
+        db.db,
+        { orgId, dimension, freeBelow: 20, sentAgoMs: 0, source: "read", version: 0 },
+        { now: at(0), ttlMs: 60_000 },
+      );
+    }
+    await db.db.execute(sql`
+      insert into allocation_publishes (sub_workspace_id, published_at, bound_loose)
+      values (${sub!}, ${at(0).toISOString()}::timestamptz, false),
+        (${other!}, ${at(5).toISOString()}::timestamptz, false)
+    `);
+    await db.db.execute(sql`
+      insert into pool_free_bounds (org_id, dimension, free_below, learned_at, generation)
+      values (${orgId}::uuid, 'projects', 20, ${at(0).toISOString()}::timestamptz, 0),
+        (${orgId}::uuid, 'prompts', 20, ${at(0).toISOString()}::timestamptz, 0)
+    `);
+    expect(await foldDisagreements(db.db, at(0))).toEqual([]);
+    // Then by the release before the fold, still running beside it: the tables alone (a model add's
+    // hold on the migration's own clock: it counts only what is still in flight when it runs).
+    for (const statement of [
+      sql`update allocation_publishes set published_at = ${at(3).toISOString()}::timestamptz where sub_workspace_id = ${sub!}`,
+      sql`update allocation_publishes set published_at = ${at(1).toISOString()}::timestamptz where sub_workspace_id = ${other!}`,
+      sql`insert into model_set_changes (sub_workspace_id, changes, in_flight, hold_until)
+        values (${sub!}, 5, 1, now() + interval '1 hour')`,
+      sql`update pool_free_bounds set free_below = free_below + 10, generation = generation + 1,
+        lowerings_in_flight = 1, lowering_until = ${at(100).toISOString()}::timestamptz
+        where org_id = ${orgId}::uuid and dimension = 'prompts'`,
+    ]) {
+      await db.db.execute(statement);
+    }
+    const before = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
+    for (const statement of backfillStatements("0025_fold_read_entries"))
+      await db.db.execute(sql.raw(statement));
+
+    const start = await readSectionStart(db.db, sub!, at(6), LAG_MS);
+    expect(start.lastPublish?.publishedAt).toEqual(at(3));
+    expect(start.entry).toEqual({ version: 5, announced: true });
+    // The entry's publish was the newer: kept.
+    expect((await readSectionStart(db.db, other!, at(6), LAG_MS)).lastPublish?.publishedAt).toEqual(at(5));
+    // The raised bound (the weaker claim), a version moved on: a lesson quoting the old one is refused.
+    const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
+    expect(after.bounds).toEqual({ projects: 20, prompts: 30 });
+    expect([before.version, after.version]).toEqual([0, 1]);
   });
 });
 
-describe("the fold's second release: the entries are what is read", () => {
-  /** What the release before the fold could still change alone: the three tables emptied. */
-  const emptyTables = () =>
-    db.db.execute(
-      sql`delete from allocation_publishes; delete from model_set_changes; delete from pool_free_bounds`,
-    );
-
+describe("the entries are what is read (the fold's second release on)", () => {
   it("answers the lease's start, the last publish, a read's lag and the pool's bounds from the entries alone", async () => {
     const { orgId } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
@@ -361,7 +423,7 @@ describe("the fold's second release: the entries are what is read", () => {
     expect(
       await recordPoolFreeBound(db.db, { ...bound, dimension: "prompts" }, { now: at(2), ttlMs: 60_000 }),
     ).toBe(true);
-    await emptyTables();
+    await expectTablesUntouched();
 
     const start = await readSectionStart(db.db, sub, at(3), LAG_MS);
     expect(start.lastPublish).toMatchObject({ publishedAt: at(1), inWindow: true });
@@ -383,8 +445,6 @@ describe("the fold's second release: the entries are what is read", () => {
     expect(entry!.resources.prompts).toEqual({ used: 30, drafted: 0, total: 100 });
     const pool = await findPoolFreeBounds(db.db, orgId, { now: at(4), ttlMs: 60_000, freshMs: 30_000 });
     expect(pool.bounds).toEqual({ prompts: 7 });
-    // And learns on the entry alone, the tables empty (as once release 3 no longer writes them).
-    await emptyTables();
     expect(
       await recordPoolFreeBound(
         db.db,
@@ -392,7 +452,6 @@ describe("the fold's second release: the entries are what is read", () => {
         { now: at(4), ttlMs: 60_000 },
       ),
     ).toBe(true);
-    await emptyTables();
     expect(
       (await findPoolFreeBounds(db.db, orgId, { now: at(4), ttlMs: 60_000, freshMs: 30_000 })).bounds,
     ).toEqual({
@@ -401,7 +460,7 @@ describe("the fold's second release: the entries are what is read", () => {
     });
   });
 
-  it("a bound learned for a dimension that has no row yet and a lowering begun meanwhile both land: no lock cycle", async () => {
+  it("a bound learned and a lowering begun while another session holds the parent's entry both land: no lock cycle", async () => {
     const { orgId, parent } = await newOrg();
     await recordResourcesRead(db.db, {
       orgId,
@@ -442,14 +501,14 @@ describe("the fold's second release: the entries are what is read", () => {
       );
       await waitFor(async () => (await waiting()) === 2, { what: "the lowering waiting" });
       await holder.query("commit");
-      // Red before the bound's statement made the row first: "deadlock detected", one aborted.
+      // Each locks the entry alone (the fold's second release, which locked a table's row too, was
+      // red here until its bound's statement made that row first: "deadlock detected").
       expect(await Promise.all([bound, lowering])).toEqual([true, undefined]);
     } finally {
       await holder.end();
     }
     const known = await findPoolFreeBounds(db.db, orgId, { now: at(2), ttlMs: 60_000, freshMs: 30_000 });
     expect(known.bounds).toEqual({ prompts: 14 });
-    await expectAgreement(at(2));
   });
 
   it("one version for the pool: a lowering of prompts alone voids what a call sent before it taught of projects", async () => {
@@ -468,7 +527,6 @@ describe("the fold's second release: the entries are what is read", () => {
     const now = await findPoolFreeBounds(db.db, orgId, { now: at(2), ttlMs: 60_000, freshMs: 30_000 });
     expect(now.bounds).toEqual({});
     expect(await lesson(now.version)).toBe(true);
-    await expectAgreement(at(2));
   });
 
   it("keeps an entry the family read no longer lists while its publish's window runs or an announcement holds", async () => {
@@ -509,53 +567,6 @@ describe("the fold's second release: the entries are what is read", () => {
     await endModelSetChange(db.db, branded);
     expect(await forget(400)).toBe(0);
     expect(await left()).toEqual([branded]);
-  });
-
-  it("its migration copies again what the tables alone took since the first copy, never backwards", async () => {
-    const { orgId } = await newOrg();
-    const [sub, other] = ["a", "b"].map((name) => `sw-${name}-${randomUUID().slice(0, 6)}`);
-    for (const id of [sub, other]) {
-      await db.db.execute(sql`
-        insert into brands (org_id, name, sub_workspace_id, status, created_at, updated_at)
-        values (${orgId}::uuid, ${`Brand ${id}`}, ${id}, 'active', now(), now())
-      `);
-    }
-    // Written by the fold's first release: both places.
-    await recordPublish(db.db, { orgId, subWorkspaceId: sub!, now: at(0), publishLagMs: LAG_MS });
-    await recordPublish(db.db, { orgId, subWorkspaceId: other!, now: at(5), publishLagMs: LAG_MS });
-    for (const dimension of ["projects", "prompts"] as const) {
-      await recordPoolFreeBound(
-        db.db,
-        { orgId, dimension, freeBelow: 20, sentAgoMs: 0, source: "read", version: 0 },
-        { now: at(0), ttlMs: 60_000 },
-      );
-    }
-    // Then by the release before the fold, still running beside it: the tables alone (a model add's
-    // hold on the migration's own clock: it counts only what is still in flight when it runs).
-    for (const statement of [
-      sql`update allocation_publishes set published_at = ${at(3).toISOString()}::timestamptz where sub_workspace_id = ${sub!}`,
-      sql`update allocation_publishes set published_at = ${at(1).toISOString()}::timestamptz where sub_workspace_id = ${other!}`,
-      sql`insert into model_set_changes (sub_workspace_id, changes, in_flight, hold_until)
-        values (${sub!}, 5, 1, now() + interval '1 hour')`,
-      sql`update pool_free_bounds set free_below = free_below + 10, generation = generation + 1,
-        lowerings_in_flight = 1, lowering_until = ${at(100).toISOString()}::timestamptz
-        where org_id = ${orgId}::uuid and dimension = 'prompts'`,
-    ]) {
-      await db.db.execute(statement);
-    }
-    const before = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
-    for (const statement of backfillStatements("0025_fold_read_entries"))
-      await db.db.execute(sql.raw(statement));
-
-    const start = await readSectionStart(db.db, sub!, at(6), LAG_MS);
-    expect(start.lastPublish?.publishedAt).toEqual(at(3));
-    expect(start.entry).toEqual({ version: 5, announced: true });
-    // The entry's publish was the newer: kept.
-    expect((await readSectionStart(db.db, other!, at(6), LAG_MS)).lastPublish?.publishedAt).toEqual(at(5));
-    // The raised bound (the weaker claim), a version moved on: a lesson quoting the old one is refused.
-    const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
-    expect(after.bounds).toEqual({ projects: 20, prompts: 30 });
-    expect([before.version, after.version]).toEqual([0, 1]);
   });
 });
 
