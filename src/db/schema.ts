@@ -274,18 +274,11 @@ export const brandLeases = pgTable("brand_leases", {
   expiresAt: tz("expires_at").notNull(),
 });
 
-/**
- * The last publish written into each sub-workspace. Upstream's `used` catches up asynchronously
- * after a publish (spec/gateway.md §3), so a release computed from a read inside that lag could
- * lower the allocation below real usage; releases defer within the lag window (ADR 0001 addendum).
- *
- * A publish made inside a guarded section also carries what that section's read says
- * (docs/decisions/0030): `*_used_bound`, at least the sub-workspace's real `used` right after the
- * publish (the read's `used`, raised to the previous publish's bound when the read was inside its
- * window, plus everything the publish can have moved: the read's `drafted` and the section's staged
- * need), and `*_moved_in_window`, the units this publish and the earlier ones of its window moved
- * (what a read inside the window can at most be missing). Null: a publish without such a read —
- * the conservative rule (skip, defer) applies.
+/*
+ * Left behind by the fold into the resources record (issue 38, docs/decisions/0046–0048): since
+ * migration 0026 nothing writes or reads `allocation_publishes`, `model_set_changes` and
+ * `pool_free_bounds`; what they held lives on the workspace's entry of `resource_observations`
+ * (documented there). Declared here until the contract step that drops them.
  */
 export const allocationPublishes = pgTable("allocation_publishes", {
   subWorkspaceId: text("sub_workspace_id").primaryKey(),
@@ -295,11 +288,6 @@ export const allocationPublishes = pgTable("allocation_publishes", {
   promptsUsedBound: integer("prompts_used_bound"),
   projectsMovedInWindow: integer("projects_moved_in_window"),
   promptsMovedInWindow: integer("prompts_moved_in_window"),
-  /**
-   * A delete landed inside the window of this chain of publishes: the bound still holds (a delete
-   * only lowers `used`) but may now be far above it, so the guard no longer plans its own top-ups
-   * from it (docs/decisions/0030, addendum). Cleared when a publish starts a new window.
-   */
   boundLoose: boolean("bound_loose").notNull().default(false),
 });
 
@@ -336,10 +324,9 @@ export const resourceObservations = pgTable(
     metering: text("metering", { enum: ["metered", "unmetered"] }),
     meteringAsOf: tz("metering_as_of"),
     /*
-     * The fold (issue 38, docs/decisions/0046, 0047): what `allocation_publishes`,
-     * `model_set_changes` and `pool_free_bounds` hold moves onto the workspace's entry. This
-     * release reads the columns below and still writes those tables beside them; the next writes
-     * the columns only.
+     * The fold (issue 38, docs/decisions/0046–0048): what `allocation_publishes`,
+     * `model_set_changes` and `pool_free_bounds` held, on the workspace's entry; the columns below
+     * are all that is read and written of it.
      */
     /**
      * Moved on by every announcement's begin and end (a model add on a sub-workspace's entry, a
@@ -350,15 +337,35 @@ export const resourceObservations = pgTable(
     /** Announcements begun and not yet ended; they stop holding at `announced_until`. */
     announced: integer("announced").notNull().default(0),
     announcedUntil: tz("announced_until"),
-    /** A sub-workspace's last publish, on the database's clock, and its bound (ADR 0030). */
+    /**
+     * A sub-workspace's last publish, on the database's clock. Upstream's `used` catches up
+     * asynchronously after a publish (spec/gateway.md §3), so a release computed from a read inside
+     * that lag could lower the allocation below real usage (ADR 0001 addendum). A publish made
+     * inside a guarded section also carries what that section's read says (docs/decisions/0030):
+     * `*_used_bound`, at least the real `used` right after the publish (the read's `used`, raised to
+     * the previous publish's bound when the read was inside its window, plus all the publish can
+     * have moved: the read's `drafted` and the section's staged need), and `*_moved_in_window`, the
+     * units the publishes of its window moved (what a read inside it can at most be missing). Null:
+     * a publish without such a read — the conservative rule (skip, defer) applies.
+     */
     publishedAt: tz("published_at"),
     basisReadAt: tz("basis_read_at"),
     projectsUsedBound: integer("projects_used_bound"),
     promptsUsedBound: integer("prompts_used_bound"),
     projectsMovedInWindow: integer("projects_moved_in_window"),
     promptsMovedInWindow: integer("prompts_moved_in_window"),
+    /**
+     * A delete landed inside the window: the bound still holds (a delete only lowers `used`) but may
+     * be far above it, so the guard no longer plans its own top-ups from it (docs/decisions/0030,
+     * addendum). Cleared when a publish starts a new window.
+     */
     boundLoose: boolean("bound_loose").notNull().default(false),
-    /** The parent's entry: its free units are below these, learned then (ADR 0033). */
+    /**
+     * The parent's entry: its free units (`total − used`, what a transfer may take) are below
+     * these (ADR 0033), learned from a transfer refused for insufficient units or a read of the
+     * parent, at the time the call was sent (the database's clock); trusted for the pool sampler's
+     * interval. Raised by every unit Serenity gives back, before it is sent.
+     */
     projectsFreeBelow: integer("projects_free_below"),
     projectsFreeLearnedAt: tz("projects_free_learned_at"),
     promptsFreeBelow: integer("prompts_free_below"),
@@ -372,19 +379,6 @@ export const resourceObservations = pgTable(
   ],
 );
 
-/**
- * What Serenity knows of each org's pool, per dimension: its free units (`total − used` of the
- * parent, what a transfer may take) are below `free_below` (docs/decisions/0033). Learned from a
- * transfer refused 422 insufficient units (the units it asked for) and from every read of the
- * parent (its free units plus one); raised by every unit Serenity gives back itself; trusted for
- * the pool sampler's interval from `learned_at` (when the call that taught it was sent, on the
- * database's clock), within which the sampler's next read of the parent shows units somebody else
- * added. Every lowering Serenity sends raises the bound by what it returns before it is sent, and
- * moves its version (the `generation` column) on when it starts and when it is answered: what a
- * call taught is recorded only if the version is still the one the caller read before sending it
- * and no lowering is in flight (a compare-and-set, no clock involved), since the call may not have
- * seen those units.
- */
 export const poolFreeBounds = pgTable(
   "pool_free_bounds",
   {
@@ -392,28 +386,13 @@ export const poolFreeBounds = pgTable(
     dimension: text("dimension").notNull(),
     freeBelow: integer("free_below"),
     learnedAt: tz("learned_at"),
-    /**
-     * The dimension's version (a compare-and-set counter, not the prompt-generation feature). The
-     * column keeps its first name until the fold into the resources record drops the table (issue
-     * 38; a rename is three releases under ADR 0032 and would outlive the table).
-     */
     version: integer("generation").notNull().default(0),
-    /** Lowerings sent and not yet answered; while any is, nothing a call taught is recorded. */
     loweringsInFlight: integer("lowerings_in_flight").notNull().default(0),
-    /** When an unanswered lowering stops holding records back (one whose end was never written). */
     loweringUntil: tz("lowering_until"),
   },
   (table) => [primaryKey({ columns: [table.orgId, table.dimension] })],
 );
 
-/**
- * Model sets changed under each sub-workspace's allocation lock (docs/decisions/0030, addendum): a
- * section counts `changes` before it works out its need (the need of a prompt write multiplies by
- * the project's model count, read before the lock is held) and again once it holds the lock; a
- * change in between, or one in flight (`in_flight`, until `hold_until` on the database's clock when
- * its end was never written), means its need may be short of what its writes stage, and its publish
- * is recorded without a basis.
- */
 export const modelSetChanges = pgTable("model_set_changes", {
   subWorkspaceId: text("sub_workspace_id").primaryKey(),
   changes: integer("changes").notNull().default(0),

@@ -44,6 +44,8 @@ let previous: CheckedOutRelease | undefined;
 let mixed: ServeProcess[] = [];
 /** The same two releases with a publish-lag window longer than the simulator's lag. */
 let lagging: ServeProcess[] = [];
+/** …and with a window no test outlasts, for a lag counted in reads (`HIDDEN`). */
+let blind: ServeProcess[] = [];
 let org: { orgId: string; token: string };
 
 beforeAll(async () => {
@@ -59,15 +61,17 @@ beforeAll(async () => {
   const root = previous.root;
   const checkout = { bin: `${root}/bin/serenity.mjs`, cwd: root };
   const withWindow = { ...common, env: { ...common.env, SERENITY_PUBLISH_LAG_MS: String(WINDOW_MS) } };
-  [mixed, lagging] = await Promise.all([
+  const withLongWindow = { ...common, env: { ...common.env, SERENITY_PUBLISH_LAG_MS: "600000" } };
+  [mixed, lagging, blind] = await Promise.all([
     Promise.all([startServe(common), startServe({ ...common, checkout })]),
     Promise.all([startServe(withWindow), startServe({ ...withWindow, checkout })]),
+    Promise.all([startServe(withLongWindow), startServe({ ...withLongWindow, checkout })]),
   ]);
   org = await prepareOrg(mixed[0]!.url);
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([...mixed, ...lagging].map((process) => process.stop()));
+  await Promise.all([...mixed, ...lagging, ...blind].map((process) => process.stop()));
   await sim?.close();
   await db?.destroy();
   await previous?.remove();
@@ -129,4 +133,36 @@ describe("allocation across this release and the previous one (one database, one
     },
     120_000,
   );
+
+  // The same, made certain: the sibling's publish (150 prompts of its 300) stays hidden from every
+  // read, then the hungry brand asks for 200 with the pool dry. Planning from the publish, a
+  // sibling keeps 200 (100 reclaimed, the rest refused orgPoolExhausted); blind to it, rebalancing
+  // takes 200 and leaves the sibling at 100, below its 150 used. Red with a previous release that
+  // reads what this one no longer writes (shown against the fold's first release, ADR 0048).
+  it.each([
+    ["the previous release", "this one", () => [...blind].reverse(), "hidden-rebalance-old"],
+    ["this release", "the previous one", () => blind, "hidden-rebalance-new"],
+  ])(
+    "with the sibling's publish hidden from every read, rebalancing by %s keeps what %s published",
+    async (_by, _sibling, processes, label) => {
+      await forgetPoolFreeBounds(db.db, org.orgId);
+      const report = await runRebalanceRound(sim.url, processes(), org, HIDDEN, label);
+      const described = JSON.stringify(report);
+
+      expect(rebalanceBreaches(report), described).toEqual([]);
+      expect(report.created.sibling, described).toBe(150);
+      expect(report.siblingLowered, described).toBeGreaterThan(0);
+    },
+    120_000,
+  );
 });
+
+/** A sibling's one publish hidden from reads (not time: a slow machine cannot end it early). */
+const HIDDEN = {
+  siblingSlack: 300,
+  siblingWrites: [150],
+  hungryWrites: [200],
+  latencyMs: 0,
+  usedLagReads: 1_000,
+  siblingFirst: true,
+};

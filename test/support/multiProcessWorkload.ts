@@ -377,6 +377,10 @@ export interface RebalanceShape {
   latencyMs: number;
   /** The simulator's `used` lags each publish by this long (0: never; spec/gateway.md §3). */
   usedLagMs?: number;
+  /** …and for this many resource reads (a lag no slow machine can run out of: it counts reads). */
+  usedLagReads?: number;
+  /** The sibling's writes all answered before the hungry brand's begin (else both at once). */
+  siblingFirst?: boolean;
 }
 
 /**
@@ -480,6 +484,7 @@ export async function runRebalanceRound(
   await simControl(simulatorUrl, "/settings", {
     latencyMs: shape.latencyMs,
     usedLagMs: shape.usedLagMs ?? 0,
+    usedLagReads: shape.usedLagReads ?? 0,
   });
   await fetch(`${simulatorUrl}/__sim/calls`, { method: "DELETE" });
 
@@ -526,12 +531,17 @@ export async function runRebalanceRound(
   ) => {
     for (const [index, n] of sizes.entries()) await write(process, brandId, who, n, `w${index}`);
   };
-  await Promise.all([
-    sequence(processes[0]!, hungry.id, "hungry", shape.hungryWrites),
-    sequence(processes[1 % processes.length]!, sibling.id, "sibling", shape.siblingWrites),
-  ]);
+  const hungryWrites = () => sequence(processes[0]!, hungry.id, "hungry", shape.hungryWrites);
+  const siblingWrites = () =>
+    sequence(processes[1 % processes.length]!, sibling.id, "sibling", shape.siblingWrites);
+  if (shape.siblingFirst) {
+    await siblingWrites();
+    await hungryWrites();
+  } else {
+    await Promise.all([hungryWrites(), siblingWrites()]);
+  }
   await write(processes[0]!, hungry.id, "hungry", 10, "last");
-  await simControl(simulatorUrl, "/settings", { latencyMs: 0, usedLagMs: 0 });
+  await simControl(simulatorUrl, "/settings", { latencyMs: 0, usedLagMs: 0, usedLagReads: 0 });
 
   const calls = await simControl<{ method: string; path: string; status: number }[]>(simulatorUrl, "/calls");
   const refused405 = calls.filter(
