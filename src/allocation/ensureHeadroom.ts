@@ -22,9 +22,8 @@ import { flushSection, type GuardedSection, lastPublishFor, noteRead } from "./g
 import { knownNotToFit, knownPoolFree, refreshPoolInBackground } from "./poolFreeBounds.ts";
 import { ownReadWithinPublishBound } from "./publishBound.ts";
 import { rebalanceFromSiblings } from "./rebalanceFromSiblings.ts";
-import { recordLedgerEntry } from "./recordLedgerEntry.ts";
 import { observeResources } from "./resourcesRecord.ts";
-import { transferAndRecord } from "./transferAndRecord.ts";
+import { recordLedgerEntry, transferAndRecord } from "./transferAndRecord.ts";
 import { toServiceError } from "./upstreamFailures.ts";
 
 export interface EnsureOptions {

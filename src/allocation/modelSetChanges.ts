@@ -1,5 +1,5 @@
-import { beginModelSetChange } from "../db/modelSetChanges/beginModelSetChange.ts";
-import { endModelSetChange } from "../db/modelSetChanges/endModelSetChange.ts";
+import { beginAnnouncement } from "../db/resourceObservations/beginAnnouncement.ts";
+import { endAnnouncement } from "../db/resourceObservations/endAnnouncement.ts";
 import type { AllocationDeps } from "./allocationDeps.ts";
 import type { Announcement } from "./announced.ts";
 import { countOwnAnnouncement, type GuardedSection } from "./guardedSection.ts";
@@ -21,15 +21,16 @@ export function modelAdd(
   subWorkspaceId: string,
   section: GuardedSection,
 ): Announcement {
+  const on = { orgId, workspaceId: subWorkspaceId };
   return {
     what: "a model add",
     fields: { subWorkspaceId },
     begin: async (hold) => {
-      await beginModelSetChange(deps.db, { orgId, subWorkspaceId }, hold);
+      await beginAnnouncement(deps.db, on, hold);
       countOwnAnnouncement(section);
     },
     end: async () => {
-      await endModelSetChange(deps.db, subWorkspaceId);
+      await endAnnouncement(deps.db, on);
       countOwnAnnouncement(section);
     },
   };

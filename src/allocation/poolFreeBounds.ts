@@ -1,10 +1,10 @@
 import { DEFAULT_POOL_SAMPLE_INTERVAL_MS } from "../config/env.ts";
 import { durationMs } from "../config/flags.ts";
-import { beginPoolLowering } from "../db/poolFreeBounds/beginPoolLowering.ts";
-import { endPoolLowering } from "../db/poolFreeBounds/endPoolLowering.ts";
-import { findPoolFreeBounds, type KnownPoolFree } from "../db/poolFreeBounds/findPoolFreeBounds.ts";
-import type { PoolFreeBoundWindow } from "../db/poolFreeBounds/poolFreeBoundWindow.ts";
-import { recordPoolFreeBound } from "../db/poolFreeBounds/recordPoolFreeBound.ts";
+import { beginAnnouncement } from "../db/resourceObservations/beginAnnouncement.ts";
+import { endAnnouncement } from "../db/resourceObservations/endAnnouncement.ts";
+import type { PoolFreeBoundWindow } from "../db/resourceObservations/findPoolFreeBounds.ts";
+import { findPoolFreeBounds, type KnownPoolFree } from "../db/resourceObservations/findPoolFreeBounds.ts";
+import { recordPoolFreeBound } from "../db/resourceObservations/recordPoolFreeBound.ts";
 import {
   type Dimension,
   DIMENSIONS,
@@ -95,22 +95,21 @@ export function returnedUnits(before: Units, targets: TransferTargets): Partial<
 }
 
 /**
- * A lowering, announced (announced.ts): before it is sent the bound is raised by what it returns
- * and the lowering is in flight (`beginPoolLowering`); when that cannot be written the lowering is
- * not sent, or a bound learned meanwhile would miss its units — the caller's transfer fails instead
- * (a release is left for the sweep, a sibling is skipped).
+ * A lowering, announced (announced.ts) on the org's parent's entry: before it is sent the bound is
+ * raised by what it returns and the lowering is in flight; when that cannot be written the lowering
+ * is not sent, or a bound learned meanwhile would miss its units — the caller's transfer fails
+ * instead (a release is left for the sweep, a sibling is skipped).
  */
 export function poolLowering(
   deps: Pick<AllocationDeps, "db">,
   orgId: string,
   returning: Partial<Record<Dimension, number>>,
 ): Announcement {
-  const dimensions = Object.keys(returning) as Dimension[];
   return {
     what: "a lowering",
-    fields: { orgId, dimensions },
-    begin: (hold) => beginPoolLowering(deps.db, { orgId, returning }, hold),
-    end: () => endPoolLowering(deps.db, { orgId, dimensions }),
+    fields: { orgId, dimensions: Object.keys(returning) },
+    begin: (hold) => beginAnnouncement(deps.db, { orgId }, hold, returning),
+    end: () => endAnnouncement(deps.db, { orgId }),
   };
 }
 

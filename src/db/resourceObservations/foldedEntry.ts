@@ -42,6 +42,17 @@ export function parentEntry(orgId: string): SQL {
     where o.id = ${orgId}::uuid and o.parent_workspace_id is not null`;
 }
 
+/** The entry an announcement is on: a sub-workspace's, or (no `workspaceId`) the org's parent's. */
+export interface AnnouncedEntry {
+  orgId: string;
+  workspaceId?: string;
+}
+
+/** The entry `on` names, as workspaceEntry or parentEntry select it. */
+export function entryOf(on: AnnouncedEntry): SQL {
+  return on.workspaceId === undefined ? parentEntry(on.orgId) : workspaceEntry(on.orgId, on.workspaceId);
+}
+
 /** A column an entry write sets: its value on a new entry, and `set` (alias `r`) on an existing one. */
 export interface EntryColumn {
   name: string;
@@ -93,27 +104,3 @@ export const AT = sql`(select at from clock)`;
 export function atPlus(ms: number): SQL {
   return sql`(${AT} + ${Math.round(ms)}::double precision * interval '1 millisecond')`;
 }
-
-/**
- * An announcement begins (allocation/announced.ts), in a statement with `clockCte`: the version
- * moves on, one more in flight until it ends or until `holdMs` from now on the database's clock
- * (an end never written: the count starts again from one once the hold is over).
- */
-export function announcementBegins(holdMs: number): EntryColumn[] {
-  return [
-    { name: "version", value: sql`1`, set: sql`r.version + 1` },
-    {
-      name: "announced",
-      value: sql`1`,
-      set: sql`case when r.announced_until > ${AT} then r.announced + 1 else 1 end`,
-    },
-    {
-      name: "announced_until",
-      value: atPlus(holdMs),
-      set: sql`greatest(r.announced_until, ${atPlus(holdMs)})`,
-    },
-  ];
-}
-
-/** An announcement ends: the version moves on, one fewer in flight (`set` of an update, alias-free). */
-export const ANNOUNCEMENT_ENDS = sql`version = version + 1, announced = greatest(0, announced - 1)`;

@@ -12,15 +12,13 @@ import { loosenPublishBound } from "../../../src/db/allocation/loosenPublishBoun
 import { recordPublish } from "../../../src/db/allocation/recordPublish.ts";
 import { recordSection } from "../../../src/db/allocation/recordSection.ts";
 import { releaseAllocationLock } from "../../../src/db/allocation/releaseAllocationLock.ts";
-import { beginModelSetChange } from "../../../src/db/modelSetChanges/beginModelSetChange.ts";
-import { endModelSetChange } from "../../../src/db/modelSetChanges/endModelSetChange.ts";
-import { beginPoolLowering } from "../../../src/db/poolFreeBounds/beginPoolLowering.ts";
-import { endPoolLowering } from "../../../src/db/poolFreeBounds/endPoolLowering.ts";
-import { findPoolFreeBounds } from "../../../src/db/poolFreeBounds/findPoolFreeBounds.ts";
-import { recordPoolFreeBound } from "../../../src/db/poolFreeBounds/recordPoolFreeBound.ts";
+import { beginAnnouncement } from "../../../src/db/resourceObservations/beginAnnouncement.ts";
+import { endAnnouncement } from "../../../src/db/resourceObservations/endAnnouncement.ts";
+import { findPoolFreeBounds } from "../../../src/db/resourceObservations/findPoolFreeBounds.ts";
 import { forgetObservations } from "../../../src/db/resourceObservations/forgetObservations.ts";
 import { listOrgObservations } from "../../../src/db/resourceObservations/listOrgObservations.ts";
 import { holdsResources } from "../../../src/db/resourceObservations/observationRow.ts";
+import { recordPoolFreeBound } from "../../../src/db/resourceObservations/recordPoolFreeBound.ts";
 import { recordResourcesRead } from "../../../src/db/resourceObservations/recordResourcesRead.ts";
 import { recordTransferAnswer } from "../../../src/db/resourceObservations/recordTransferAnswer.ts";
 import type { WorkspaceResources } from "../../../src/domain/allocation.ts";
@@ -220,16 +218,16 @@ describe("the fold's third release: every write lands on the entry alone", () =>
   it("takes every model add's announcement: version, in flight, hold", async () => {
     const { orgId } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
-    const ids = { orgId, subWorkspaceId: sub };
-    await beginModelSetChange(db.db, ids, { now: at(0), holdMs: HOLD_MS });
+    const ids = { orgId, workspaceId: sub };
+    await beginAnnouncement(db.db, ids, { now: at(0), holdMs: HOLD_MS });
     expect(await foldOf(sub)).toMatchObject({ version: 1, announced: 1 });
-    await endModelSetChange(db.db, sub);
+    await endAnnouncement(db.db, ids);
     expect(await foldOf(sub)).toMatchObject({ version: 2, announced: 0 });
     // Begun and never ended: after the hold the next begin counts from one again.
-    await beginModelSetChange(db.db, ids, { now: at(2), holdMs: HOLD_MS });
-    await beginModelSetChange(db.db, ids, { now: at(200), holdMs: HOLD_MS });
+    await beginAnnouncement(db.db, ids, { now: at(2), holdMs: HOLD_MS });
+    await beginAnnouncement(db.db, ids, { now: at(200), holdMs: HOLD_MS });
     expect(await foldOf(sub)).toMatchObject({ version: 4, announced: 1 });
-    await endModelSetChange(db.db, sub);
+    await endAnnouncement(db.db, ids);
     expect(await foldOf(sub)).toMatchObject({ version: 5, announced: 0 });
     await expectTablesUntouched();
   });
@@ -257,15 +255,11 @@ describe("the fold's third release: every write lands on the entry alone", () =>
     }
     expect(await foldOf(parent)).toMatchObject({ version: 0, announced: 0, prompts_free_below: 5 });
     // A lowering of prompts only, then of both; one ends.
-    await beginPoolLowering(db.db, { orgId, returning: { prompts: 100 } }, { now: at(1), holdMs: HOLD_MS });
+    await beginAnnouncement(db.db, { orgId }, { now: at(1), holdMs: HOLD_MS }, { prompts: 100 });
     expect(await foldOf(parent)).toMatchObject({ version: 1, announced: 1, prompts_free_below: 105 });
-    await beginPoolLowering(
-      db.db,
-      { orgId, returning: { projects: 1, prompts: 50 } },
-      { now: at(2), holdMs: HOLD_MS },
-    );
+    await beginAnnouncement(db.db, { orgId }, { now: at(2), holdMs: HOLD_MS }, { projects: 1, prompts: 50 });
     expect(await foldOf(parent)).toMatchObject({ version: 2, announced: 2, prompts_free_below: 155 });
-    await endPoolLowering(db.db, { orgId, dimensions: ["prompts"] });
+    await endAnnouncement(db.db, { orgId });
     expect(await foldOf(parent)).toMatchObject({ version: 3, announced: 1 });
     // A refusal quoting the version read before the lowerings: not recorded, on either side.
     const refusal = (version: number, seconds: number) =>
@@ -276,7 +270,7 @@ describe("the fold's third release: every write lands on the entry alone", () =>
       );
     expect(await refusal(known.version, 4)).toBe(false);
     expect((await foldOf(parent)).prompts_free_below).toBe(155);
-    await endPoolLowering(db.db, { orgId, dimensions: ["projects", "prompts"] });
+    await endAnnouncement(db.db, { orgId });
     const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
     expect(await refusal(after.version, 6)).toBe(true);
     expect(await foldOf(parent)).toMatchObject({ version: 4, announced: 0, prompts_free_below: 3 });
@@ -286,7 +280,7 @@ describe("the fold's third release: every write lands on the entry alone", () =>
   it("an entry holding no read takes a read's figures and a transfer answer's planning usage, keeping what the fold put on it", async () => {
     const { orgId } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
-    await beginModelSetChange(db.db, { orgId, subWorkspaceId: sub }, { now: at(0), holdMs: HOLD_MS });
+    await beginAnnouncement(db.db, { orgId, workspaceId: sub }, { now: at(0), holdMs: HOLD_MS });
     await recordTransferAnswer(db.db, {
       orgId,
       subWorkspaceId: sub,
@@ -417,7 +411,7 @@ describe("the entries are what is read (the fold's second release on)", () => {
       now: at(0),
     });
     await recordPublish(db.db, { orgId, subWorkspaceId: sub, now: at(1), publishLagMs: LAG_MS });
-    await beginModelSetChange(db.db, { orgId, subWorkspaceId: sub }, { now: at(2), holdMs: HOLD_MS });
+    await beginAnnouncement(db.db, { orgId, workspaceId: sub }, { now: at(2), holdMs: HOLD_MS });
     const known = await findPoolFreeBounds(db.db, orgId, { now: at(2), ttlMs: 60_000, freshMs: 30_000 });
     const bound = { orgId, freeBelow: 7, sentAgoMs: 0, source: "read" as const, version: known.version };
     expect(
@@ -494,11 +488,7 @@ describe("the entries are what is read (the fold's second release on)", () => {
         { now: at(1), ttlMs: 60_000 },
       );
       await waitFor(async () => (await waiting()) === 1, { what: "the bound waiting" });
-      const lowering = beginPoolLowering(
-        db.db,
-        { orgId, returning: { prompts: 5 } },
-        { now: at(1), holdMs: HOLD_MS },
-      );
+      const lowering = beginAnnouncement(db.db, { orgId }, { now: at(1), holdMs: HOLD_MS }, { prompts: 5 });
       await waitFor(async () => (await waiting()) === 2, { what: "the lowering waiting" });
       await holder.query("commit");
       // Each locks the entry alone (the fold's second release, which locked a table's row too, was
@@ -515,8 +505,8 @@ describe("the entries are what is read (the fold's second release on)", () => {
     const { orgId } = await newOrg();
     const window = { now: at(0), ttlMs: 60_000 };
     const known = await findPoolFreeBounds(db.db, orgId, { ...window, freshMs: 30_000 });
-    await beginPoolLowering(db.db, { orgId, returning: { prompts: 10 } }, { now: at(1), holdMs: HOLD_MS });
-    await endPoolLowering(db.db, { orgId, dimensions: ["prompts"] });
+    await beginAnnouncement(db.db, { orgId }, { now: at(1), holdMs: HOLD_MS }, { prompts: 10 });
+    await endAnnouncement(db.db, { orgId });
     const lesson = (version: number) =>
       recordPoolFreeBound(
         db.db,
@@ -546,7 +536,7 @@ describe("the entries are what is read (the fold's second release on)", () => {
       });
     }
     await recordPublish(db.db, { orgId, subWorkspaceId: published!, now: at(1), publishLagMs: LAG_MS });
-    await beginModelSetChange(db.db, { orgId, subWorkspaceId: announcing! }, { now: at(1), holdMs: HOLD_MS });
+    await beginAnnouncement(db.db, { orgId, workspaceId: announcing! }, { now: at(1), holdMs: HOLD_MS });
     const forget = (seconds: number) =>
       forgetObservations(db.db, { orgId, keep: [parent] }, { now: at(seconds), publishLagMs: LAG_MS });
     const left = async () => (await listOrgObservations(db.db, orgId)).map((row) => row.workspaceId).sort();
@@ -563,8 +553,8 @@ describe("the entries are what is read (the fold's second release on)", () => {
       insert into brands (org_id, name, sub_workspace_id, status, created_at, updated_at)
       values (${orgId}::uuid, 'Branded', ${branded}, 'active', now(), now())
     `);
-    await beginModelSetChange(db.db, { orgId, subWorkspaceId: branded }, { now: at(200), holdMs: HOLD_MS });
-    await endModelSetChange(db.db, branded);
+    await beginAnnouncement(db.db, { orgId, workspaceId: branded }, { now: at(200), holdMs: HOLD_MS });
+    await endAnnouncement(db.db, { orgId, workspaceId: branded });
     expect(await forget(400)).toBe(0);
     expect(await left()).toEqual([branded]);
   });

@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { ANNOUNCEMENT_HOLD_MS } from "../../../src/allocation/announced.ts";
 import { POOL_BOUND_FRESH_MS, poolFreeBoundWindowOf } from "../../../src/allocation/poolFreeBounds.ts";
 import { listLedgerEntries } from "../../../src/db/allocation/listLedgerEntries.ts";
-import { beginPoolLowering } from "../../../src/db/poolFreeBounds/beginPoolLowering.ts";
-import { endPoolLowering } from "../../../src/db/poolFreeBounds/endPoolLowering.ts";
-import { findPoolFreeBounds } from "../../../src/db/poolFreeBounds/findPoolFreeBounds.ts";
-import { recordPoolFreeBound } from "../../../src/db/poolFreeBounds/recordPoolFreeBound.ts";
+import { beginAnnouncement } from "../../../src/db/resourceObservations/beginAnnouncement.ts";
+import { endAnnouncement } from "../../../src/db/resourceObservations/endAnnouncement.ts";
+import { findPoolFreeBounds } from "../../../src/db/resourceObservations/findPoolFreeBounds.ts";
+import { recordPoolFreeBound } from "../../../src/db/resourceObservations/recordPoolFreeBound.ts";
 import { ServiceError } from "../../../src/domain/errors.ts";
 import { readParentAndFamily } from "../../../src/poolView/poolViewReads.ts";
 import {
@@ -198,19 +198,19 @@ describe("the pool's known free units", () => {
     expect(seen.version).toBe(0);
 
     // A release answered while a refusal was on its way back: the refusal may predate its units.
-    await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 100 } }, hold());
-    await endPoolLowering(worlds.db.db, { orgId: t.orgId, dimensions: ["prompts"] });
+    await beginAnnouncement(worlds.db.db, { orgId: t.orgId }, hold(), { prompts: 100 });
+    await endAnnouncement(worlds.db.db, { orgId: t.orgId });
     expect(await refusal(seen.version)).toBe(false);
     expect((await known()).bounds).toEqual({});
 
     // Sent after it: recorded. A lowering sent next raises the bound before it goes out...
     expect(await refusal((await known()).version)).toBe(true);
-    await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 25 } }, hold());
+    await beginAnnouncement(worlds.db.db, { orgId: t.orgId }, hold(), { prompts: 25 });
     expect((await known()).bounds).toEqual({ prompts: 65 });
     // ...and while it is in flight nothing is recorded, even quoting the current version (the
     // call may have been answered before its units arrived)...
     expect(await refusal((await known()).version)).toBe(false);
-    await endPoolLowering(worlds.db.db, { orgId: t.orgId, dimensions: ["prompts"] });
+    await endAnnouncement(worlds.db.db, { orgId: t.orgId });
     expect((await known()).bounds).toEqual({ prompts: 65 });
     // ...until it is answered; a call sent before a bound already known is not recorded over it.
     const current = (await known()).version;
@@ -218,7 +218,7 @@ describe("the pool's known free units", () => {
     expect(await refusal(current, 60_000)).toBe(false);
 
     // A lowering whose end is never written (its process died) holds records back only so long.
-    await beginPoolLowering(worlds.db.db, { orgId: t.orgId, returning: { prompts: 10 } }, hold());
+    await beginAnnouncement(worlds.db.db, { orgId: t.orgId }, hold(), { prompts: 10 });
     const afterDeath = (await known()).version;
     expect(await refusal(afterDeath)).toBe(false);
     clock.advance(ANNOUNCEMENT_HOLD_MS + 1);

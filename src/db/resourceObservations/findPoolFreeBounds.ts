@@ -2,8 +2,13 @@ import { sql } from "drizzle-orm";
 
 import { type Dimension, DIMENSIONS } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import { databaseNowPlus } from "../databaseTime.ts";
-import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
+import { databaseNowPlus, type DatabaseTime } from "../databaseTime.ts";
+
+/** How long a bound stays trusted, and the time a test drives by hand (production: undefined). */
+export interface PoolFreeBoundWindow {
+  ttlMs: number;
+  now: DatabaseTime;
+}
 
 export interface KnownPoolFree {
   /**

@@ -2,15 +2,8 @@ import { sql } from "drizzle-orm";
 
 import type { Dimension } from "../../domain/allocation.ts";
 import type { DbExecutor } from "../database.ts";
-import {
-  AT,
-  atPlus,
-  clockCte,
-  type EntryColumn,
-  parentEntry,
-  upsertEntry,
-} from "../resourceObservations/foldedEntry.ts";
-import type { PoolFreeBoundWindow } from "./poolFreeBoundWindow.ts";
+import type { PoolFreeBoundWindow } from "./findPoolFreeBounds.ts";
+import { AT, atPlus, clockCte, type EntryColumn, parentEntry, upsertEntry } from "./foldedEntry.ts";
 
 /**
  * What a call sent `sentAgoMs` ago told of `orgId`'s pool in `dimension` (docs/decisions/0033):
