@@ -61,9 +61,22 @@ function secondDatabaseProject(url: string): TestProjectInlineConfiguration {
       // the URL from this project's env).
       globalSetup: ["test/support/globalSetup.ts"],
       env: { TEST_DATABASE_URL: url },
+      ...SHARED_MODULE_GRAPH,
     },
   };
 }
+
+/**
+ * The files of a worker share one module graph (`isolate: false`): each test file no longer loads
+ * its own copy of the libraries and of src/, which took about a third of the suites' worker time
+ * (import 350 -> 95 s, the run's wall 893 -> 587 s here; docs/decisions/0036). What a file could
+ * leave behind for the next: the environment, reset before every file (restoreEnvironment.ts);
+ * every database a file uses is its own clone, every server and simulator its own port.
+ */
+const SHARED_MODULE_GRAPH: { isolate: boolean; setupFiles: string[] } = {
+  isolate: false,
+  setupFiles: ["test/support/restoreEnvironment.ts"],
+};
 
 const secondDatabaseUrl = process.env.TEST_SECOND_DATABASE_URL;
 
@@ -96,6 +109,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           globalSetup: ["test/support/globalSetup.ts"],
           exclude: ["test/unit/**", "test/browser/**", "**/node_modules/**"],
+          ...SHARED_MODULE_GRAPH,
         },
       },
       // Side by side with the first pass in one run, on the same two workers: no second start-up,
