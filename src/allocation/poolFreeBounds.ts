@@ -2,8 +2,11 @@ import { DEFAULT_POOL_SAMPLE_INTERVAL_MS } from "../config/env.ts";
 import { durationMs } from "../config/flags.ts";
 import { beginAnnouncement } from "../db/resourceObservations/beginAnnouncement.ts";
 import { endAnnouncement } from "../db/resourceObservations/endAnnouncement.ts";
-import type { PoolFreeBoundWindow } from "../db/resourceObservations/findPoolFreeBounds.ts";
-import { findPoolFreeBounds, type KnownPoolFree } from "../db/resourceObservations/findPoolFreeBounds.ts";
+import {
+  findPoolFreeBounds,
+  type KnownPoolFree,
+  type PoolFreeBoundWindow,
+} from "../db/resourceObservations/findPoolFreeBounds.ts";
 import { recordPoolFreeBound } from "../db/resourceObservations/recordPoolFreeBound.ts";
 import {
   type Dimension,
