@@ -44,8 +44,8 @@ export async function recordPoolFreeBound(
     and (${freeBelow} is null or ${learnedAt} is null or ${sentAt} >= ${learnedAt})
     ${tighterKept}`;
   // Quoting a version, the caller read an entry: none now (its org took another parent) takes nothing.
-  const proposed = sql`${bound.version}::integer = 0 or exists (
-    select 1 from resource_observations x where x.org_id = e.org_id and x.workspace_id = e.workspace_id)`;
+  const proposed = sql`(${bound.version}::integer = 0 or exists (
+    select 1 from resource_observations x where x.org_id = e.org_id and x.workspace_id = e.workspace_id))`;
   const learned: EntryColumn[] = [
     {
       name: `${prefix}_free_below`,
