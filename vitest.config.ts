@@ -73,6 +73,9 @@ function secondDatabaseProject(url: string): TestProjectInlineConfiguration {
  * leave behind for the next: the environment, reset before every file (restoreEnvironment.ts);
  * every database a file uses is its own clone, every server and simulator its own port.
  */
+/** Run isolated (the "processes" project below): the reliability and end-to-end suites. */
+const PROCESS_SUITES = ["test/reliability/**/*.test.ts", "test/e2e/**/*.test.ts"];
+
 const SHARED_MODULE_GRAPH: { isolate: boolean; setupFiles: string[] } = {
   isolate: false,
   setupFiles: ["test/support/restoreEnvironment.ts"],
@@ -108,8 +111,20 @@ export default defineConfig({
           name: "suites",
           include: ["test/**/*.test.ts"],
           globalSetup: ["test/support/globalSetup.ts"],
-          exclude: ["test/unit/**", "test/browser/**", "**/node_modules/**"],
+          exclude: [...PROCESS_SUITES, "test/unit/**", "test/browser/**", "**/node_modules/**"],
           ...SHARED_MODULE_GRAPH,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The suites whose subject is processes (killed, restarted, partitioned, spawned side by
+          // side): each file in a process of its own. Their own imports are a small part of their
+          // time, and in a shared graph one of them (marketCreationCrash) twice took 128 s against
+          // 11-16 s, its jobs waiting out every retry (ADR 0036).
+          name: "processes",
+          include: PROCESS_SUITES,
+          globalSetup: ["test/support/globalSetup.ts"],
         },
       },
       // Side by side with the first pass in one run, on the same two workers: no second start-up,
