@@ -66,6 +66,9 @@ function secondDatabaseProject(url: string): TestProjectInlineConfiguration {
   };
 }
 
+/** Run isolated (the "processes" project below): the reliability and end-to-end suites. */
+const PROCESS_SUITES = ["test/reliability/**/*.test.ts", "test/e2e/**/*.test.ts"];
+
 /**
  * The files of a worker share one module graph (`isolate: false`): each test file no longer loads
  * its own copy of the libraries and of src/, which took about a third of the suites' worker time
@@ -73,9 +76,6 @@ function secondDatabaseProject(url: string): TestProjectInlineConfiguration {
  * leave behind for the next: the environment, reset before every file (restoreEnvironment.ts);
  * every database a file uses is its own clone, every server and simulator its own port.
  */
-/** Run isolated (the "processes" project below): the reliability and end-to-end suites. */
-const PROCESS_SUITES = ["test/reliability/**/*.test.ts", "test/e2e/**/*.test.ts"];
-
 const SHARED_MODULE_GRAPH: { isolate: boolean; setupFiles: string[] } = {
   isolate: false,
   setupFiles: ["test/support/restoreEnvironment.ts"],
