@@ -15,7 +15,7 @@ import { type KnownPoolFree, learnFromRefusal, poolLowering, returnedUnits } fro
 import { observeResources, recordTransfer } from "./resourcesRecord.ts";
 
 /** The settle path's waits after successive "workspace not ready" answers (spec/operations.md §1). */
-export const NOT_READY_BACKOFF_MS = [1_000, 2_000, 3_000] as const;
+const NOT_READY_BACKOFF_MS = [1_000, 2_000, 3_000] as const;
 
 export interface TransferRequest {
   /** The ledger's reason: the step of a top-up, a release, a sibling lowered by rebalancing. */
@@ -34,7 +34,7 @@ export interface TransferRequest {
 type Settlement = "applied" | "notApplied" | "unknown";
 
 /** A transfer's end: applied (perhaps known only by the read after a lost answer), or not. */
-export type TransferOutcome =
+type TransferOutcome =
   | { applied: true; lostAnswer?: { error: unknown; errorCode: string } }
   | { applied: false; error: unknown; errorCode: string; settled?: Exclude<Settlement, "applied"> };
 
