@@ -24,7 +24,7 @@ const SOURCES: [string, RegExp][] = [
   ["bench probes", /fleet-bench/],
   ["API rate limiter", /\bapi_rate_limits\b/],
   ["upstream budget", /\bupstream_budget_/],
-  ["resources record", /\bresource_observations\b|\bpool_free_bounds\b/],
+  ["resources record", /\bresource_observations\b/],
   ["idempotency keys", /\bidempotency_keys\b/],
   [
     "passes (reconciler, sampler, credentials)",
@@ -33,7 +33,7 @@ const SOURCES: [string, RegExp][] = [
   ["activity marks", /\borg_activity\b/],
   ["jobs (records, pg-boss)", /\bpgboss\b|\bjobs\b|\bworker_heartbeats\b/],
   ["transaction control", /^\s*(begin|commit|rollback|set|savepoint|release|reset|show|discard)\b/i],
-  ["allocation (ledger, locks, publishes)", /\ballocation_|\bbrand_leases\b|\bmodel_set_changes\b/],
+  ["allocation (ledger, locks)", /\ballocation_|\bbrand_leases\b/],
 ];
 
 export function sourceOf(query: string): string {

@@ -274,23 +274,6 @@ export const brandLeases = pgTable("brand_leases", {
   expiresAt: tz("expires_at").notNull(),
 });
 
-/*
- * Left behind by the fold into the resources record (issue 38, docs/decisions/0046–0048): since
- * migration 0026 nothing writes or reads `allocation_publishes`, `model_set_changes` and
- * `pool_free_bounds`; what they held lives on the workspace's entry of `resource_observations`
- * (documented there). Declared here until the contract step that drops them.
- */
-export const allocationPublishes = pgTable("allocation_publishes", {
-  subWorkspaceId: text("sub_workspace_id").primaryKey(),
-  publishedAt: tz("published_at").notNull(),
-  basisReadAt: tz("basis_read_at"),
-  projectsUsedBound: integer("projects_used_bound"),
-  promptsUsedBound: integer("prompts_used_bound"),
-  projectsMovedInWindow: integer("projects_moved_in_window"),
-  promptsMovedInWindow: integer("prompts_moved_in_window"),
-  boundLoose: boolean("bound_loose").notNull().default(false),
-});
-
 /**
  * The resources record (spec/allocation.md §12, ADR 0020): the latest of what Serenity learned of
  * each workspace's AI resources — the parent's and every sub-workspace's of an org — from a read
@@ -324,9 +307,9 @@ export const resourceObservations = pgTable(
     metering: text("metering", { enum: ["metered", "unmetered"] }),
     meteringAsOf: tz("metering_as_of"),
     /*
-     * The fold (issue 38, docs/decisions/0046–0048): what `allocation_publishes`,
-     * `model_set_changes` and `pool_free_bounds` held, on the workspace's entry; the columns below
-     * are all that is read and written of it.
+     * The fold (issue 38, docs/decisions/0046–0049): what three tables of their own held until
+     * migration 0027 dropped them — a sub-workspace's last publish and model adds, the pool's free
+     * bounds and lowerings — on the workspace's entry.
      */
     /**
      * Moved on by every announcement's begin and end (a model add on a sub-workspace's entry, a
@@ -378,27 +361,6 @@ export const resourceObservations = pgTable(
     index("resource_observations_workspace_idx").on(table.workspaceId),
   ],
 );
-
-export const poolFreeBounds = pgTable(
-  "pool_free_bounds",
-  {
-    orgId: uuid("org_id").notNull(),
-    dimension: text("dimension").notNull(),
-    freeBelow: integer("free_below"),
-    learnedAt: tz("learned_at"),
-    version: integer("generation").notNull().default(0),
-    loweringsInFlight: integer("lowerings_in_flight").notNull().default(0),
-    loweringUntil: tz("lowering_until"),
-  },
-  (table) => [primaryKey({ columns: [table.orgId, table.dimension] })],
-);
-
-export const modelSetChanges = pgTable("model_set_changes", {
-  subWorkspaceId: text("sub_workspace_id").primaryKey(),
-  changes: integer("changes").notNull().default(0),
-  inFlight: integer("in_flight").notNull().default(0),
-  holdUntil: tz("hold_until"),
-});
 
 /**
  * The org pool over time (the console's "pool free" line): one row per sample the pool sampler or a

@@ -4,10 +4,9 @@ import { databaseNow, type DatabaseTime } from "../databaseTime.ts";
 import { NOT_READ_OBSERVED_AT } from "./observationRow.ts";
 
 /*
- * What `allocation_publishes`, `model_set_changes` and `pool_free_bounds` held, on the workspace's
- * entry of the resources record (the fold, issue 38, docs/decisions/0046, 0047, 0048): the entries
- * are all that is read and written; the tables are left behind until a contract step drops them.
- * An entry a write needs before any read of the workspace is made "not read"
+ * A sub-workspace's last publish and model adds, and the pool's free bounds and lowerings, on the
+ * workspace's entry of the resources record (the fold, issue 38, docs/decisions/0046–0049; three
+ * tables of their own held them until migration 0027 dropped them). An entry a write needs before any read of the workspace is made "not read"
  * (NOT_READ_OBSERVED_AT, zeros), which every view skips and the first read replaces.
  */
 

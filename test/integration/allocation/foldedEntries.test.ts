@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 
 import { sql } from "drizzle-orm";
 import pg from "pg";
@@ -23,16 +22,13 @@ import { recordResourcesRead } from "../../../src/db/resourceObservations/record
 import { recordTransferAnswer } from "../../../src/db/resourceObservations/recordTransferAnswer.ts";
 import type { WorkspaceResources } from "../../../src/domain/allocation.ts";
 import { createTestDatabase, type TestDatabase } from "../../support/database.ts";
-import { foldDisagreements, rowsLeftBehind } from "../../support/foldAgreement.ts";
 import { waitFor } from "../../support/wait.ts";
 
 /**
- * The fold (issue 38, docs/decisions/0046, 0047, 0048): what `allocation_publishes`,
- * `model_set_changes` and `pool_free_bounds` held lives on the workspace's entry of the resources
- * record. Its first release wrote both places, its second read the entries, this third writes the
- * entries alone: the tables are left behind, untouched, until a contract step drops them. An entry
- * a write makes before any read of its workspace is one no view shows, and the first read fills
- * it. The migrations that copied the tables onto the entries are checked with foldDisagreements.
+ * The fold (issue 38, docs/decisions/0046–0049): a sub-workspace's last publish and model adds,
+ * and the pool's free bounds and lowerings, live on the workspace's entry of the resources record
+ * (three tables of their own held them until migration 0027 dropped them). An entry a write makes
+ * before any read of its workspace is one no view shows, and the first read fills it.
  */
 
 const LAG_MS = 30_000;
@@ -41,7 +37,7 @@ const HOLD_MS = 120_000;
 const T0 = Date.parse("2026-06-01T09:00:00.000Z");
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
 
-// A database per test: what one test leaves disagreeing must not fail the next.
+// A database per test: each starts from no entries at all.
 let db: TestDatabase;
 beforeEach(async () => {
   db = await createTestDatabase();
@@ -65,11 +61,6 @@ const usage = (used: number, drafted: number, total: number): WorkspaceResources
   prompts: { used, drafted, total },
 });
 
-/** The three tables the entries replaced: none of this release's statements writes them. */
-async function expectTablesUntouched(): Promise<void> {
-  expect(await rowsLeftBehind(db.db)).toBe(0);
-}
-
 /** What an entry holds of the fold: its publish and its announcements. */
 async function foldOf(workspaceId: string) {
   const result = await db.db.execute<{
@@ -85,7 +76,7 @@ async function foldOf(workspaceId: string) {
   return { ...row, published_at: row.published_at === null ? null : new Date(row.published_at) };
 }
 
-describe("the fold's third release: every write lands on the entry alone", () => {
+describe("every write lands on the workspace's entry", () => {
   it("takes every publish: unguarded, with a section's read and basis, staged, restarted, loosened", async () => {
     const { orgId } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
@@ -188,7 +179,6 @@ describe("the fold's third release: every write lands on the entry alone", () =>
     const [kept] = await listOrgObservations(db.db, orgId);
     expect(kept!.resources.prompts.used).toBe(10);
     expect(kept!.observedAt).toEqual(at(7));
-    await expectTablesUntouched();
   });
 
   it('a section\'s staged-only publish lands on an entry forgotten meanwhile, made "not read" again', async () => {
@@ -212,7 +202,6 @@ describe("the fold's third release: every write lands on the entry alone", () =>
     expect(written).toBe(false); // nothing staged on an entry that holds no read
     expect((await foldOf(sub)).published_at).toEqual(at(3));
     expect((await listOrgObservations(db.db, orgId)).map(holdsResources)).toEqual([false]);
-    await expectTablesUntouched();
   });
 
   it("takes every model add's announcement: version, in flight, hold", async () => {
@@ -229,7 +218,6 @@ describe("the fold's third release: every write lands on the entry alone", () =>
     expect(await foldOf(sub)).toMatchObject({ version: 4, announced: 1 });
     await endAnnouncement(db.db, ids);
     expect(await foldOf(sub)).toMatchObject({ version: 5, announced: 0 });
-    await expectTablesUntouched();
   });
 
   it("takes every lowering and every bound learned, on the parent's entry; a refusal the version rules out is refused", async () => {
@@ -274,7 +262,6 @@ describe("the fold's third release: every write lands on the entry alone", () =>
     const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
     expect(await refusal(after.version, 6)).toBe(true);
     expect(await foldOf(parent)).toMatchObject({ version: 4, announced: 0, prompts_free_below: 3 });
-    await expectTablesUntouched();
   });
 
   it("an entry holding no read takes a read's figures and a transfer answer's planning usage, keeping what the fold put on it", async () => {
@@ -305,99 +292,7 @@ describe("the fold's third release: every write lands on the entry alone", () =>
   });
 });
 
-describe("the fold's migrations: what the tables held is copied onto the entries", () => {
-  it("the migration's backfill copies what the tables held before this release onto the entries", async () => {
-    const { orgId, parent } = await newOrg();
-    const sub = `sw-${randomUUID().slice(0, 8)}`;
-    await db.db.execute(sql`
-      insert into brands (org_id, name, sub_workspace_id, status, created_at, updated_at)
-      values (${orgId}::uuid, ${`Brand ${sub}`}, ${sub}, 'active', now(), now())
-    `);
-    // What the previous release wrote: the tables only.
-    await db.db.execute(sql`
-      insert into allocation_publishes (sub_workspace_id, published_at, basis_read_at, projects_used_bound,
-        prompts_used_bound, projects_moved_in_window, prompts_moved_in_window, bound_loose)
-      values (${sub}, ${at(0).toISOString()}::timestamptz, ${at(-1).toISOString()}::timestamptz, 1, 30, 0, 20, true)
-    `);
-    // A flat brand publishes into the org's parent.
-    await db.db.execute(sql`
-      insert into allocation_publishes (sub_workspace_id, published_at, bound_loose)
-      values (${parent}, ${at(2).toISOString()}::timestamptz, false)
-    `);
-    await db.db.execute(sql`
-      insert into model_set_changes (sub_workspace_id, changes, in_flight, hold_until)
-      values (${sub}, 3, 1, ${at(100).toISOString()}::timestamptz)
-    `);
-    await db.db.execute(sql`
-      insert into pool_free_bounds (org_id, dimension, free_below, learned_at, generation, lowerings_in_flight, lowering_until)
-      values (${orgId}::uuid, 'projects', 2, ${at(0).toISOString()}::timestamptz, 4, 1, ${at(100).toISOString()}::timestamptz),
-        (${orgId}::uuid, 'prompts', 90, ${at(0).toISOString()}::timestamptz, 6, 0, ${at(50).toISOString()}::timestamptz)
-    `);
-    expect((await foldDisagreements(db.db, at(10))).length).toBeGreaterThan(0);
-    for (const statement of backfillStatements()) await db.db.execute(sql.raw(statement));
-    expect(await foldDisagreements(db.db, at(10))).toEqual([]);
-  });
-
-  it("its migration copies again what the tables alone took since the first copy, never backwards", async () => {
-    const { orgId } = await newOrg();
-    const [sub, other] = ["a", "b"].map((name) => `sw-${name}-${randomUUID().slice(0, 6)}`);
-    for (const id of [sub, other]) {
-      await db.db.execute(sql`
-        insert into brands (org_id, name, sub_workspace_id, status, created_at, updated_at)
-        values (${orgId}::uuid, ${`Brand ${id}`}, ${id}, 'active', now(), now())
-      `);
-    }
-    // Written by the fold's first release: both places (the tables by hand: no release writes them now).
-    await recordPublish(db.db, { orgId, subWorkspaceId: sub!, now: at(0), publishLagMs: LAG_MS });
-    await recordPublish(db.db, { orgId, subWorkspaceId: other!, now: at(5), publishLagMs: LAG_MS });
-    for (const dimension of ["projects", "prompts"] as const) {
-      await recordPoolFreeBound(
-        db.db,
-        { orgId, dimension, freeBelow: 20, sentAgoMs: 0, source: "read", version: 0 },
-        { now: at(0), ttlMs: 60_000 },
-      );
-    }
-    await db.db.execute(sql`
-      insert into allocation_publishes (sub_workspace_id, published_at, bound_loose)
-      values (${sub!}, ${at(0).toISOString()}::timestamptz, false),
-        (${other!}, ${at(5).toISOString()}::timestamptz, false)
-    `);
-    await db.db.execute(sql`
-      insert into pool_free_bounds (org_id, dimension, free_below, learned_at, generation)
-      values (${orgId}::uuid, 'projects', 20, ${at(0).toISOString()}::timestamptz, 0),
-        (${orgId}::uuid, 'prompts', 20, ${at(0).toISOString()}::timestamptz, 0)
-    `);
-    expect(await foldDisagreements(db.db, at(0))).toEqual([]);
-    // Then by the release before the fold, still running beside it: the tables alone (a model add's
-    // hold on the migration's own clock: it counts only what is still in flight when it runs).
-    for (const statement of [
-      sql`update allocation_publishes set published_at = ${at(3).toISOString()}::timestamptz where sub_workspace_id = ${sub!}`,
-      sql`update allocation_publishes set published_at = ${at(1).toISOString()}::timestamptz where sub_workspace_id = ${other!}`,
-      sql`insert into model_set_changes (sub_workspace_id, changes, in_flight, hold_until)
-        values (${sub!}, 5, 1, now() + interval '1 hour')`,
-      sql`update pool_free_bounds set free_below = free_below + 10, generation = generation + 1,
-        lowerings_in_flight = 1, lowering_until = ${at(100).toISOString()}::timestamptz
-        where org_id = ${orgId}::uuid and dimension = 'prompts'`,
-    ]) {
-      await db.db.execute(statement);
-    }
-    const before = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
-    for (const statement of backfillStatements("0025_fold_read_entries"))
-      await db.db.execute(sql.raw(statement));
-
-    const start = await readSectionStart(db.db, sub!, at(6), LAG_MS);
-    expect(start.lastPublish?.publishedAt).toEqual(at(3));
-    expect(start.entry).toEqual({ version: 5, announced: true });
-    // The entry's publish was the newer: kept.
-    expect((await readSectionStart(db.db, other!, at(6), LAG_MS)).lastPublish?.publishedAt).toEqual(at(5));
-    // The raised bound (the weaker claim), a version moved on: a lesson quoting the old one is refused.
-    const after = await findPoolFreeBounds(db.db, orgId, { now: at(6), ttlMs: 60_000, freshMs: 30_000 });
-    expect(after.bounds).toEqual({ projects: 20, prompts: 30 });
-    expect([before.version, after.version]).toEqual([0, 1]);
-  });
-});
-
-describe("the entries are what is read (the fold's second release on)", () => {
+describe("the entries are what is read", () => {
   it("answers the lease's start, the last publish, a read's lag and the pool's bounds from the entries alone", async () => {
     const { orgId } = await newOrg();
     const sub = `sw-${randomUUID().slice(0, 8)}`;
@@ -417,7 +312,6 @@ describe("the entries are what is read (the fold's second release on)", () => {
     expect(
       await recordPoolFreeBound(db.db, { ...bound, dimension: "prompts" }, { now: at(2), ttlMs: 60_000 }),
     ).toBe(true);
-    await expectTablesUntouched();
 
     const start = await readSectionStart(db.db, sub, at(3), LAG_MS);
     expect(start.lastPublish).toMatchObject({ publishedAt: at(1), inWindow: true });
@@ -559,12 +453,3 @@ describe("the entries are what is read (the fold's second release on)", () => {
     expect(await left()).toEqual([branded]);
   });
 });
-
-/** A migration's backfill: its INSERT statements, as `serenity migrate` runs them. */
-function backfillStatements(migration = "0024_fold_into_resources_record"): string[] {
-  const text = readFileSync(new URL(`../../../src/db/migrations/${migration}.sql`, import.meta.url), "utf8");
-  return text
-    .split("--> statement-breakpoint")
-    .map((statement) => statement.replace(/^\s*--.*$/gm, "").trim())
-    .filter((statement) => statement.startsWith("INSERT"));
-}
