@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { JournalEntry } from "../../../src/db/migrationJournal.ts";
-import { compatibilityOf } from "../../../src/db/migrationJournal.ts";
+import { compatibilityOf, readJournal } from "../../../src/db/migrationJournal.ts";
 import { compareSchema, type MigrationWindow, schemaRefusal } from "../../../src/db/schemaState.ts";
 
 const entry = (tag: string, when: number): JournalEntry => ({
@@ -92,5 +92,33 @@ describe("compatibilityOf", () => {
       contract: false,
       compatibleCodeFrom: undefined,
     });
+  });
+});
+
+describe("the fold's contract step (0027, docs/decisions/0049) against the releases before it", () => {
+  const committed = readJournal(new URL("../../../src/db/migrations", import.meta.url).pathname);
+  const knownUpTo = (tag: string) => committed.slice(0, committed.findIndex((e) => e.tag === tag) + 1);
+  const applied = committed.at(-1)!;
+  const windows = committed.map((e) => ({ ...e, createdAt: e.when }));
+
+  it("lets release 3 (which writes only the entries) run on the schema without the three tables", () => {
+    expect(applied.tag >= "0027_fold_drop_left_behind_tables").toBe(true);
+    expect(compareSchema(knownUpTo("0026_fold_write_entries_only"), applied.when, windows).kind).toBe(
+      "ahead",
+    );
+  });
+
+  it("refuses release 2, which still writes them, and every release before it", () => {
+    for (const tag of [
+      "0025_fold_read_entries",
+      "0024_fold_into_resources_record",
+      "0023_pool_samples_sampled_at",
+    ]) {
+      expect(compareSchema(knownUpTo(tag), applied.when, windows)).toMatchObject({
+        kind: "beyond",
+        step: "0027_fold_drop_left_behind_tables",
+        needs: "0026_fold_write_entries_only",
+      });
+    }
   });
 });
