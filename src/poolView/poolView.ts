@@ -122,12 +122,16 @@ export function composePoolView(input: {
   now: Date;
 }): PoolView {
   const { org, failures } = input;
-  const byWorkspace = new Map(input.observations.map((entry) => [entry.workspaceId, entry]));
+  const parentEntry = org.parentWorkspaceId
+    ? input.observations.find((entry) => entry.workspaceId === org.parentWorkspaceId)
+    : undefined;
+  // An entry holding no read (only the parent's metering, a publish or an announcement made before
+  // any read of its workspace) shows nothing: it is as if there were no entry.
+  const read = input.observations.filter(holdsResources);
+  const byWorkspace = new Map(read.map((entry) => [entry.workspaceId, entry]));
   const pooled = pooledBrands(input.brands);
   const pointed = new Set(pooled.map((brand) => brand.subWorkspaceId));
-  const parentEntry = org.parentWorkspaceId ? byWorkspace.get(org.parentWorkspaceId) : undefined;
-  // An entry holding only the parent's metering shows no pool (no resources read recorded yet).
-  const parent = parentEntry && holdsResources(parentEntry) ? parentEntry : undefined;
+  const parent = org.parentWorkspaceId ? byWorkspace.get(org.parentWorkspaceId) : undefined;
 
   const brands = pooled.map((brand): PoolBrandView => {
     const base = { brandId: brand.id, name: brand.name, subWorkspaceId: brand.subWorkspaceId };
@@ -143,7 +147,7 @@ export function composePoolView(input: {
       asOf: entry.observedAt,
     };
   });
-  const unattached = input.observations
+  const unattached = read
     .filter((entry) => entry.workspaceId !== org.parentWorkspaceId && !pointed.has(entry.workspaceId))
     .sort((a, b) => (a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0))
     .map((entry): PoolUnattachedView => ({

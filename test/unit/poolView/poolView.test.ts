@@ -97,6 +97,30 @@ describe("composePoolView", () => {
     expect(bare).toMatchObject({ metering: { state: "unknown", asOf: null }, allocation: "off" });
   });
 
+  it("shows an entry that holds no read as no entry: a failed fill reads as its error, an unattached one is not listed", () => {
+    const notRead = new Date(0); // NOT_READ_OBSERVED_AT: a publish or announcement before any read
+    const shown = composePoolView({
+      org: { parentWorkspaceId: "parent" },
+      brands: [brand("a", "sub-a"), brand("b", "sub-b")],
+      observations: [
+        entry("parent", [0, 0, 0], notRead, undefined, { state: "metered", asOf: at(-30) }),
+        entry("sub-a", [0, 0, 0], notRead),
+        entry("sub-b", [0, 0, 0], notRead),
+        entry("gone", [0, 0, 0], notRead),
+      ],
+      failures: new Map([["sub-a", "forbidden" as const]]),
+      dynamicAllocation: true,
+      now: at(1),
+    });
+    expect(shown.pool).toBeNull();
+    expect(shown.metering).toEqual({ state: "metered", asOf: at(-30) });
+    expect(shown.brands.map((b) => [b.subWorkspaceId, b.error, b.asOf, b.prompts])).toEqual([
+      ["sub-a", "forbidden", null, null],
+      ["sub-b", "unavailable", null, null],
+    ]);
+    expect(shown.unattached).toEqual([]);
+  });
+
   it("shows the parent's metering and what allocation does for the org (spec/allocation.md §13)", () => {
     const compose = (metering: OrgMetering, dynamicAllocation: boolean) =>
       composePoolView({
