@@ -38,6 +38,16 @@ export interface SiblingWorkspace {
 
 export type SiblingSource = (orgId: string) => Promise<SiblingWorkspace[]>;
 
+/** The logger of an operation on `target`: every line says for whom and on which sub-workspace. */
+export function targetLogger(deps: Pick<AllocationDeps, "logger">, target: AllocationTarget): Logger {
+  return deps.logger.child({
+    requestId: target.requestId,
+    orgId: target.orgId,
+    brandId: target.brandId,
+    subWorkspaceId: target.subWorkspaceId,
+  });
+}
+
 /**
  * The sub-workspace an allocation operation acts on, and for whom: a guard's context (the same
  * fields, the same `null` for an absent request id) once its sub-workspace is known. The sweep and

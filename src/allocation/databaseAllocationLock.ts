@@ -37,9 +37,6 @@ export interface DatabaseLockOptions {
   env?: FlagSource;
   /** Lease length; renewed every third of it while held. */
   ttlMs?: number;
-  /** First poll backoff and its cap. */
-  pollMinMs?: number;
-  pollMaxMs?: number;
   random?: () => number;
 }
 
@@ -52,8 +49,6 @@ export function createDatabaseLockProvider(options: DatabaseLockOptions): LockPr
     clock: options.clock,
     logger,
     ttlMs: options.ttlMs ?? DEFAULT_LOCK_TTL_MS,
-    pollMinMs: options.pollMinMs,
-    pollMaxMs: options.pollMaxMs,
     random: options.random,
     rows: {
       acquire: async (subWorkspaceId, holder, now, ttlMs) => {

@@ -8,7 +8,6 @@ import {
   planTopUp,
   sameTargets,
   takenFromPool,
-  type TopUpPlan,
   totalsAfter,
   totalsOf,
   type TransferTargets,
@@ -16,8 +15,12 @@ import {
   type WorkspaceResources,
 } from "../domain/allocation.ts";
 import { ServiceError } from "../domain/errors.ts";
-import type { Logger } from "../observability/logger.ts";
-import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import {
+  type AllocationDeps,
+  type AllocationTarget,
+  targetLogger,
+  type TransferPath,
+} from "./allocationDeps.ts";
 import { flushSection, type GuardedSection, lastPublishFor, noteRead } from "./guardedSection.ts";
 import { knownNotToFit, knownPoolFree, refreshPoolInBackground } from "./poolFreeBounds.ts";
 import { ownReadWithinPublishBound } from "./publishBound.ts";
@@ -70,11 +73,9 @@ export async function ensureHeadroom(
   let read: WorkspaceResources;
   try {
     read = await (options.resources?.read ??
-      (section
-        ? deps.upstream.readResources(target.bearer, id)
-        : observeResources(deps, { orgId: target.orgId, bearer: target.bearer, workspaceId: id })));
+      (section ? deps.upstream.readResources(target.bearer, id) : observeResources(deps, target, id)));
   } catch (error) {
-    logFor(deps, target).warn({ err: error, need }, "allocation: resources read failed");
+    targetLogger(deps, target).warn({ err: error, need }, "allocation: resources read failed");
     throw toServiceError(deps.upstream, error);
   }
   // What a publish later in this section can move, from the read as upstream gave it; then, inside
@@ -89,20 +90,10 @@ export async function ensureHeadroom(
   }
   // The transfer's answer is recorded on the entry: the section's read goes there first (ADR 0020).
   if (section) await flushSection(deps, target, section);
-  return topUp(deps, target, need, path, read, plan, started);
-}
 
-/** Everything after the hot path: the ceiling, the block-rounded transfer and, near exhaustion, §11. */
-async function topUp(
-  deps: AllocationDeps,
-  target: AllocationTarget,
-  need: Need,
-  path: TransferPath,
-  resources: WorkspaceResources,
-  plan: TopUpPlan,
-  started: number,
-): Promise<EnsureResult> {
-  const log = logFor(deps, target);
+  // Off the hot path: the ceiling, the block-rounded transfer and, near exhaustion, §11.
+  const resources = read;
+  const log = targetLogger(deps, target);
   const before = totalsOf(resources);
   const ceiling = brandAiCeiling(deps.env, ({ variable }) =>
     log.warn({ variable }, "allocation: ignoring a malformed brand ceiling (positive integers only)"),
@@ -204,6 +195,12 @@ async function topUp(
     });
     return { toppedUp: true, newTotal: totalsAfter(resources, targets) };
   };
+  const nearExhaustion = (step: "exact" | "rebalance", outcome: "applied" | ServiceError) =>
+    deps.events.emit("allocation.nearExhaustion", {
+      orgId: target.orgId,
+      step,
+      outcome: outcome === "applied" ? "served" : "refused",
+    });
   const refused = (error: ServiceError): never => {
     deps.events.emit("allocation.rejection", { orgId: target.orgId, reason: "orgPoolExhausted" });
     throw error;
@@ -216,11 +213,7 @@ async function topUp(
   const exact = exactTopUpsEnabled(deps.env) ? exactTargets(plan) : plan.targets;
   if (!sameTargets(exact, plan.targets)) {
     refusal = await attempt("exact", exact);
-    deps.events.emit("allocation.nearExhaustion", {
-      orgId: target.orgId,
-      step: "exact",
-      outcome: refusal === "applied" ? "served" : "refused",
-    });
+    nearExhaustion("exact", refusal);
     if (refusal === "applied") return served(exact);
   }
 
@@ -230,29 +223,12 @@ async function topUp(
   const reclaimed = await rebalanceFromSiblings(deps, target, shortfall);
   if (DIMENSIONS.every((dimension) => reclaimed[dimension] === 0)) {
     log.info({ shortfall }, "allocation: rebalancing found no sibling slack");
-    deps.events.emit("allocation.nearExhaustion", {
-      orgId: target.orgId,
-      step: "rebalance",
-      outcome: "refused",
-    });
+    nearExhaustion("rebalance", refusal);
     return refused(refusal);
   }
   const retried = await attempt("rebalance", exact);
-  deps.events.emit("allocation.nearExhaustion", {
-    orgId: target.orgId,
-    step: "rebalance",
-    outcome: retried === "applied" ? "served" : "refused",
-  });
+  nearExhaustion("rebalance", retried);
   if (retried === "applied") return served(exact);
   log.warn({ shortfall, reclaimed }, "allocation: refused even after rebalancing");
   return refused(retried);
-}
-
-function logFor(deps: AllocationDeps, target: AllocationTarget): Logger {
-  return deps.logger.child({
-    requestId: target.requestId,
-    orgId: target.orgId,
-    brandId: target.brandId,
-    subWorkspaceId: target.subWorkspaceId,
-  });
 }

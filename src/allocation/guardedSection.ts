@@ -165,33 +165,27 @@ async function writeSection(
   section: GuardedSection,
   publish: boolean,
 ): Promise<void> {
-  const id = target.subWorkspaceId;
-  const lagMs = publishLagMs(deps.env);
-  const publishRecord = publish
-    ? {
-        orgId: target.orgId,
-        subWorkspaceId: id,
-        now: deps.clock.databaseTime?.(),
-        basis: takeBasis(section),
-        publishLagMs: lagMs,
-      }
-    : undefined;
+  const record = {
+    orgId: target.orgId,
+    subWorkspaceId: target.subWorkspaceId,
+    now: deps.clock.databaseTime?.(),
+    publishLagMs: publishLagMs(deps.env),
+    ...(publish ? { basis: takeBasis(section) } : {}),
+  };
   const staged = section.staged;
   const anyStaged = staged.projects > 0 || staged.prompts > 0;
   const read = section.recorded ? undefined : section.read;
   if (!read && !anyStaged) {
-    if (publishRecord) await recordPublish(deps.db, publishRecord);
+    if (publish) await recordPublish(deps.db, record);
     return;
   }
   const written = await recordSection(deps.db, {
-    orgId: target.orgId,
-    subWorkspaceId: id,
+    ...record,
     ...(read ? { read } : {}),
     staged,
     stagedAt: deps.clock.now(),
     lockedAt: section.lockedAt,
-    publishLagMs: lagMs,
-    ...(publishRecord ? { publish: publishRecord } : {}),
+    publishing: publish,
   });
   section.staged = { projects: 0, prompts: 0 };
   section.recorded = true;

@@ -119,35 +119,21 @@ export function poolLowering(
 /**
  * Learns from a top-up of `target` from `before` to `targets`, sent at `sentAtMs` (monotonic) with
  * `known` read before it: a refusal taking units of a single dimension bounds the pool there (one
- * over two dimensions at once says nothing of either). Best effort: a failure is logged, never seen
- * by the caller.
+ * over two dimensions at once says nothing of either).
  */
 export async function learnFromRefusal(
   deps: LearnDeps,
   target: AllocationTarget,
   transfer: { before: Units; targets: TransferTargets; sentAtMs: number; known: KnownPoolFree | undefined },
 ): Promise<void> {
-  const known = transfer.known;
   const taken = DIMENSIONS.filter((dimension) => {
     const value = transfer.targets[dimension];
     return value !== undefined && value > transfer.before[dimension];
   });
-  if (!known || taken.length !== 1) return;
+  if (taken.length !== 1) return;
   const dimension = taken[0]!;
-  await bestEffort(deps, target.orgId, () =>
-    recordPoolFreeBound(
-      deps.db,
-      {
-        orgId: target.orgId,
-        dimension,
-        freeBelow: transfer.targets[dimension]! - transfer.before[dimension],
-        sentAgoMs: monotonicMsOf(deps.clock) - transfer.sentAtMs,
-        source: "refused",
-        version: known.version,
-      },
-      poolFreeBoundWindowOf(deps),
-    ).then(() => undefined),
-  );
+  const freeBelow = transfer.targets[dimension]! - transfer.before[dimension];
+  await learn(deps, target.orgId, transfer, "refused", [[dimension, freeBelow]]);
 }
 
 /**
@@ -160,25 +146,48 @@ export async function learnFromParentRead(
   orgId: string,
   read: { parent: WorkspaceResources; sentAtMs: number; known: KnownPoolFree | undefined },
 ): Promise<void> {
-  const known = read.known;
+  const free = (dimension: Dimension) =>
+    Math.max(0, read.parent[dimension].total - read.parent[dimension].used);
+  await learn(
+    deps,
+    orgId,
+    read,
+    "read",
+    DIMENSIONS.map((dimension) => [dimension, free(dimension) + 1]),
+  );
+}
+
+/**
+ * Records each bound a call taught, against the version `known` held before it was sent (nothing
+ * without one). Best effort: a failure is logged, never seen by the caller.
+ */
+async function learn(
+  deps: LearnDeps,
+  orgId: string,
+  call: { sentAtMs: number; known: KnownPoolFree | undefined },
+  source: "refused" | "read",
+  bounds: [Dimension, number][],
+): Promise<void> {
+  const known = call.known;
   if (!known) return;
-  await bestEffort(deps, orgId, async () => {
-    for (const dimension of DIMENSIONS) {
-      const free = Math.max(0, read.parent[dimension].total - read.parent[dimension].used);
+  try {
+    for (const [dimension, freeBelow] of bounds) {
       await recordPoolFreeBound(
         deps.db,
         {
           orgId,
           dimension,
-          freeBelow: free + 1,
-          sentAgoMs: monotonicMsOf(deps.clock) - read.sentAtMs,
-          source: "read",
+          freeBelow,
+          sentAgoMs: monotonicMsOf(deps.clock) - call.sentAtMs,
+          source,
           version: known.version,
         },
         poolFreeBoundWindowOf(deps),
       );
     }
-  });
+  } catch (error) {
+    deps.logger.warn({ err: error, orgId }, "allocation: could not record what was learned of the pool");
+  }
 }
 
 /** The orgs whose parent this process is reading again right now (one read at a time per org). */
@@ -208,12 +217,4 @@ export function refreshPoolInBackground(
       deps.logger.warn({ err: error, orgId }, "allocation: could not read the pool again"),
     )
     .finally(() => refreshing.delete(orgId));
-}
-
-async function bestEffort(deps: LearnDeps, orgId: string, work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    deps.logger.warn({ err: error, orgId }, "allocation: could not record what was learned of the pool");
-  }
 }

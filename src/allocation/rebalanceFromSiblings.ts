@@ -11,7 +11,13 @@ import {
   ZERO_UNITS,
 } from "../domain/allocation.ts";
 import { planRebalance, siblingSlack } from "../domain/rebalancePlan.ts";
-import type { AllocationDeps, AllocationTarget, SiblingSource, SiblingWorkspace } from "./allocationDeps.ts";
+import {
+  type AllocationDeps,
+  type AllocationTarget,
+  type SiblingSource,
+  type SiblingWorkspace,
+  targetLogger,
+} from "./allocationDeps.ts";
 import { publishWindowOf, withinPublishBound } from "./publishBound.ts";
 import { observeResources } from "./resourcesRecord.ts";
 import { transferAndRecord } from "./transferAndRecord.ts";
@@ -66,14 +72,79 @@ export async function rebalanceFromSiblings(
   target: AllocationTarget,
   shortfall: Units,
 ): Promise<Units> {
-  const log = deps.logger.child({
-    requestId: target.requestId,
-    orgId: target.orgId,
-    brandId: target.brandId,
-    subWorkspaceId: target.subWorkspaceId,
-  });
-  const emit: Emit = (outcome, reclaimed = ZERO_UNITS) =>
-    deps.events.emit("allocation.rebalanceSibling", { orgId: target.orgId, outcome, reclaimed });
+  const log = targetLogger(deps, target);
+  const emit = (
+    outcome: "lowered" | "notNeeded" | "busy" | "publishLag" | "failed",
+    reclaimed: Units = ZERO_UNITS,
+  ) => deps.events.emit("allocation.rebalanceSibling", { orgId: target.orgId, outcome, reclaimed });
+
+  /**
+   * A held sibling's resources as rebalancing may plan from them: read under its lock (so no
+   * publish of Serenity's can land after the check), `used` raised to its publish bound inside the
+   * window; `undefined` (skipped) when the window rules it out or the read fails.
+   */
+  const readSibling = async (sibling: SiblingWorkspace): Promise<WorkspaceResources | undefined> => {
+    const id = sibling.subWorkspaceId;
+    const publish = (await findLastPublishes(deps.db, [id], publishWindowOf(deps))).get(id);
+    if (publish?.inWindow && !publish.bound) {
+      emit("publishLag");
+      return undefined;
+    }
+    let read: WorkspaceResources;
+    try {
+      read = await observeResources(deps, target, id);
+    } catch (error) {
+      log.info({ err: error, sibling: id }, "allocation: rebalance skipped a sibling whose read failed");
+      emit("failed");
+      return undefined;
+    }
+    const planned = withinPublishBound(read, publish);
+    if (!planned) {
+      log.info(
+        { sibling: id, read, bound: publish?.bound },
+        "allocation: rebalance skipped a sibling: usage moved by a write Serenity did not make",
+      );
+      emit("publishLag");
+    }
+    return planned;
+  };
+
+  /** One sibling lowered to `lowered.targets` (under its lock), with its ledger row; the units it gave. */
+  const lowerSibling = async (
+    sibling: SiblingWorkspace,
+    resources: WorkspaceResources,
+    lowered: { targets: TransferTargets; reclaimed: Units },
+  ): Promise<Units> => {
+    const at: AllocationTarget = {
+      ...target,
+      brandId: sibling.brandId,
+      subWorkspaceId: sibling.subWorkspaceId,
+    };
+    // Fail fast even on a job's path: a not-ready sibling is skipped, not waited for under locks.
+    const outcome = await transferAndRecord(deps, at, {
+      reason: "rebalance",
+      resources,
+      targets: lowered.targets,
+      path: "failFast",
+      errorCodeOf: (error) => releaseErrorCodeOf(deps.upstream, error) ?? "unexpected",
+    });
+    if (!outcome.applied) {
+      log.info(
+        { err: outcome.error, sibling: sibling.subWorkspaceId, settled: outcome.settled },
+        "allocation: rebalance could not lower a sibling",
+      );
+      emit("failed");
+      return { ...ZERO_UNITS };
+    }
+    log.info(
+      { sibling: sibling.subWorkspaceId, before: totalsOf(resources), targets: lowered.targets },
+      outcome.lostAnswer
+        ? "allocation: rebalance lowered a sibling (settled by a read after a lost answer)"
+        : "allocation: rebalance lowered a sibling",
+    );
+    emit("lowered", lowered.reclaimed);
+    return lowered.reclaimed;
+  };
 
   const source = deps.siblings ?? databaseSiblings(deps);
   const all = (await source(target.orgId)).filter(
@@ -102,14 +173,14 @@ export async function rebalanceFromSiblings(
       continue;
     }
     try {
-      const resources = await readSibling(deps, target, sibling, emit, log);
+      const resources = await readSibling(sibling);
       if (!resources) continue;
       const lowered = planRebalance([{ id: sibling.subWorkspaceId, resources }], stillShort()).lowered[0];
       if (!lowered) {
         emit("notNeeded");
         continue;
       }
-      const moved = await lowerSibling(deps, target, sibling, resources, lowered, emit, log);
+      const moved = await lowerSibling(sibling, resources, lowered);
       for (const dimension of DIMENSIONS) reclaimed[dimension] += moved[dimension];
     } finally {
       await lease.release();
@@ -117,8 +188,6 @@ export async function rebalanceFromSiblings(
   }
   return reclaimed;
 }
-
-type Emit = (outcome: "lowered" | "notNeeded" | "busy" | "publishLag" | "failed", reclaimed?: Units) => void;
 
 /** What the record and the publish log say of each sibling, before any lock is taken. */
 interface KnownSibling {
@@ -203,92 +272,4 @@ function estimateFromRecord(entry: KnownSibling): WorkspaceResources | undefined
     prompts: { used: staged.prompts.used + staged.prompts.drafted, drafted: 0, total: staged.prompts.total },
   };
   return withinPublishBound(asPublished, publish) ?? asPublished;
-}
-
-/**
- * A held sibling's resources as rebalancing may plan from them: read under its lock (so no
- * publish of Serenity's can land after the check), `used` raised to its publish bound inside the
- * window; `undefined` (skipped) when the window rules it out or the read fails.
- */
-async function readSibling(
-  deps: AllocationDeps,
-  target: AllocationTarget,
-  sibling: SiblingWorkspace,
-  emit: Emit,
-  log: AllocationDeps["logger"],
-): Promise<WorkspaceResources | undefined> {
-  const publish = (await findLastPublishes(deps.db, [sibling.subWorkspaceId], publishWindowOf(deps))).get(
-    sibling.subWorkspaceId,
-  );
-  if (publish?.inWindow && !publish.bound) {
-    emit("publishLag");
-    return undefined;
-  }
-  let read: WorkspaceResources;
-  try {
-    read = await observeResources(deps, {
-      orgId: target.orgId,
-      bearer: target.bearer,
-      workspaceId: sibling.subWorkspaceId,
-    });
-  } catch (error) {
-    log.info(
-      { err: error, sibling: sibling.subWorkspaceId },
-      "allocation: rebalance skipped a sibling whose read failed",
-    );
-    emit("failed");
-    return undefined;
-  }
-  const planned = withinPublishBound(read, publish);
-  if (!planned) {
-    log.info(
-      { sibling: sibling.subWorkspaceId, read, bound: publish?.bound },
-      "allocation: rebalance skipped a sibling: usage moved by a write Serenity did not make",
-    );
-    emit("publishLag");
-  }
-  return planned;
-}
-
-/** One sibling lowered to `targets` (under its lock), with its ledger row; the units it gave. */
-async function lowerSibling(
-  deps: AllocationDeps,
-  target: AllocationTarget,
-  sibling: SiblingWorkspace,
-  resources: WorkspaceResources,
-  lowered: { targets: TransferTargets; reclaimed: Units },
-  emit: Emit,
-  log: AllocationDeps["logger"],
-): Promise<Units> {
-  const at: AllocationTarget = {
-    orgId: target.orgId,
-    brandId: sibling.brandId,
-    subWorkspaceId: sibling.subWorkspaceId,
-    requestId: target.requestId,
-    bearer: target.bearer,
-  };
-  // Fail fast even on a job's path: a not-ready sibling is skipped, not waited for under locks.
-  const outcome = await transferAndRecord(deps, at, {
-    reason: "rebalance",
-    resources,
-    targets: lowered.targets,
-    path: "failFast",
-    errorCodeOf: (error) => releaseErrorCodeOf(deps.upstream, error) ?? "unexpected",
-  });
-  if (!outcome.applied) {
-    log.info(
-      { err: outcome.error, sibling: sibling.subWorkspaceId, settled: outcome.settled },
-      "allocation: rebalance could not lower a sibling",
-    );
-    emit("failed");
-    return { ...ZERO_UNITS };
-  }
-  log.info(
-    { sibling: sibling.subWorkspaceId, before: totalsOf(resources), targets: lowered.targets },
-    outcome.lostAnswer
-      ? "allocation: rebalance lowered a sibling (settled by a read after a lost answer)"
-      : "allocation: rebalance lowered a sibling",
-  );
-  emit("lowered", lowered.reclaimed);
-  return lowered.reclaimed;
 }

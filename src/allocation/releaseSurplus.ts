@@ -9,7 +9,12 @@ import {
   totalsOf,
   type Units,
 } from "../domain/allocation.ts";
-import type { AllocationDeps, AllocationTarget, TransferPath } from "./allocationDeps.ts";
+import {
+  type AllocationDeps,
+  type AllocationTarget,
+  targetLogger,
+  type TransferPath,
+} from "./allocationDeps.ts";
 import { publishWindowOf, withinPublishBound } from "./publishBound.ts";
 import { observeResources } from "./resourcesRecord.ts";
 import { transferAndRecord } from "./transferAndRecord.ts";
@@ -67,12 +72,7 @@ export async function releaseSurplusLocked(
   path: TransferPath,
 ): Promise<ReleaseReport> {
   const reason = options.reason ?? "release";
-  const log = deps.logger.child({
-    requestId: target.requestId,
-    orgId: target.orgId,
-    brandId: target.brandId,
-    subWorkspaceId: target.subWorkspaceId,
-  });
+  const log = targetLogger(deps, target);
   const report = (fields: Omit<ReleaseReport, "subWorkspaceId">): ReleaseReport => {
     deps.events.emit("allocation.release", { orgId: target.orgId, outcome: fields.outcome });
     return { subWorkspaceId: target.subWorkspaceId, ...fields };
@@ -97,11 +97,7 @@ export async function releaseSurplusLocked(
 
   let read;
   try {
-    read = await observeResources(deps, {
-      orgId: target.orgId,
-      bearer: target.bearer,
-      workspaceId: target.subWorkspaceId,
-    });
+    read = await observeResources(deps, target, target.subWorkspaceId);
   } catch (error) {
     const errorCode = releaseErrorCodeOf(deps.upstream, error);
     log.warn({ err: error, errorCode, reason }, "allocation: release read failed");

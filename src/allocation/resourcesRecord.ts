@@ -19,43 +19,34 @@ interface RecordDeps extends Pick<AllocationDeps, "clock" | "events" | "logger" 
   upstream: Pick<AllocationUpstream, "readResources">;
 }
 
-/** Reads a workspace's resources upstream for `orgId` and records the answer. */
+/**
+ * Reads a workspace's resources upstream for `who.orgId` (with `who.bearer`) and records the answer
+ * (`title`: the family read's, for a workspace no brand points at).
+ */
 export async function observeResources(
   deps: RecordDeps,
-  read: { orgId: string; bearer: string; workspaceId: string; title?: string },
+  who: { orgId: string; bearer: string },
+  workspaceId: string,
+  title?: string,
 ): Promise<WorkspaceResources> {
   const observedAt = deps.clock.now();
-  const resources = await deps.upstream.readResources(read.bearer, read.workspaceId);
-  await recordRead(deps, { ...read, resources, observedAt });
-  return resources;
-}
-
-/** Records a read made elsewhere (its answer and when it started). */
-export async function recordRead(
-  deps: Omit<RecordDeps, "upstream">,
-  read: {
-    orgId: string;
-    workspaceId: string;
-    resources: WorkspaceResources;
-    observedAt: Date;
-    title?: string;
-  },
-): Promise<void> {
+  const resources = await deps.upstream.readResources(who.bearer, workspaceId);
   try {
     const recorded = await recordResourcesRead(deps.db, {
-      orgId: read.orgId,
-      workspaceId: read.workspaceId,
-      resources: read.resources,
-      observedAt: read.observedAt,
-      readAgeMs: deps.clock.now().getTime() - read.observedAt.getTime(),
+      orgId: who.orgId,
+      workspaceId,
+      resources,
+      observedAt,
+      readAgeMs: deps.clock.now().getTime() - observedAt.getTime(),
       publishLagMs: publishLagMs(deps.env),
       now: deps.clock.databaseTime?.(),
-      title: read.title,
+      title,
     });
     deps.events.emit("allocation.recordWrite", { source: "read", outcome: recorded ? "recorded" : "older" });
   } catch (error) {
-    recordFailed(deps, "read", read.workspaceId, error);
+    recordFailed(deps, "read", workspaceId, error);
   }
+  return resources;
 }
 
 /**

@@ -125,11 +125,7 @@ async function settleByRead(
   targets: TransferTargets,
 ): Promise<Settlement> {
   try {
-    const resources = await observeResources(deps, {
-      orgId: target.orgId,
-      bearer: target.bearer,
-      workspaceId: target.subWorkspaceId,
-    });
+    const resources = await observeResources(deps, target, target.subWorkspaceId);
     const applied = DIMENSIONS.every(
       (dimension) => targets[dimension] === undefined || resources[dimension].total === targets[dimension],
     );

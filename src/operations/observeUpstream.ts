@@ -135,12 +135,7 @@ export async function observeUpstream(
       listed = await list(child.id);
       try {
         // Written to the resources record too: the pool view lists it as unattached (ADR 0020).
-        resources = await observeResources(deps, {
-          orgId: org.id,
-          bearer,
-          workspaceId: child.id,
-          title: child.title,
-        });
+        resources = await observeResources(deps, { orgId: org.id, bearer }, child.id, child.title);
       } catch (error) {
         deps.logger.warn(
           { err: error, orgId: org.id, workspaceId: child.id },

@@ -40,7 +40,7 @@ async function readWorkspace(
   priority: PoolReadPriority,
   title?: string,
 ) {
-  return atPriority(priority, () => observeResources(deps, { orgId: org.id, bearer, workspaceId, title }));
+  return atPriority(priority, () => observeResources(deps, { orgId: org.id, bearer }, workspaceId, title));
 }
 
 /** A background read runs in the budget's background class; an interactive one keeps its caller's. */

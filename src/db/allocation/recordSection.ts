@@ -34,38 +34,27 @@ import { publishColumns, type PublishRecord } from "./recordPublish.ts";
  * Answers whether the entry's figures were written (`false`: a newer observation stands and
  * nothing was staged).
  */
-export async function recordSection(
-  db: DbExecutor,
-  values: {
-    orgId: string;
-    subWorkspaceId: string;
-    /** The section's read and when it started (app clock); absent once written (only staged units are). */
-    read?: { resources: WorkspaceResources; at: Date };
-    staged: Units;
-    stagedAt: Date;
-    lockedAt: Date;
-    publishLagMs: number;
-    publish?: PublishRecord;
-  },
-): Promise<boolean> {
-  const { read, publish } = values;
-  const published = publish ? publishColumns(publish, AT) : [];
+export async function recordSection(db: DbExecutor, values: SectionRecord): Promise<boolean> {
+  const { read } = values;
+  const published = values.publishing ? publishColumns(values, AT) : [];
   const observation = read ? readUpsert(values, read, published) : stagedUpsert(values, published);
   const result = await db.execute<{ written: boolean }>(sql`
-    with ${clockCte(publish?.now)},
+    with ${clockCte(values.now)},
     observation as (${observation})
     select coalesce((select written from observation), false) as written
   `);
   return result.rows[0]?.written ?? false;
 }
 
-interface SectionValues {
-  orgId: string;
-  subWorkspaceId: string;
+/** What a guarded section writes: the publish's fields (its basis only when it publishes) and its own. */
+export interface SectionRecord extends PublishRecord {
+  /** The section's read and when it started (app clock); absent once written (only staged units are). */
+  read?: { resources: WorkspaceResources; at: Date };
   staged: Units;
   stagedAt: Date;
   lockedAt: Date;
-  publishLagMs: number;
+  /** The section is about to publish: the publish goes onto the entry in the same statement. */
+  publishing: boolean;
 }
 
 /**
@@ -73,7 +62,7 @@ interface SectionValues {
  * publish's columns whatever the figures do.
  */
 function readUpsert(
-  values: SectionValues,
+  values: SectionRecord,
   read: { resources: WorkspaceResources; at: Date },
   published: readonly EntryColumn[],
 ) {
@@ -123,7 +112,7 @@ function readUpsert(
  * nothing staged); the publish's columns whatever the figures do — on an entry made "not read"
  * when there is none (the read was written, then the entry forgotten meanwhile).
  */
-function stagedUpsert(values: SectionValues, published: readonly EntryColumn[]) {
+function stagedUpsert(values: SectionRecord, published: readonly EntryColumn[]) {
   const stagedAt = values.stagedAt.toISOString();
   const gate = sql`r.observed_at <= ${stagedAt}::timestamptz
     and r.observed_at > ${NOT_READ_OBSERVED_AT.toISOString()}::timestamptz`;

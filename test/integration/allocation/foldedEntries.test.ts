@@ -107,15 +107,13 @@ describe("every write lands on the workspace's entry", () => {
       stagedAt: at(6),
       lockedAt: at(5),
       publishLagMs: LAG_MS,
-      publish: {
-        ...publish,
-        now: at(6),
-        basis: {
-          readAt: at(5),
-          usedBefore: { projects: 1, prompts: 10 },
-          moved: { projects: 0, prompts: 25 },
-          version: 0,
-        },
+      now: at(6),
+      publishing: true,
+      basis: {
+        readAt: at(5),
+        usedBefore: { projects: 1, prompts: 10 },
+        moved: { projects: 0, prompts: 25 },
+        version: 0,
       },
     });
     expect(written).toBe(true);
@@ -132,14 +130,12 @@ describe("every write lands on the workspace's entry", () => {
       stagedAt: at(7),
       lockedAt: at(5),
       publishLagMs: LAG_MS,
-      publish: {
-        ...publish,
-        now: at(7),
-        basis: {
-          readAt: at(5),
-          usedBefore: { projects: 1, prompts: 10 },
-          moved: { projects: 0, prompts: 3 },
-        },
+      now: at(7),
+      publishing: true,
+      basis: {
+        readAt: at(5),
+        usedBefore: { projects: 1, prompts: 10 },
+        moved: { projects: 0, prompts: 3 },
       },
     });
     expect((await foldOf(sub)).published_at).toEqual(at(7));
@@ -171,7 +167,8 @@ describe("every write lands on the workspace's entry", () => {
       stagedAt: at(1),
       lockedAt: at(1),
       publishLagMs: LAG_MS,
-      publish: { ...publish, now: at(60) },
+      now: at(60),
+      publishing: true,
     });
     expect(stale).toBe(false);
     // A publish outside the window starts one of its own: the loose flag cleared.
@@ -192,13 +189,15 @@ describe("every write lands on the workspace's entry", () => {
       lockedAt: at(1),
       publishLagMs: LAG_MS,
     };
-    await recordSection(db.db, { ...section, read: { resources: usage(10, 0, 100), at: at(1) } });
+    await recordSection(db.db, {
+      ...section,
+      now: undefined,
+      publishing: false,
+      read: { resources: usage(10, 0, 100), at: at(1) },
+    });
     // Forgotten (a family read that no longer lists the workspace), then the section publishes.
     await db.db.execute(sql`delete from resource_observations where workspace_id = ${sub}`);
-    const written = await recordSection(db.db, {
-      ...section,
-      publish: { orgId, subWorkspaceId: sub, publishLagMs: LAG_MS, now: at(3) },
-    });
+    const written = await recordSection(db.db, { ...section, now: at(3), publishing: true });
     expect(written).toBe(false); // nothing staged on an entry that holds no read
     expect((await foldOf(sub)).published_at).toEqual(at(3));
     expect((await listOrgObservations(db.db, orgId)).map(holdsResources)).toEqual([false]);

@@ -323,8 +323,7 @@ describe("an unmetered parent with the switch on (the issue's run)", () => {
 const ANNOUNCING = /(insert into|update) resource_observations[\s\S]*\bannounced\b/;
 
 /** The tables of allocation's write side: a statement whose kind names one is allocation's. */
-const ALLOCATION_TABLES =
-  / (allocation_locks|allocation_ledger|resource_observations)$/;
+const ALLOCATION_TABLES = / (allocation_locks|allocation_ledger|resource_observations)$/;
 
 /**
  * A statement as "verb table" (a `with` statement as "with" and its first data-modifying part):

@@ -58,7 +58,7 @@ async function subWorkspace(t: AllocationWorld, total: Partial<Units>, used: Par
 /** What the resources record knows of `ids`: one read each, in this order (the last is the freshest). */
 async function observe(t: AllocationWorld, ids: string[]): Promise<void> {
   for (const workspaceId of ids)
-    await observeResources(t.deps, { orgId: t.orgId, bearer: TOKEN, workspaceId });
+    await observeResources(t.deps, { orgId: t.orgId, bearer: TOKEN }, workspaceId);
 }
 
 function siblingsOf(t: AllocationWorld, ids: string[]): Map<string, SiblingWorkspace> {
