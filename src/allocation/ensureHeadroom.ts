@@ -82,8 +82,8 @@ export async function ensureHeadroom(
   // the window of our own last publish, `used` as that publish made it (docs/decisions/0030).
   if (section) noteRead(section, read, readAt, need);
   const lastPublish = await lastPublishFor(deps, id, section, options.afterQuotaRejection ?? false);
-  read = ownReadWithinPublishBound(read, lastPublish, options);
-  const plan = planTopUp(read, need);
+  const resources = ownReadWithinPublishBound(read, lastPublish, options);
+  const plan = planTopUp(resources, need);
   if (isEmptyTargets(plan.targets)) {
     deps.events.emit("allocation.headroomCheck", { orgId: target.orgId, outcome: "hot_path" });
     return { toppedUp: false };
@@ -92,7 +92,6 @@ export async function ensureHeadroom(
   if (section) await flushSection(deps, target, section);
 
   // Off the hot path: the ceiling, the block-rounded transfer and, near exhaustion, §11.
-  const resources = read;
   const log = targetLogger(deps, target);
   const before = totalsOf(resources);
   const ceiling = brandAiCeiling(deps.env, ({ variable }) =>
