@@ -107,6 +107,8 @@ export async function startUpstreamReconcileWorld(): Promise<UpstreamReconcileWo
     return workspace.id;
   };
   const totals = (workspaceId: string) => sim.totals(workspaceId);
+  // Every market its own slice: a counter, not a random draw, so two markets of one brand never collide.
+  let nextGeoTargetId = 2000;
 
   return {
     db,
@@ -150,7 +152,7 @@ export async function startUpstreamReconcileWorld(): Promise<UpstreamReconcileWo
     async market(brandId, workspaceId, projectId, status = "ready") {
       await database.insert(markets).values({
         brandId,
-        geoTargetId: 2000 + Math.floor(Math.random() * 900),
+        geoTargetId: nextGeoTargetId++,
         languageCode: "en",
         country: "US",
         workspaceId,
