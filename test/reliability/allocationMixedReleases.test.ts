@@ -10,6 +10,7 @@ import {
   rebalanceBreaches,
   runRebalanceRound,
   runRound,
+  SERVE_START_GUARD_MS,
   type ServeProcess,
   startServe,
   violationsOf,
@@ -68,7 +69,7 @@ beforeAll(async () => {
     Promise.all([startServe(withLongWindow), startServe({ ...withLongWindow, checkout })]),
   ]);
   org = await prepareOrg(mixed[0]!.url);
-}, 120_000);
+}, SERVE_START_GUARD_MS + 60_000);
 
 afterAll(async () => {
   await Promise.all([...mixed, ...lagging, ...blind].map((process) => process.stop()));

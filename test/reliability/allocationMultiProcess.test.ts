@@ -12,6 +12,7 @@ import {
   runRebalanceInFlightRound,
   runRebalanceRound,
   runRound,
+  SERVE_START_GUARD_MS,
   type ServeProcess,
   startServe,
   violationsOf,
@@ -54,7 +55,7 @@ beforeAll(async () => {
     Promise.all([startServe(inProcess), startServe(inProcess)]),
   ]);
   org = await prepareOrg(databaseLock[0]!.url);
-}, 90_000);
+}, SERVE_START_GUARD_MS + 60_000);
 
 afterAll(async () => {
   await Promise.all([...databaseLock, ...inProcessLock].map((process) => process.stop()));

@@ -12,6 +12,7 @@ import {
   api,
   AUTH_SECRET,
   prepareOrg,
+  SERVE_START_GUARD_MS,
   type ServeProcess,
   startServe,
 } from "../support/multiProcessWorkload.ts";
@@ -60,7 +61,7 @@ function startPreviousWorker(root: string, env: Record<string, string>): Promise
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`the previous worker did not start:\n${workerOutput}`)),
-      80_000,
+      SERVE_START_GUARD_MS,
     );
     const look = (chunk: Buffer) => {
       workerOutput += chunk.toString("utf8");
@@ -121,7 +122,7 @@ beforeAll(async () => {
     }),
     newWorker.started,
   ]);
-}, 120_000);
+}, SERVE_START_GUARD_MS + 60_000);
 
 afterAll(async () => {
   if (worker && worker.exitCode === null) {

@@ -49,12 +49,13 @@ describe("a worker killed in the middle of a hop", () => {
       expect(active.rows[0]!.n).toBe(1);
 
       // Time passes for the dead worker's lease only (its message keeps reading active, as it would
-      // for 15 minutes): the lease expired just under, then just over, the stall grace ago.
-      const now = () => new ManualClock(new Date());
-      await w.expireLeasesAgo(DEFAULT_STALL_GRACE_MS - 1_000);
-      expect((await w.reconcilerAt(now()).run()).redelivered).toBe(0);
-      await w.expireLeasesAgo(DEFAULT_STALL_GRACE_MS + 1_000);
-      expect(await w.reconcilerAt(now()).run()).toMatchObject({ redelivered: 1, failed: 0 });
+      // for 15 minutes): the lease expired just under, then just over, the stall grace before the
+      // instant the reconciler is given, whatever time the statements in between take.
+      const at = new Date();
+      await w.expireLeasesAgo(DEFAULT_STALL_GRACE_MS - 1_000, at);
+      expect((await w.reconcilerAt(new ManualClock(at)).run()).redelivered).toBe(0);
+      await w.expireLeasesAgo(DEFAULT_STALL_GRACE_MS + 1_000, at);
+      expect(await w.reconcilerAt(new ManualClock(at)).run()).toMatchObject({ redelivered: 1, failed: 0 });
 
       // Another worker picks it up and the brand gets ready with its market.
       const next = w.spawnWorker();

@@ -50,6 +50,9 @@ export interface ServeOptions {
  * log line. Each process gets its own data dir (generated secrets), the shared auth secret (so one
  * token works on all of them) and dynamic allocation on.
  */
+/** How long `startServe` waits for the readiness line before it gives up (a hang guard). */
+export const SERVE_START_GUARD_MS = 240_000;
+
 export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-serve-"));
   const args = options.inProcessLock
@@ -77,9 +80,16 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
+    // A hang guard only, with the output to show for it: several cold starts at once on a loaded
+    // 2-core machine have taken well over a minute, and a start is awaited by its readiness line.
     const timer = setTimeout(
-      () => reject(new Error(`serve did not start in 45 s:\n${stdout.slice(-2000)}\n${stderr}`)),
-      45_000,
+      () =>
+        reject(
+          new Error(
+            `serve did not start in ${SERVE_START_GUARD_MS / 1000} s:\n${stdout.slice(-2000)}\n${stderr}`,
+          ),
+        ),
+      SERVE_START_GUARD_MS,
     );
     child.stdout!.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();

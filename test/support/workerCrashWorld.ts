@@ -43,7 +43,8 @@ export interface WorkerCrashWorld {
    * Moves every held job lease's expiry to `ms` before now, and lets the dead workers' brand
    * leases and allocation locks lapse (messages stay as they are).
    */
-  expireLeasesAgo(ms: number): Promise<void>;
+  /** Moves every held lease to expire `ms` before `at`: the instant the test's reconciler is given. */
+  expireLeasesAgo(ms: number, at: Date): Promise<void>;
   unsettledBrands(): Promise<number>;
   liveJobs(): Promise<number>;
   close(): Promise<void>;
@@ -84,9 +85,10 @@ export async function startWorkerCrashWorld(
       return reconciler.addStep(step.name, step.step);
     },
     letLeasesExpire: () => letLeasesExpire(db),
-    async expireLeasesAgo(ms) {
+    async expireLeasesAgo(ms, at) {
+      const expiresAt = new Date(at.getTime() - ms);
       await db.db.execute(
-        sql`update ${jobs} set lease_expires_at = now() - make_interval(secs => ${ms / 1000}) where status = 'IN_PROGRESS' and lease_token is not null`,
+        sql`update ${jobs} set lease_expires_at = ${expiresAt.toISOString()}::timestamptz where status = 'IN_PROGRESS' and lease_token is not null`,
       );
       await letLocksLapse(db);
     },
