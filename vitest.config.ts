@@ -91,6 +91,9 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits on observed state; its default 1 s is a deadline a loaded machine can miss
+    // (every other wait here is a hang guard of tens of seconds).
+    expect: { poll: { timeout: 30_000 } },
     maxWorkers: 2,
     // The slowest files first (test/durations.json), so the run does not end on one long file.
     sequence: { sequencer: SlowestFirst },

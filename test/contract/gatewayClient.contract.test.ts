@@ -604,16 +604,18 @@ describe("gateway client contract: faults, retries and timeouts (simulator)", ()
       events: new EventBus(),
       logger: createLogger({ level: "silent" }),
       clock: new RecordingClock(),
-      timeoutMs: 100,
+      // Far apart, so no machine's load decides the outcome: a delayed answer comes long after the
+      // client gave up (its timer started first and is shorter), and the retry has 1.5 s to answer.
+      timeoutMs: 1_500,
     });
     try {
       await sim.addFault({
         match: { method: "GET", pathPattern: STATUS_PATH },
-        action: { delayMs: 400 },
+        action: { delayMs: 20_000 },
         times: 1,
       });
       expect(await fast.users.getStatus(token, parent)).toBe("created");
-      await sim.addFault({ match: { method: "GET", pathPattern: STATUS_PATH }, action: { delayMs: 400 } });
+      await sim.addFault({ match: { method: "GET", pathPattern: STATUS_PATH }, action: { delayMs: 20_000 } });
       const error = await failureOf(fast.users.getStatus(token, parent));
       expect(error).toMatchObject({ kind: "unavailable", status: 504 });
     } finally {

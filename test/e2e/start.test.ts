@@ -76,5 +76,6 @@ describe("serenity start", () => {
       expect(await second.stop()).toBe(0);
     }
     expect(await postmasterAlive()).toBe(false);
-  });
+    // Two cold starts and stops; each start has its own guard (startSerenity): this is a hang guard.
+  }, 300_000);
 });

@@ -59,7 +59,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** An empty database (no migrations applied), for tests of the migrator itself. */
 export async function createEmptyDatabase(): Promise<{ url: string; destroy(): Promise<void> }> {
   const name = `${inject("dbPrefix")}${randomBytes(5).toString("hex")}`;
-  await withAdmin((client) => client.query(`create database ${name}`));
+  // From template0, which accepts no connections: template1 may be "being accessed" on a shared server.
+  await withAdmin((client) => client.query(`create database ${name} template template0`));
   return {
     url: withDatabase(inject("dbAdminUrl"), name),
     destroy: () =>

@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { ManualClock } from "../../support/manualClock.ts";
 import { createTestApp, type TestApp } from "../../support/testApp.ts";
 
 /** One paging convention on every list (ADR 0037): `limit` + opaque `cursor`, `{items, nextCursor}`. */
 let t: TestApp;
 let admin: string;
+// Lists are in creation order: each create is a millisecond after the one before, so no two tie
+// however fast the machine (a tie would fall back to the ids' order, which is random).
+const clock = new ManualClock();
 let orgId: string;
 
 const get = (url: string) =>
@@ -28,9 +32,10 @@ async function walk(path: string, limit: number): Promise<{ pages: number; names
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ clock });
   admin = await t.token({ sub: "admin-paging", admin: true });
   for (const name of ["Org A", "Org B", "Org C", "Org D", "Org E"]) {
+    clock.advance(1);
     const created = await t.app.inject({
       method: "POST",
       url: "/v2/orgs",
@@ -40,6 +45,7 @@ beforeAll(async () => {
     orgId = created.json().id as string;
   }
   for (const name of ["Brand 1", "Brand 2", "Brand 3"]) {
+    clock.advance(1);
     await t.app.inject({
       method: "POST",
       url: `/v2/orgs/${orgId}/brands`,
@@ -61,6 +67,7 @@ describe("paging", () => {
 
   it("keeps its place when an item before the cursor is added meanwhile", async () => {
     const first = (await get("/v2/orgs?limit=2")).json() as { nextCursor: string };
+    clock.advance(1);
     await t.app.inject({
       method: "POST",
       url: "/v2/orgs",

@@ -65,15 +65,22 @@ describe("the pool sample's lease", () => {
     const clock = new ManualClock(new Date("2026-06-01T09:00:00.000Z"));
     await activeOrg(clock, "lease");
 
-    // The killed worker: its read never answers, so it never ends its run.
-    const killed = samplerOf(clock, () => new Promise<void>(() => {}));
+    // The killed worker: its read never answers, so it never ends its run. The survivor starts once
+    // the killed worker is reading, so the run is the killed worker's whatever the connections' speed.
+    let killedReading: () => void = () => {};
+    const reading = new Promise<void>((resolve) => (killedReading = resolve));
+    const killed = samplerOf(clock, () => {
+      killedReading();
+      return new Promise<void>(() => {});
+    });
     void killed.sampleAll(undefined, { periodMs: PERIOD_MS });
+    await reading;
     let reads = 0;
     const survivor = samplerOf(clock, async () => {
       reads += 1;
     });
     const pass = () => survivor.sampleAll(undefined, { periodMs: PERIOD_MS });
-    await expect.poll(async () => (await pass()).taken).toBe(1);
+    expect(await pass()).toMatchObject({ sampled: 0, taken: 1 });
 
     clock.advance(PERIOD_MS / 2);
     expect(await pass()).toMatchObject({ sampled: 0, taken: 1 });

@@ -253,7 +253,7 @@ describe("allocation conservation (in-memory upstream model)", () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 300_000);
 
   it("small pool, rebalancing racing the siblings' own writes: conserved, accounted, never over-committed; the only refusal is orgPoolExhausted", async () => {
     let rebalanced = 0;
@@ -272,7 +272,7 @@ describe("allocation conservation (in-memory upstream model)", () => {
     );
     // The workloads did reach rebalancing (the property is not vacuous about it).
     expect(rebalanced).toBeGreaterThan(0);
-  });
+  }, 300_000);
 
   it("without the lock, the same property finds a counterexample (the test can fail)", async () => {
     const outcome = await fc.check(

@@ -66,11 +66,16 @@ describe("startPeriodic", () => {
 
   it("does not keep the process alive (the timer is unref'd)", async () => {
     const unref = vi.spyOn(globalThis, "setInterval");
-    const loop = startPeriodic({ everyMs: 1000, pass: async () => {}, onError: () => {} });
-    const timer = unref.mock.results[0]!.value as NodeJS.Timeout;
-    expect(timer.hasRef()).toBe(false);
-    unref.mockRestore();
-    await loop.stop();
+    // Restored whatever happens: unit files share one module graph, so a spy left behind would
+    // reach the next file.
+    try {
+      const loop = startPeriodic({ everyMs: 1000, pass: async () => {}, onError: () => {} });
+      const timer = unref.mock.results[0]!.value as NodeJS.Timeout;
+      expect(timer.hasRef()).toBe(false);
+      await loop.stop();
+    } finally {
+      unref.mockRestore();
+    }
   });
 
   it("reports a pass that outlasts its budget, with its duration, and stays quiet for one that fits", async () => {
