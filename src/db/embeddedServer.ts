@@ -115,7 +115,6 @@ async function startServer(
     onLog: (message: string) => logger.trace({ postgres: message.trim() }, "embedded postgres"),
   };
   await stopOrphanedServer(clusterDir, logger);
-  const port = await freePort();
   if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
     if (location.recorded)
       logger.warn(
@@ -125,6 +124,8 @@ async function startServer(
     await fs.rm(clusterDir, { recursive: true, force: true });
     await initialiseCluster({ ...command, superuser: USER, password });
   }
+  // Picked just before the server binds it, not before `initdb` (seconds in which it could go).
+  const port = await freePort();
   const server = await startPostgres({ ...command, port });
   try {
     const client = new pg.Client({
