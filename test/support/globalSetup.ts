@@ -51,20 +51,34 @@ export default async function setup(project: TestProject) {
   let adminUrl = project.config.env?.TEST_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     tempDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-test-db-"));
-    embedded = await acquireEmbeddedDatabase(tempDir, createLogger({ level: "silent" }));
+    const logger = createLogger({ level: "silent" });
+    const first = await acquireEmbeddedDatabase(tempDir, logger);
+    const settings = new pg.Client({ connectionString: withDatabase(first.url, "postgres") });
+    await settings.connect();
+    // This run's own throw-away cluster: no crash to survive, so no flush to wait for (the suites
+    // that check durability stop and start a cluster of their own). The jobs, locks, idempotency
+    // and choke-point suites ran in 66 / 76 s with these against 86 / 84 s without, alternating
+    // (ADR 0036). The second CI pass, on the machine's PostgreSQL, keeps its production settings.
+    // Connections: two multi-process files side by side (six and four API processes, each with its
+    // pool) held 74 of the default 100 here; 300 leaves them room. That one needs a restart.
+    for (const setting of [
+      "fsync = off",
+      "synchronous_commit = off",
+      "full_page_writes = off",
+      "max_connections = 300",
+    ])
+      await settings.query(`alter system set ${setting}`);
+    await settings.end();
+    await first.release();
+    embedded = await acquireEmbeddedDatabase(tempDir, logger);
     adminUrl = withDatabase(embedded.url, "postgres");
   }
   const template = `serenity_tpl_${runId}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   if (embedded) {
-    // This run's own throw-away cluster: no crash to survive, so no flush to wait for (the suites
-    // that check durability stop and start a cluster of their own). The jobs, locks, idempotency
-    // and choke-point suites ran in 66 / 76 s with these against 86 / 84 s without, alternating
-    // (ADR 0036). The second CI pass, on the machine's PostgreSQL, keeps its production settings.
-    for (const setting of ["fsync = off", "synchronous_commit = off", "full_page_writes = off"])
-      await admin.query(`alter system set ${setting}`);
-    await admin.query("select pg_reload_conf()");
+    const { rows } = await admin.query<{ max_connections: string }>("show max_connections");
+    if (rows[0]?.max_connections !== "300") throw new Error("the test cluster did not take its settings");
   }
   await admin.query(`create database ${template}`);
   await runMigrations(withDatabase(adminUrl, template));
