@@ -127,21 +127,29 @@ describe("allocation across processes (one database, one simulator)", () => {
   }, 120_000);
 
   it("a sibling's write in flight is never lowered under it: the hungry brand skips or waits for its lock, no 405", async () => {
-    await forgetPoolBounds();
-    const report = await runRebalanceInFlightRound(sim.url, databaseLock, org, "in-flight");
-    const described = JSON.stringify(report);
-    expect(report.refused405, described).toBe(0);
-    // The sibling's write staged the units it read as free: served in full.
-    expect(report.sibling, described).toEqual({ created: 80, failures: {} });
-    // The hungry brand could only have had what was left once the write landed (20 < 60): refused.
-    expect(report.hungry, described).toEqual({ created: 0, failures: { orgPoolExhausted: 60 } });
-    expect(report.poolAfter).toEqual(report.poolBefore);
-    for (const [id, resources] of Object.entries(report.children)) {
-      expect(resources.prompts.total, id).toBeGreaterThanOrEqual(
-        resources.prompts.used + resources.prompts.drafted,
-      );
+    // A round counts once the hungry brand had its answer while the sibling's create was held (the
+    // create is let go after 12 s at most, before the serve's own upstream timeout): on a machine
+    // too loaded for that, the next round is tried. Every round must hold the invariants.
+    let overlapped = 0;
+    for (let round = 1; round <= 3 && overlapped === 0; round++) {
+      await forgetPoolBounds();
+      const report = await runRebalanceInFlightRound(sim, databaseLock, org, `in-flight-${round}`);
+      const described = JSON.stringify(report);
+      expect(report.refused405, described).toBe(0);
+      // The sibling's write staged the units it read as free: served in full.
+      expect(report.sibling, described).toEqual({ created: 80, failures: {} });
+      // The hungry brand could only have had what was left once the write landed (20 < 60): refused.
+      expect(report.hungry, described).toEqual({ created: 0, failures: { orgPoolExhausted: 60 } });
+      expect(report.poolAfter).toEqual(report.poolBefore);
+      for (const [id, resources] of Object.entries(report.children)) {
+        expect(resources.prompts.total, id).toBeGreaterThanOrEqual(
+          resources.prompts.used + resources.prompts.drafted,
+        );
+      }
+      if (report.overlapped) overlapped += 1;
     }
-  }, 120_000);
+    expect(overlapped, "a round in which the hungry brand wrote while the sibling's create was held").toBe(1);
+  }, 300_000);
 
   it("with only an in-process lock (inProcessLockServe.ts) the same workload breaks", async () => {
     const rounds: { report: RoundReport; violations: string[] }[] = [];

@@ -8,7 +8,8 @@ import { BLOCK, DIMENSIONS, roundUpToBlock, type Units } from "../../src/domain/
 import type { SimulatorDump } from "../../src/simulator/createSimulator.ts";
 import { GOLD_PARENT_WORKSPACE_ID } from "../../src/simulator/seeds.ts";
 import { SERENITY_BIN } from "./cli.ts";
-import { UM } from "./simulator.ts";
+import { HELD_UNTIL_RELEASED_MS, type TestSimulator, UM } from "./simulator.ts";
+import { track, waitFor } from "./wait.ts";
 
 /**
  * The multi-process allocation workload (spec/allocation.md §4, SPEC §7 "zero self-inflicted quota
@@ -593,24 +594,33 @@ export interface InFlightReport {
   /** The hungry brand's write, sent while the sibling's create was held. */
   hungry: { created: number; failures: Record<string, number> };
   refused405: number;
+  /** The hungry brand had its answer while the sibling's create was still held: the race was run. */
+  overlapped: boolean;
   poolBefore: Units;
   poolAfter: Units;
   children: RebalanceReport["children"];
 }
 
 /**
+ * The serve processes give an upstream call 15 s (DEFAULT_GATEWAY_TIMEOUT_MS): a held create is let
+ * go before that, answered or not, so it never turns into the sibling's own 504.
+ */
+const LONGEST_HOLD_MS = 12_000;
+
+/**
  * The race rebalancing must never win: a sibling's metered write is in flight (its prompt create
- * held `holdMs` upstream) when a hungry brand, from the other process, needs the very slack that
- * write is about to stage. Lowering the sibling without its lock would turn the sibling's create
- * into a 405; under the sibling's lock, the hungry brand skips (or waits for) the sibling instead.
+ * held upstream until the hungry brand has its answer) when a hungry brand, from the other process,
+ * needs the very slack that write is about to stage. Lowering the sibling without its lock would
+ * turn the sibling's create into a 405; under the sibling's lock, the hungry brand skips (or waits
+ * for) the sibling instead.
  */
 export async function runRebalanceInFlightRound(
-  simulatorUrl: string,
+  sim: TestSimulator,
   processes: readonly ServeProcess[],
   org: { orgId: string; token: string },
   label: string,
-  holdMs = 3_000,
 ): Promise<InFlightReport> {
+  const simulatorUrl = sim.url;
   await simControl(simulatorUrl, "/reset", {});
   const brandOf = async (name: string) => {
     const created = await api<{ id: string; subWorkspaceId: string }>(
@@ -638,7 +648,7 @@ export async function runRebalanceInFlightRound(
       method: "POST",
       pathPattern: `/workspaces/${sibling.subWorkspaceId}/projects/[^/]+/aio/prompts$`,
     },
-    action: { delayMs: holdMs },
+    action: { delayMs: HELD_UNTIL_RELEASED_MS },
     times: 1,
   });
   await fetch(`${simulatorUrl}/__sim/calls`, { method: "DELETE" });
@@ -669,24 +679,18 @@ export async function runRebalanceInFlightRound(
     return { created, failures };
   };
 
-  // The sibling stages 80 of its 100 units; its create is held upstream once its section has read.
+  // The sibling stages 80 of its 100 units under its lock; its create is then held upstream.
   const siblingWrite = bulk(processes[1 % processes.length]!, sibling.id, "sibling", 80);
-  const deadline = Date.now() + 30_000; // a hang guard only
-  for (;;) {
-    const calls = await simControl<{ method: string; path: string }[]>(simulatorUrl, "/calls");
-    if (
-      calls.some(
-        (call) =>
-          call.method === "GET" && call.path.endsWith(`/workspaces/${sibling.subWorkspaceId}/resources`),
-      )
-    )
-      break;
-    if (Date.now() > deadline) throw new Error("the sibling's section never read its resources");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await waitFor(() => sim.held() === 1, { what: "the sibling's create held upstream" });
   // The hungry brand needs 60: only the sibling's slack (as read before its create lands) has it.
-  const hungryWrite = bulk(processes[0]!, hungry.id, "hungry", 60);
-  const [siblingAnswer, hungryAnswer] = await Promise.all([siblingWrite, hungryWrite]);
+  const hungryWrite = track(bulk(processes[0]!, hungry.id, "hungry", 60));
+  await waitFor(() => hungryWrite.settled, { timeoutMs: LONGEST_HOLD_MS }).catch(() => {});
+  const overlapped = hungryWrite.settled;
+  sim.release();
+  const siblingAnswer = await siblingWrite;
+  await waitFor(() => hungryWrite.settled, { what: "the hungry brand's answer" });
+  if (hungryWrite.error) throw hungryWrite.error;
+  const hungryAnswer = hungryWrite.value!;
   await simControl(simulatorUrl, "/settings", { latencyMs: 0 });
 
   const calls = await simControl<{ method: string; path: string; status: number }[]>(simulatorUrl, "/calls");
@@ -702,6 +706,7 @@ export async function runRebalanceInFlightRound(
       (call) =>
         call.method === "POST" && call.status === 405 && METERED.some((pattern) => pattern.test(call.path)),
     ).length,
+    overlapped,
     poolBefore: poolSum(before),
     poolAfter: poolSum(after),
     children,
