@@ -46,14 +46,14 @@ export interface ServeOptions {
   checkout?: { bin: string; cwd: string };
 }
 
+/** How long `startServe` waits for the readiness line before it gives up (a hang guard). */
+export const SERVE_START_GUARD_MS = 240_000;
+
 /**
  * `node bin/serenity.mjs serve` with PORT=0; resolves with the URL of its "serenity API listening"
  * log line. Each process gets its own data dir (generated secrets), the shared auth secret (so one
  * token works on all of them) and dynamic allocation on.
  */
-/** How long `startServe` waits for the readiness line before it gives up (a hang guard). */
-export const SERVE_START_GUARD_MS = 240_000;
-
 export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "serenity-serve-"));
   const args = options.inProcessLock

@@ -40,10 +40,10 @@ export interface WorkerCrashWorld {
    */
   letLeasesExpire(): Promise<void>;
   /**
-   * Moves every held job lease's expiry to `ms` before now, and lets the dead workers' brand
-   * leases and allocation locks lapse (messages stay as they are).
+   * Moves every held job lease's expiry to `ms` before `at` (the instant the test then gives its
+   * reconciler, whatever time passes meanwhile), and lets the dead workers' brand leases and
+   * allocation locks lapse (messages stay as they are).
    */
-  /** Moves every held lease to expire `ms` before `at`: the instant the test's reconciler is given. */
   expireLeasesAgo(ms: number, at: Date): Promise<void>;
   unsettledBrands(): Promise<number>;
   liveJobs(): Promise<number>;
