@@ -438,9 +438,7 @@ describe("live refresh", () => {
       const settledCalls = () =>
         live.evaluate(
           (paths) => {
-            const { started, settled } = (
-              window as unknown as { apiCalls: { started: Record<string, number>; settled: number } }
-            ).apiCalls;
+            const { started, settled } = (window as unknown as { apiCalls: ApiCalls }).apiCalls;
             const total = Object.values(started).reduce((sum, count) => sum + count, 0);
             return total === settled ? paths.map((path) => started[path] ?? 0) : null;
           },
